@@ -1,0 +1,80 @@
+//! The command line: a thin front end over the library.
+
+mod life;
+
+use clap::{Parser, Subcommand};
+
+/// playa: a generative desert-landscape renderer.
+#[derive(Debug, Parser)]
+#[command(name = "playa", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the rock automaton on a seeded soup or an RLE pattern; write RLE.
+    Life(life::LifeArgs),
+}
+
+/// Runs the command line and returns the process exit code.
+///
+/// Usage errors exit 2 (as clap does); failures of a valid command exit 1.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = e.exit_code();
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Life(args)) => life::run(args),
+        None => Err(CliError::Usage("no window yet: try `playa life --help`".into())),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("playa: {msg}");
+            2
+        }
+        Err(CliError::Failed(e)) => {
+            eprintln!("playa: {e:#}");
+            1
+        }
+    }
+}
+
+/// How a command failed: bad arguments (exit 2) or a failed run (exit 1).
+#[derive(Debug)]
+pub enum CliError {
+    /// The arguments were wrong; the message says which.
+    Usage(String),
+    /// A valid command failed.
+    Failed(anyhow::Error),
+}
+
+impl<E: Into<anyhow::Error>> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError::Failed(e.into())
+    }
+}
+
+/// Parses `WxH` (e.g. `1920x1080`).
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size {text:?} must be WIDTHxHEIGHT, e.g. 256x256"))?;
+    let num = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("size {text:?}: {s:?} is not a whole number"))
+    };
+    let (w, h) = (num(w)?, num(h)?);
+    if w == 0 || h == 0 {
+        return Err(format!("size {text:?}: width and height must be at least 1"));
+    }
+    Ok((w, h))
+}

@@ -1,0 +1,87 @@
+//! The one error type of the library.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in playa, one variant per source.
+///
+/// Messages are written to be shown to a person as they are: each names the
+/// input that was wrong and, where there is one, the limit it broke.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file involved.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A Life-like rule string could not be parsed.
+    #[error("invalid rule {rule:?}: {reason}")]
+    Rule {
+        /// The whole rule as given.
+        rule: String,
+        /// What is wrong with it, naming the offending part.
+        reason: String,
+    },
+    /// A run-length-encoded pattern could not be read.
+    #[error("RLE line {line}: {reason}")]
+    Rle {
+        /// 1-based line number of the problem.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A size, count or other number outside what playa accepts.
+    #[error("{what} {value} is out of range: {limit}")]
+    OutOfRange {
+        /// Which quantity (e.g. "grid width").
+        what: &'static str,
+        /// The value given, as text.
+        value: String,
+        /// The accepted range, in words.
+        limit: String,
+    },
+    /// A scene description (RON) could not be read.
+    #[error("{source_name}: {reason}")]
+    Scene {
+        /// Where the scene came from (a file name, "share code", ...).
+        source_name: String,
+        /// What is wrong, with line:column where known.
+        reason: String,
+    },
+    /// A PNG could not be read or written.
+    #[error("{source_name}: {reason}")]
+    Png {
+        /// The file or stream involved.
+        source_name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A share code could not be decoded.
+    #[error("share code: {0}")]
+    ShareCode(String),
+}
+
+impl Error {
+    /// An [`Error::Io`] for `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// An [`Error::OutOfRange`] for a quantity, its value and its documented limit.
+    pub fn out_of_range(what: &'static str, value: impl ToString, limit: impl Into<String>) -> Self {
+        Error::OutOfRange {
+            what,
+            value: value.to_string(),
+            limit: limit.into(),
+        }
+    }
+}
+
+/// `Result` with playa's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
