@@ -14,6 +14,7 @@ pub mod life;
 pub mod noise;
 pub mod palette;
 pub mod picture;
+pub mod presets;
 pub mod reference;
 pub mod rle;
 pub mod rule;
