@@ -1,0 +1,331 @@
+//! Pictures as PNG files that carry their own recipe.
+//!
+//! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
+//! with the scene's RON in a compressed iTXt chunk, keyword
+//! [`SCENE_KEY`], placed before the image data. Reading the recipe back
+//! stops at the first image data chunk: a picture's pixels are never read
+//! to get its recipe, and a file above [`MAX_PNG_BYTES`] is refused before
+//! anything is read.
+
+use std::io::{BufRead, BufReader, Seek, Write};
+use std::path::Path;
+use std::str::FromStr;
+
+use image::RgbaImage;
+
+use crate::error::{Error, Result};
+use crate::scene::{MAX_RON_BYTES, Scene};
+
+/// Keyword of the text chunk holding the scene's RON.
+pub const SCENE_KEY: &str = "playa:scene";
+/// Largest PNG file whose recipe is read (512 MiB); bigger files are refused
+/// before reading.
+pub const MAX_PNG_BYTES: u64 = 512 << 20;
+/// Largest text chunk accepted when reading a recipe, decompressed.
+pub const MAX_TEXT_BYTES: usize = MAX_RON_BYTES;
+/// The 8-byte signature every PNG file starts with.
+const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+
+/// How hard the PNG encoder works.
+///
+/// Default: [`Compression::Fast`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// Fast compression (fdeflate), a little bigger files.
+    #[default]
+    Fast,
+    /// zlib's balanced level.
+    Default,
+    /// Smallest files, slowest.
+    Best,
+}
+
+impl Compression {
+    /// All levels, fastest first.
+    pub const ALL: [Compression; 3] = [Compression::Fast, Compression::Default, Compression::Best];
+
+    /// The level's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Fast => "fast",
+            Compression::Default => "default",
+            Compression::Best => "best",
+        }
+    }
+
+    fn png(self) -> png::Compression {
+        match self {
+            Compression::Fast => png::Compression::Fast,
+            Compression::Default => png::Compression::Balanced,
+            Compression::Best => png::Compression::High,
+        }
+    }
+}
+
+impl FromStr for Compression {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Compression::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("compression {s:?} must be fast, default or best"))
+    }
+}
+
+/// Encodes `image` as a PNG into `out`, with `scene`'s RON as the
+/// [`SCENE_KEY`] text chunk and each `(keyword, text)` of `extra_text` as a
+/// further compressed iTXt chunk (e.g. a share code), all before the image
+/// data. Rows are streamed to the encoder; no copy of the picture is made.
+pub fn encode_png<W: Write>(
+    out: W,
+    image: &RgbaImage,
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    let fail = |e: png::EncodingError| Error::Png {
+        source_name: "PNG encoder".into(),
+        reason: e.to_string(),
+    };
+    let (width, height) = image.dimensions();
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    encoder.set_compression(compression.png());
+    let mut writer = encoder.write_header().map_err(fail)?;
+    let texts = std::iter::once((SCENE_KEY, scene.to_ron()))
+        .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())));
+    for (keyword, text) in texts {
+        let mut chunk = png::text_metadata::ITXtChunk::new(keyword, text);
+        chunk.compress_text().map_err(fail)?;
+        writer.write_text_chunk(&chunk).map_err(fail)?;
+    }
+    let mut stream = writer.stream_writer().map_err(fail)?;
+    // Drop the alpha channel a band of rows at a time.
+    let row_px = width as usize;
+    let mut rgb = Vec::with_capacity(row_px * 3 * 64);
+    for rows in image.as_raw().chunks(row_px * 4 * 64) {
+        rgb.clear();
+        rgb.extend(rows.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]));
+        stream.write_all(&rgb).map_err(|e| Error::Png {
+            source_name: "PNG encoder".into(),
+            reason: e.to_string(),
+        })?;
+    }
+    stream.finish().map_err(fail)?;
+    Ok(())
+}
+
+/// [`encode_png`] into memory.
+pub fn encode_png_to_vec(
+    image: &RgbaImage,
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    encode_png(&mut bytes, image, scene, extra_text, compression)?;
+    Ok(bytes)
+}
+
+/// Writes `image` as a PNG file with its recipe (see [`encode_png`]),
+/// atomically: a failure leaves no partial file.
+pub fn write_png(
+    path: &Path,
+    image: &RgbaImage,
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    let mut failure = None;
+    let result = crate::export::write_atomically_with(path, |file| {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
+        encode_png(&mut buffered, image, scene, extra_text, compression).map_err(|e| {
+            let message = e.to_string();
+            failure = Some(e);
+            std::io::Error::other(message)
+        })?;
+        buffered.flush()
+    });
+    match (result, failure) {
+        (Err(_), Some(e)) => Err(e),
+        (r, _) => r,
+    }
+}
+
+/// The text of the chunk `keyword` of the PNG read from `reader`, looking
+/// only at the chunks before the image data. `Ok(None)` if the PNG has no
+/// such chunk there. `source_name` names the input in errors.
+pub fn read_text<R: BufRead + Seek>(
+    mut reader: R,
+    source_name: &str,
+    keyword: &str,
+) -> Result<Option<String>> {
+    let fail = |reason: String| Error::Png {
+        source_name: source_name.to_string(),
+        reason,
+    };
+    let mut signature = [0u8; 8];
+    let got =
+        read_up_to(&mut reader, &mut signature).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if got < 8 || signature != SIGNATURE {
+        return Err(fail("not a PNG file".into()));
+    }
+    reader
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    let mut decoder = png::Decoder::new_with_limits(
+        reader,
+        png::Limits {
+            bytes: 4 * MAX_TEXT_BYTES,
+        },
+    );
+    decoder.set_ignore_text_chunk(false);
+    let info = decoder
+        .read_info()
+        .map_err(|e| fail(format!("damaged PNG: {e}")))?;
+    let info = info.info();
+    for chunk in &info.utf8_text {
+        if chunk.keyword == keyword {
+            let mut chunk = chunk.clone();
+            chunk
+                .decompress_text_with_limit(MAX_TEXT_BYTES)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
+            return chunk
+                .get_text()
+                .map(Some)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+        }
+    }
+    for chunk in &info.compressed_latin1_text {
+        if chunk.keyword == keyword {
+            let mut chunk = chunk.clone();
+            chunk
+                .decompress_text_with_limit(MAX_TEXT_BYTES)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
+            return chunk
+                .get_text()
+                .map(Some)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+        }
+    }
+    Ok(info
+        .uncompressed_latin1_text
+        .iter()
+        .find(|c| c.keyword == keyword)
+        .map(|c| c.text.clone()))
+}
+
+fn read_up_to<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// The scene recipe embedded in PNG bytes. Errors say whether the bytes are
+/// not a PNG, a PNG without a recipe, or a PNG with a bad recipe.
+pub fn decode_recipe(bytes: &[u8], source_name: &str) -> Result<Scene> {
+    if bytes.len() as u64 > MAX_PNG_BYTES {
+        return Err(Error::Png {
+            source_name: source_name.to_string(),
+            reason: format!("file is larger than the limit of {MAX_PNG_BYTES} bytes"),
+        });
+    }
+    recipe_from(std::io::Cursor::new(bytes), source_name)
+}
+
+/// The scene recipe of the PNG file at `path`. The file's size is checked
+/// against [`MAX_PNG_BYTES`] first, and only its chunks before the image
+/// data are read.
+pub fn read_recipe(path: &Path) -> Result<Scene> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len > MAX_PNG_BYTES {
+        return Err(Error::Png {
+            source_name: name,
+            reason: format!("file is {len} bytes, larger than the limit of {MAX_PNG_BYTES}"),
+        });
+    }
+    recipe_from(BufReader::with_capacity(64 << 10, file), &name)
+}
+
+fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Scene> {
+    let text = read_text(reader, source_name, SCENE_KEY)?.ok_or_else(|| Error::Png {
+        source_name: source_name.to_string(),
+        reason: format!("PNG has no {SCENE_KEY} recipe (not made by playa?)"),
+    })?;
+    Scene::from_ron(&text, &format!("{source_name} ({SCENE_KEY})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> (Scene, RgbaImage) {
+        let scene = Scene::default();
+        let image = crate::render(&scene, 48, 27).unwrap();
+        (scene, image)
+    }
+
+    #[test]
+    fn recipe_round_trips() {
+        let (scene, image) = small();
+        for c in Compression::ALL {
+            let bytes =
+                encode_png_to_vec(&image, &scene, &[("playa:code", "x1".into())], c).unwrap();
+            assert_eq!(decode_recipe(&bytes, "mem").unwrap(), scene);
+            let code = read_text(std::io::Cursor::new(&bytes), "mem", "playa:code").unwrap();
+            assert_eq!(code.as_deref(), Some("x1"));
+            let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
+            assert_eq!(decoded, image);
+        }
+    }
+
+    #[test]
+    fn bad_inputs_say_what_is_wrong() {
+        let err = decode_recipe(b"hello world", "a.png")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a.png") && err.contains("not a PNG"), "{err}");
+        let err = decode_recipe(b"", "e.png").unwrap_err().to_string();
+        assert!(err.contains("not a PNG"), "{err}");
+
+        let mut plain = Vec::new();
+        image::DynamicImage::ImageRgba8(RgbaImage::new(4, 4))
+            .write_to(
+                &mut std::io::Cursor::new(&mut plain),
+                image::ImageFormat::Png,
+            )
+            .unwrap();
+        let err = decode_recipe(&plain, "p.png").unwrap_err().to_string();
+        assert!(err.contains("no playa:scene recipe"), "{err}");
+
+        let (_, image) = small();
+        let mut bad = Vec::new();
+        let mut enc = png::Encoder::new(&mut bad, 48, 27);
+        enc.set_color(png::ColorType::Rgba);
+        enc.add_itxt_chunk(SCENE_KEY.into(), "(seed: \"x\")".into())
+            .unwrap();
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(image.as_raw()).unwrap();
+        w.finish().unwrap();
+        let err = decode_recipe(&bad, "b.png").unwrap_err().to_string();
+        assert!(err.contains("b.png (playa:scene):1:"), "{err}");
+
+        let (scene, image) = small();
+        let bytes = encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
+        let err = decode_recipe(&bytes[..40], "t.png")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("t.png"), "{err}");
+    }
+}
