@@ -36,9 +36,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Some(Command::Life(args)) => life::run(args),
         Some(Command::Render(args)) => render::run(args),
-        None => Err(CliError::Usage(
-            "no window yet: try `playa life --help`".into(),
-        )),
+        None => playa::app::run().map_err(CliError::from),
     };
     match result {
         Ok(()) => 0,

@@ -1,0 +1,470 @@
+//! "Export PNG…": a size, a file, and a background job with a progress bar
+//! and Cancel.
+//!
+//! The job renders with [`crate::compose::render`] and writes with
+//! [`crate::picture::write_png`], exactly as `playa render` does, so the file
+//! is byte-identical to the command line's for the same scene and size, and
+//! carries the scene's recipe.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::Message;
+use super::files::FileDialog;
+use crate::scene::Scene;
+
+/// Named export sizes, by the picture's longer side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SizePreset {
+    /// 1920 on the long side (1920×1080 at 16:9).
+    #[default]
+    Hd1080,
+    /// 2560 on the long side (2560×1440 at 16:9).
+    Qhd1440,
+    /// 3840 on the long side (3840×2160 at 16:9).
+    Uhd4k,
+    /// 7680 on the long side (7680×4320 at 16:9).
+    Uhd8k,
+    /// Width and height as typed.
+    Custom,
+}
+
+impl SizePreset {
+    /// All presets, smallest first.
+    pub const ALL: [SizePreset; 5] = [
+        SizePreset::Hd1080,
+        SizePreset::Qhd1440,
+        SizePreset::Uhd4k,
+        SizePreset::Uhd8k,
+        SizePreset::Custom,
+    ];
+
+    /// Its name in the dialog.
+    pub fn label(self) -> &'static str {
+        match self {
+            SizePreset::Hd1080 => "1080p",
+            SizePreset::Qhd1440 => "1440p",
+            SizePreset::Uhd4k => "4K",
+            SizePreset::Uhd8k => "8K",
+            SizePreset::Custom => "Custom",
+        }
+    }
+
+    fn long_side(self) -> Option<u32> {
+        match self {
+            SizePreset::Hd1080 => Some(1920),
+            SizePreset::Qhd1440 => Some(2560),
+            SizePreset::Uhd4k => Some(3840),
+            SizePreset::Uhd8k => Some(7680),
+            SizePreset::Custom => None,
+        }
+    }
+}
+
+/// Export settings remembered between runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ExportSettings {
+    /// Chosen size. Default: 1080p.
+    pub size: SizePreset,
+    /// Custom width and height. Default: 1920×1080.
+    pub custom: [u32; 2],
+    /// Folder of the last export. Default: the working directory.
+    pub folder: Option<PathBuf>,
+}
+
+impl Default for ExportSettings {
+    fn default() -> Self {
+        ExportSettings {
+            size: SizePreset::default(),
+            custom: [1920, 1080],
+            folder: None,
+        }
+    }
+}
+
+impl ExportSettings {
+    /// The picture size for `scene`: the preset's long side, the short side
+    /// from the scene's aspect (as `playa render` sizes by width).
+    pub fn pixels(&self, scene: &Scene) -> (u32, u32) {
+        match self.size.long_side() {
+            None => (self.custom[0], self.custom[1]),
+            Some(long) if scene.aspect >= 1.0 => crate::compose::size_for_width(scene, long),
+            Some(long) => (((long as f32) * scene.aspect).round().max(1.0) as u32, long),
+        }
+    }
+}
+
+/// The file name `playa render` would give: `{preset}-{seed}.png`.
+pub fn default_file_name(preset: &str, scene: &Scene) -> String {
+    let name = if preset.is_empty() { "playa" } else { preset };
+    format!("{}.png", Scene::file_stem(name, scene.seed))
+}
+
+/// Renders `scene` at `width × height` and writes it to `path` as
+/// `playa render` does; `writing` is called between the two. Returns
+/// `Ok(false)` without writing if `cancel` is set once the render is done.
+pub fn export_png(
+    scene: &Scene,
+    (width, height): (u32, u32),
+    path: &std::path::Path,
+    cancel: &AtomicBool,
+    writing: impl FnOnce(),
+) -> crate::Result<bool> {
+    let image = crate::compose::render(scene, width, height)?;
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(false);
+    }
+    writing();
+    crate::picture::write_png(
+        path,
+        &image,
+        scene,
+        &[],
+        crate::picture::Compression::default(),
+    )?;
+    Ok(true)
+}
+
+/// Where a running export is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Stage {
+    Rendering,
+    Writing,
+}
+
+/// A running export.
+struct Job {
+    path: PathBuf,
+    size: (u32, u32),
+    started: Instant,
+    /// Expected total time, from the size.
+    estimate: Duration,
+    cancel: Arc<AtomicBool>,
+    stage: Arc<Mutex<Stage>>,
+    done: std::sync::mpsc::Receiver<crate::Result<bool>>,
+}
+
+/// The export dialog and its job.
+#[derive(Default)]
+pub struct ExportDialog {
+    open: bool,
+    /// The file path being edited.
+    path: String,
+    job: Option<Job>,
+    browse: Option<FileDialog>,
+    /// A hint under the path field (e.g. the file dialog could not open).
+    hint: Option<String>,
+    /// Result of the last export, shown in the dialog.
+    outcome: Option<Message>,
+}
+
+impl ExportDialog {
+    /// Opens the dialog, proposing `{preset}-{seed}.png` in the last folder.
+    pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
+        self.open = true;
+        self.outcome = None;
+        if self.job.is_none() {
+            let name = default_file_name(preset, scene);
+            let path = match &settings.folder {
+                Some(dir) => dir.join(name),
+                None => PathBuf::from(name),
+            };
+            self.path = path.display().to_string();
+        }
+    }
+
+    /// Whether the dialog is showing.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Whether an export is running.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// A short line for the status bar while an export runs with the
+    /// dialog closed.
+    pub fn status_line(&self) -> Option<String> {
+        let job = self.job.as_ref()?;
+        (!self.open).then(|| format!("Exporting {}×{}…", job.size.0, job.size.1))
+    }
+
+    /// Collects a finished job's result into `message`.
+    pub fn poll(&mut self, message: &mut Option<Message>) {
+        if let Some(dialog) = &mut self.browse
+            && let Some(result) = dialog.poll()
+        {
+            self.browse = None;
+            match result {
+                Some(path) => {
+                    let path = if path.extension().is_none() {
+                        path.with_extension("png")
+                    } else {
+                        path
+                    };
+                    self.path = path.display().to_string();
+                    self.hint = None;
+                }
+                None => {
+                    self.hint = Some(
+                        "No file chosen. If no file dialog appeared (no desktop portal), type the path above."
+                            .to_string(),
+                    );
+                }
+            }
+        }
+        let Some(job) = &self.job else { return };
+        let Ok(result) = job.done.try_recv() else {
+            return;
+        };
+        let name = job.path.display();
+        let secs = job.started.elapsed().as_secs_f64();
+        let outcome = match result {
+            Ok(true) => Message {
+                text: format!("Saved {name} ({}×{}, {secs:.1} s)", job.size.0, job.size.1),
+                error: false,
+            },
+            Ok(false) => Message {
+                text: "Export cancelled; no file written".to_string(),
+                error: false,
+            },
+            Err(e) => Message {
+                text: format!("Export failed: {e}"),
+                error: true,
+            },
+        };
+        *message = Some(outcome.clone());
+        self.outcome = Some(outcome);
+        self.job = None;
+    }
+
+    /// Starts exporting `scene` with `settings` to the path in the field.
+    pub fn start(
+        &mut self,
+        settings: &mut ExportSettings,
+        scene: &Scene,
+        ms_per_mpx: Option<f64>,
+    ) -> Result<(), String> {
+        if self.job.is_some() {
+            return Err("an export is already running".to_string());
+        }
+        let path = PathBuf::from(self.path.trim());
+        if path.as_os_str().is_empty() {
+            return Err("choose a file to export to".to_string());
+        }
+        let (w, h) = settings.pixels(scene);
+        crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            if !dir.is_dir() {
+                return Err(format!("folder {} does not exist", dir.display()));
+            }
+            settings.folder = Some(dir.to_path_buf());
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stage = Arc::new(Mutex::new(Stage::Rendering));
+        let (tx, done) = std::sync::mpsc::channel();
+        let mpx = f64::from(w) * f64::from(h) / 1e6;
+        // Rendering plus fast PNG encoding; the preview's speed is the best
+        // guess for the render, encoding costs about as much again.
+        let estimate =
+            Duration::from_secs_f64((ms_per_mpx.unwrap_or(12.0) * 2.2 * mpx / 1e3).max(0.05));
+        let job_scene = scene.clone();
+        let job_path = path.clone();
+        let job_cancel = Arc::clone(&cancel);
+        let job_stage = Arc::clone(&stage);
+        std::thread::Builder::new()
+            .name("playa-export".into())
+            .spawn(move || {
+                let result = export_png(&job_scene, (w, h), &job_path, &job_cancel, || {
+                    *job_stage.lock().unwrap_or_else(|e| e.into_inner()) = Stage::Writing;
+                });
+                let _ = tx.send(result);
+            })
+            .map_err(|e| format!("could not start the export: {e}"))?;
+        self.job = Some(Job {
+            path,
+            size: (w, h),
+            started: Instant::now(),
+            estimate,
+            cancel,
+            stage,
+            done,
+        });
+        self.outcome = None;
+        Ok(())
+    }
+
+    /// Draws the dialog when open; returns a message to show, if any.
+    pub fn ui(
+        &mut self,
+        ctx: &egui::Context,
+        settings: &mut ExportSettings,
+        scene: &Scene,
+        ms_per_mpx: Option<f64>,
+    ) -> Option<Message> {
+        if !self.open {
+            return None;
+        }
+        let mut message = None;
+        let modal = egui::Modal::new(egui::Id::unique("export-dialog")).show(ctx, |ui| {
+            ui.set_width(460.0);
+            ui.heading("Export PNG");
+            ui.add_space(6.0);
+            let running = self.job.is_some();
+            ui.add_enabled_ui(!running, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for preset in SizePreset::ALL {
+                        ui.radio_value(&mut settings.size, preset, preset.label());
+                    }
+                });
+                if settings.size == SizePreset::Custom {
+                    ui.horizontal(|ui| {
+                        let w = ui.label("Width");
+                        ui.add(
+                            egui::DragValue::new(&mut settings.custom[0])
+                                .range(1..=crate::compose::MAX_SIDE),
+                        )
+                        .labelled_by(w.id);
+                        let h = ui.label("Height");
+                        ui.add(
+                            egui::DragValue::new(&mut settings.custom[1])
+                                .range(1..=crate::compose::MAX_SIDE),
+                        )
+                        .labelled_by(h.id);
+                        if ui
+                            .button("Match aspect")
+                            .on_hover_text("Height from the width and the scene's aspect")
+                            .clicked()
+                        {
+                            settings.custom[1] =
+                                crate::compose::size_for_width(scene, settings.custom[0]).1;
+                        }
+                    });
+                }
+                let (w, h) = settings.pixels(scene);
+                let mb = f64::from(w) * f64::from(h) * 4.0 / (1 << 20) as f64;
+                ui.weak(format!("{w} × {h} pixels ({mb:.0} MiB while rendering)"));
+                ui.add_space(4.0);
+                ui.horizontal(|ui| {
+                    let label = ui.label("File");
+                    ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
+                        .labelled_by(label.id);
+                    let browsing = self.browse.is_some();
+                    if ui
+                        .add_enabled(
+                            !browsing,
+                            egui::Button::new(if browsing { "Waiting…" } else { "Browse…" }),
+                        )
+                        .clicked()
+                    {
+                        let start = PathBuf::from(self.path.trim());
+                        self.browse = Some(FileDialog::save_png(&start));
+                    }
+                });
+                if let Some(hint) = &self.hint {
+                    ui.colored_label(ui.visuals().warn_fg_color, hint);
+                }
+            });
+            ui.add_space(6.0);
+            if let Some(job) = &self.job {
+                let stage = *job.stage.lock().unwrap_or_else(|e| e.into_inner());
+                let t = job.started.elapsed().as_secs_f32() / job.estimate.as_secs_f32();
+                // The render gives no progress of its own: the bar follows
+                // the estimate and slows down near the end rather than stop.
+                let fraction = match stage {
+                    Stage::Rendering => 0.9 * (1.0 - (-1.6 * t).exp()),
+                    Stage::Writing => 0.9 + 0.09 * (1.0 - (-3.0 * t).exp()),
+                };
+                let text = match stage {
+                    _ if job.cancel.load(Ordering::Relaxed) => "Cancelling…",
+                    Stage::Rendering => "Rendering…",
+                    Stage::Writing => "Writing PNG…",
+                };
+                ui.add(egui::ProgressBar::new(fraction).text(text).animate(true));
+                ui.ctx().request_repaint_after(Duration::from_millis(50));
+            } else if let Some(outcome) = &self.outcome {
+                let color = if outcome.error {
+                    ui.visuals().error_fg_color
+                } else {
+                    ui.visuals().text_color()
+                };
+                ui.colored_label(color, &outcome.text);
+            }
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                if let Some(job) = &self.job {
+                    if ui.button("Cancel").clicked() {
+                        job.cancel.store(true, Ordering::Relaxed);
+                    }
+                    if ui
+                        .button("Hide")
+                        .on_hover_text("Keep exporting in the background")
+                        .clicked()
+                    {
+                        self.open = false;
+                    }
+                } else {
+                    if ui
+                        .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
+                        .clicked()
+                        && let Err(e) = self.start(settings, scene, ms_per_mpx)
+                    {
+                        let failed = Message {
+                            text: e,
+                            error: true,
+                        };
+                        self.outcome = Some(failed.clone());
+                        message = Some(failed);
+                    }
+                    if ui.button("Close").clicked() {
+                        self.open = false;
+                    }
+                }
+            });
+        });
+        if modal.should_close() && self.job.is_none() {
+            self.open = false;
+        }
+        message
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preset_sizes_follow_the_aspect() {
+        let mut scene = Scene::default();
+        let mut s = ExportSettings::default();
+        assert_eq!(s.pixels(&scene), (1920, 1080));
+        s.size = SizePreset::Uhd4k;
+        assert_eq!(s.pixels(&scene), (3840, 2160));
+        s.size = SizePreset::Uhd8k;
+        assert_eq!(s.pixels(&scene), (7680, 4320));
+        scene.aspect = 0.5;
+        s.size = SizePreset::Hd1080;
+        assert_eq!(s.pixels(&scene), (960, 1920));
+        s.size = SizePreset::Custom;
+        s.custom = [100, 50];
+        assert_eq!(s.pixels(&scene), (100, 50));
+    }
+
+    #[test]
+    fn file_names_match_the_command_line() {
+        let scene = Scene {
+            seed: 42,
+            ..Scene::default()
+        };
+        assert_eq!(default_file_name("night", &scene), "night-42.png");
+        assert_eq!(default_file_name("", &scene), "playa-42.png");
+    }
+}

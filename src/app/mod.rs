@@ -1,0 +1,540 @@
+//! The desktop app: a live preview of the scene with every parameter at hand.
+//!
+//! The app is a thin front end over the library. Its state is plain data
+//! ([`AppState`], persisted by eframe between runs); everything else in
+//! [`PlayaApp`] is a cache or a handle to background work. Rendering never
+//! runs on the UI thread: the preview worker ([`preview`]) and export jobs
+//! ([`export`]) do it and send pixels back.
+//!
+//! [`PlayaApp::ui`] draws the whole window into any [`egui::Ui`], so the tests
+//! drive the real UI with egui_kittest, without eframe or a GPU.
+
+pub mod animate;
+pub mod controls;
+pub mod export;
+pub mod files;
+pub mod history;
+pub mod preview;
+pub mod randomize;
+pub mod trace;
+pub mod worker;
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::scene::Scene;
+use animate::{AnimateSettings, Animation};
+use controls::Controls;
+use export::{ExportDialog, ExportSettings};
+use history::History;
+use preview::Preview;
+use randomize::Locks;
+
+/// Key of the app state in eframe's storage.
+const STORAGE_KEY: &str = "playa-app";
+
+/// Everything the app remembers between runs, as plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AppState {
+    /// The scene being edited. Default: the default scene (death valley).
+    pub scene: Scene,
+    /// The preset the scene was loaded from, shown in the preset picker
+    /// (empty once edited past recognition is fine: it is only a label).
+    /// Default: "death-valley".
+    pub preset: String,
+    /// Parameter groups that "Randomize" leaves alone. Default: none.
+    pub locks: Locks,
+    /// Size and path of the last export.
+    pub export: ExportSettings,
+    /// Range and speed of the generation scrubber.
+    pub animate: AnimateSettings,
+    /// State of the dice: each roll advances it. Default: 0 (then seeded from
+    /// the clock at start-up).
+    pub dice: u64,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            scene: Scene::default(),
+            preset: files::DEFAULT_PRESET.to_string(),
+            locks: Locks::default(),
+            export: ExportSettings::default(),
+            animate: AnimateSettings::default(),
+            dice: 0,
+        }
+    }
+}
+
+/// A one-line message in the status bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// The text, written to be read as it is.
+    pub text: String,
+    /// Whether it reports a failure (shown in red).
+    pub error: bool,
+}
+
+/// The playa window: state, caches and background work.
+pub struct PlayaApp {
+    /// The persisted state; `state.scene` is what the preview shows.
+    pub state: AppState,
+    history: History<Scene>,
+    preview: Preview,
+    controls: Controls,
+    animation: Animation,
+    export: ExportDialog,
+    message: Option<Message>,
+    /// The scene at the end of the last frame, to notice changes.
+    last_scene: Scene,
+    trace: trace::Trace,
+}
+
+impl PlayaApp {
+    /// An app showing `state`, with its preview worker started. A scene
+    /// that fails validation (e.g. from an older version's storage) is
+    /// replaced by the default.
+    pub fn new(mut state: AppState) -> Self {
+        if let Err(e) = state.scene.validate() {
+            log_line(&format!("stored scene ignored: {e}"));
+            state.scene = Scene::default();
+        }
+        if state.dice == 0 {
+            state.dice = clock_seed();
+        }
+        let history = History::new(state.scene.clone());
+        let controls = Controls::new(&state.scene);
+        let last_scene = state.scene.clone();
+        let trace = trace::Trace::from_env();
+        let mut preview = Preview::new();
+        preview.forced_size = trace.forced_size();
+        PlayaApp {
+            state,
+            history,
+            preview,
+            controls,
+            animation: Animation::default(),
+            export: ExportDialog::default(),
+            message: None,
+            last_scene,
+            trace,
+        }
+    }
+
+    /// The app as eframe starts it: the stored state if there is one.
+    pub fn from_storage(storage: Option<&dyn eframe::Storage>) -> Self {
+        let state = storage
+            .and_then(|s| eframe::get_value::<AppState>(s, STORAGE_KEY))
+            .unwrap_or_default();
+        PlayaApp::new(state)
+    }
+
+    /// The scene being edited.
+    pub fn scene(&self) -> &Scene {
+        &self.state.scene
+    }
+
+    /// The message in the status bar, if any.
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+
+    /// The preview on screen: whether it is the full-size render of the
+    /// current scene (not a quick frame, not an older scene).
+    pub fn preview_is_current(&self) -> bool {
+        self.preview.is_current(&self.state.scene)
+    }
+
+    /// The scene the preview on screen was rendered from, if any.
+    pub fn preview_scene(&self) -> Option<&Scene> {
+        self.preview.shown_scene()
+    }
+
+    /// A hash of the pixels on screen, to tell pictures apart in tests.
+    pub fn preview_fingerprint(&self) -> Option<u64> {
+        self.preview.fingerprint()
+    }
+
+    /// Replaces the scene (as loading a preset, a file or a paste does) and
+    /// says so in the status bar. One undo step.
+    pub fn load_scene(&mut self, scene: Scene, from: &str) {
+        self.state.scene = scene;
+        self.controls.sync(&self.state.scene);
+        self.animation.stop();
+        self.set_message(format!("Loaded {from}"), false);
+    }
+
+    fn set_message(&mut self, text: impl Into<String>, error: bool) {
+        let text = text.into();
+        if error {
+            log_line(&text);
+        }
+        self.message = Some(Message { text, error });
+    }
+
+    /// Draws the whole window into `ui` and runs one frame of the app.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
+        let ctx = ui.ctx().clone();
+        self.preview.receive(&ctx, &mut self.trace);
+        self.export.poll(&mut self.message);
+        self.shortcuts(&ctx);
+        self.dropped_files(&ctx);
+        self.pasted(&ctx);
+        self.controls.can_undo = self.history.can_undo(&self.state.scene);
+        self.controls.can_redo = self.history.can_redo(&self.state.scene);
+        self.trace.bench_step(&mut self.state.scene, &self.preview);
+
+        egui::Panel::bottom("status")
+            .frame(
+                egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
+            )
+            .show(ui, |ui| self.status_ui(ui));
+        egui::Panel::left("controls")
+            .resizable(true)
+            .default_size(330.0)
+            .size_range(260.0..=560.0)
+            .show(ui, |ui| {
+                let events = self.controls.ui(ui, &mut self.state);
+                self.handle(events);
+            });
+        egui::CentralPanel::no_frame()
+            .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
+            .show(ui, |ui| {
+                egui::Panel::bottom("timeline")
+                    .frame(
+                        egui::Frame::side_top_panel(ui.style())
+                            .inner_margin(egui::Margin::symmetric(10, 6)),
+                    )
+                    .show(ui, |ui| {
+                        let ready = self.preview.is_current(&self.state.scene);
+                        self.animation.ui(
+                            ui,
+                            &mut self.state.scene.automaton.generations,
+                            &mut self.state.animate,
+                            ready,
+                        );
+                    });
+                egui::CentralPanel::no_frame().show(ui, |ui| {
+                    self.preview.ui(ui, &mut self.state.scene);
+                });
+            });
+        let speed = self.preview.ms_per_mpx();
+        if let Some(msg) = self
+            .export
+            .ui(&ctx, &mut self.state.export, &self.state.scene, speed)
+        {
+            self.message = Some(msg);
+        }
+
+        if self.state.scene != self.last_scene {
+            self.controls.sync(&self.state.scene);
+            self.last_scene = self.state.scene.clone();
+        }
+        let editing = ctx.input(|i| i.pointer.any_down())
+            || self.animation.playing()
+            || self.controls.editing_text();
+        self.history.observe(&self.state.scene, editing);
+        self.preview.request(&ctx, &self.state.scene);
+        self.trace
+            .frame(&ctx, frame_start, self.preview.in_flight());
+    }
+
+    fn status_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 14.0;
+            match self.preview.last_render() {
+                Some(r) => {
+                    ui.label(format!(
+                        "Rendered {}×{} in {:.1} ms",
+                        r.width, r.height, r.ms
+                    ));
+                }
+                None => {
+                    ui.label("Rendering…");
+                }
+            }
+            if let Some(cells) = self.preview.cells() {
+                ui.label(format!("{} live cells", thousands(cells)));
+            }
+            if let Some(err) = self.preview.error() {
+                ui.colored_label(ui.visuals().error_fg_color, err);
+            }
+            if let Some(line) = self.export.status_line() {
+                ui.label(line);
+            }
+            if let Some(msg) = &self.message {
+                let color = if msg.error {
+                    ui.visuals().error_fg_color
+                } else {
+                    ui.visuals().weak_text_color()
+                };
+                ui.add(egui::Label::new(egui::RichText::new(&msg.text).color(color)).truncate());
+            }
+        });
+    }
+
+    /// Applies what the side panel asked for.
+    fn handle(&mut self, events: Vec<controls::Event>) {
+        use controls::Event;
+        for event in events {
+            match event {
+                Event::Dice => self.roll_dice(),
+                Event::Randomize => {
+                    let roll = self.next_roll();
+                    self.state.scene =
+                        randomize::randomize(&self.state.scene, &self.state.locks, roll);
+                    self.controls.sync(&self.state.scene);
+                    self.set_message(format!("Randomized (roll {roll:016x})"), false);
+                }
+                Event::Load(result) => match result {
+                    Ok((scene, name, preset)) => {
+                        if let Some(preset) = preset {
+                            self.state.preset = preset;
+                        }
+                        self.load_scene(scene, &name);
+                    }
+                    Err(e) => self.set_message(e, true),
+                },
+                Event::Message(text, error) => self.set_message(text, error),
+                Event::OpenExport => self.open_export(),
+                Event::Undo => self.undo(),
+                Event::Redo => self.redo(),
+            }
+        }
+    }
+
+    /// Rolls a new seed for the scene.
+    pub fn roll_dice(&mut self) {
+        self.state.scene.seed = randomize::new_seed(self.next_roll());
+        self.controls.sync(&self.state.scene);
+    }
+
+    fn next_roll(&mut self) -> u64 {
+        self.state.dice = randomize::splitmix64(self.state.dice);
+        self.state.dice
+    }
+
+    fn undo(&mut self) {
+        if let Some(scene) = self.history.undo(&self.state.scene) {
+            self.state.scene = scene;
+            self.controls.sync(&self.state.scene);
+            self.animation.stop();
+        }
+    }
+
+    fn redo(&mut self) {
+        if let Some(scene) = self.history.redo(&self.state.scene) {
+            self.state.scene = scene;
+            self.controls.sync(&self.state.scene);
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let redo_shift = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+        let export = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
+        // A text field keeps its own undo and its own letters.
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (redo, undo, export, dice, randomize, play, fit) = ctx.input_mut(|i| {
+            // Ctrl+Shift+Z also matches Ctrl+Z logically: consume it first.
+            let redo = i.consume_shortcut(&redo_shift) | i.consume_shortcut(&redo_y);
+            (
+                redo,
+                i.consume_shortcut(&undo),
+                i.consume_shortcut(&export),
+                i.consume_key(Modifiers::NONE, Key::D),
+                i.consume_key(Modifiers::NONE, Key::R),
+                i.consume_key(Modifiers::NONE, Key::Space),
+                i.consume_key(Modifiers::NONE, Key::F),
+            )
+        });
+        if redo {
+            self.redo();
+        }
+        if undo {
+            self.undo();
+        }
+        if export {
+            self.open_export();
+        }
+        if dice {
+            self.roll_dice();
+        }
+        if randomize {
+            self.handle(vec![controls::Event::Randomize]);
+        }
+        if play {
+            self.animation.toggle(
+                &mut self.state.scene.automaton.generations,
+                &self.state.animate,
+            );
+        }
+        if fit {
+            self.preview.fit();
+        }
+    }
+
+    fn open_export(&mut self) {
+        self.export
+            .open(&self.state.export, &self.state.preset, &self.state.scene);
+    }
+
+    /// Loads text pasted while no text field has focus.
+    fn pasted(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let pasted = ctx.input(|i| {
+            i.events.iter().find_map(|e| match e {
+                egui::Event::Paste(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        if let Some(text) = pasted {
+            self.paste(&text);
+        }
+    }
+
+    /// Loads a `.ron` preset or a playa `.png` dropped on the window.
+    fn dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        let Some(file) = dropped.first() else {
+            return;
+        };
+        let path = file.path();
+        let result = if path.as_os_str().is_empty() {
+            Err("the dropped item is not a file".to_string())
+        } else {
+            files::scene_from_path(path).map(|s| (s, files::display_name(path)))
+        };
+        match result {
+            Ok((scene, name)) => self.load_scene(scene, &name),
+            Err(e) => self.set_message(e, true),
+        }
+    }
+
+    /// Loads a pasted share code or RON scene; a bad paste changes nothing
+    /// and says why.
+    pub fn paste(&mut self, text: &str) {
+        match files::scene_from_text(text) {
+            Ok(scene) => self.load_scene(scene, "pasted scene"),
+            Err(e) => self.set_message(e, true),
+        }
+    }
+
+    /// Whether background work (a preview, an export) is still running.
+    pub fn busy(&self) -> bool {
+        self.preview.in_flight() || self.export.running()
+    }
+}
+
+impl eframe::App for PlayaApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        PlayaApp::ui(self, ui);
+        if self.trace.should_close() {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, STORAGE_KEY, &self.state);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.trace.finish();
+    }
+}
+
+/// Opens the playa window on the last scene (or the default preset) and
+/// runs until it is closed.
+pub fn run() -> crate::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("playa")
+            .with_app_id("playa")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([720.0, 480.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "playa",
+        options,
+        Box::new(|cc| {
+            egui_extras_setup(&cc.egui_ctx);
+            Ok(Box::new(PlayaApp::from_storage(cc.storage)))
+        }),
+    )
+    .map_err(|e| crate::Error::Io {
+        path: "window".into(),
+        error: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// Look and feel: the dark theme with slightly roomier controls.
+fn egui_extras_setup(ctx: &egui::Context) {
+    ctx.set_theme(egui::Theme::Dark);
+    ctx.global_style_mut(|style| {
+        style.spacing.item_spacing = egui::vec2(8.0, 6.0);
+        style.spacing.slider_width = 170.0;
+    });
+}
+
+/// A seed for the dice from the clock: a different sequence every start.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_nanos();
+    randomize::splitmix64(nanos as u64 ^ u64::from(std::process::id())).max(1)
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Writes a line to stderr (the app has no console of its own; this is
+/// for whoever started it from a terminal).
+fn log_line(text: &str) {
+    eprintln!("playa: {text}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn state_round_trips_and_tolerates_missing_fields() {
+        let state = AppState::default();
+        let text = ron::to_string(&state).unwrap();
+        let back: AppState = ron::from_str(&text).unwrap();
+        assert_eq!(back, state);
+        let partial: AppState = ron::from_str("(preset: \"night\")").unwrap();
+        assert_eq!(partial.preset, "night");
+        assert_eq!(partial.scene, Scene::default());
+    }
+}

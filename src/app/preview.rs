@@ -1,0 +1,605 @@
+//! The live preview: the scene fitted to the central panel at its aspect,
+//! rendered by a background worker, with wheel zoom, drag pan, a "Fit"
+//! reset, and the tent dragged into place with the mouse.
+
+use std::time::Instant;
+
+use egui::{
+    Color32, ColorImage, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2,
+};
+
+use super::trace::Trace;
+use super::worker::{Outbox, Worker};
+use crate::layers::Layer;
+use crate::scene::Scene;
+
+/// A change whose full preview is expected to take longer than this (from
+/// the last render's speed) first gets a quick frame at a quarter of the
+/// size, so the picture follows the hand.
+pub const QUICK_FRAME_MS: f64 = 20.0;
+
+/// The largest side of a preview render, whatever the zoom (the GPU's
+/// `max_texture_side` may lower it further).
+pub const MAX_PREVIEW_SIDE: usize = 4096;
+
+/// Zoom range of the preview (1 = fitted to the panel).
+const ZOOM_RANGE: std::ops::RangeInclusive<f32> = 0.25..=16.0;
+
+/// What the UI asks the worker to render.
+pub struct PreviewJob {
+    /// Increasing number of the request.
+    pub id: u64,
+    /// The scene to render.
+    pub scene: Scene,
+    /// Full preview size in pixels.
+    pub width: u32,
+    /// Full preview size in pixels.
+    pub height: u32,
+    /// Whether to send a quick quarter-size frame first.
+    pub quick: bool,
+    /// When the UI made the request (for latency figures).
+    pub sent: Instant,
+}
+
+/// A rendered preview frame, ready for the GPU.
+pub struct PreviewFrame {
+    /// The request it answers.
+    pub id: u64,
+    /// The scene it shows.
+    pub scene: Scene,
+    /// The pixels, or why rendering failed.
+    pub image: Result<ColorImage, String>,
+    /// Whether this is the full-size frame (not the quick one).
+    pub full: bool,
+    /// Time spent rendering and converting, in ms.
+    pub ms: f64,
+    /// Live cells of the rock automaton after its generations.
+    pub cells: Option<u64>,
+    /// Hash of the pixels.
+    pub fingerprint: u64,
+    /// When the UI made the request.
+    pub sent: Instant,
+}
+
+/// The last full render, for the status bar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderInfo {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Render time in ms.
+    pub ms: f64,
+}
+
+/// What the preview on screen shows.
+struct Shown {
+    id: u64,
+    scene: Scene,
+    full: bool,
+    fingerprint: u64,
+}
+
+/// What a pointer drag on the preview does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Drag {
+    None,
+    Pan,
+    /// Moves the tent layer at this index; `grab` is the offset of the
+    /// pointer from the tent's anchor, in image fractions.
+    Tent {
+        layer: usize,
+        grab: Vec2,
+    },
+}
+
+/// The preview panel's state and its worker.
+pub struct Preview {
+    worker: Worker<PreviewJob, PreviewFrame>,
+    texture: Option<TextureHandle>,
+    shown: Option<Shown>,
+    /// The last request: its id, scene and size.
+    sent: Option<(u64, Scene, [u32; 2])>,
+    next_id: u64,
+    /// Size the panel wants, in pixels (set by [`Preview::ui`]).
+    want: [u32; 2],
+    /// Full render time per megapixel, to decide on quick frames.
+    ms_per_mpx: Option<f64>,
+    last: Option<RenderInfo>,
+    cells: Option<u64>,
+    error: Option<String>,
+    zoom: f32,
+    pan: Vec2,
+    drag: Drag,
+    /// Overrides the panel's size (for measurements at a fixed size).
+    pub forced_size: Option<[u32; 2]>,
+}
+
+impl Default for Preview {
+    fn default() -> Self {
+        Preview::new()
+    }
+}
+
+impl Preview {
+    /// A preview with its worker thread started.
+    pub fn new() -> Self {
+        let mut cache = CellCache::default();
+        let mut buffer = image::RgbaImage::new(1, 1);
+        let worker = Worker::spawn(
+            "playa-preview",
+            move |job: PreviewJob, out: &Outbox<'_, PreviewJob, PreviewFrame>| {
+                render_job(job, out, &mut cache, &mut buffer);
+            },
+        );
+        Preview {
+            worker,
+            texture: None,
+            shown: None,
+            sent: None,
+            next_id: 1,
+            want: [0, 0],
+            ms_per_mpx: None,
+            last: None,
+            cells: None,
+            error: None,
+            zoom: 1.0,
+            pan: Vec2::ZERO,
+            drag: Drag::None,
+            forced_size: None,
+        }
+    }
+
+    /// Takes the frames the worker finished and puts the newest on the GPU.
+    pub fn receive(&mut self, ctx: &egui::Context, trace: &mut Trace) {
+        self.worker.set_repaint(ctx);
+        let Some(frame) = self.worker.results().reduce(|older, newer| {
+            // Two frames in one UI frame: only the newer is shown, but a
+            // full frame beats a quick one of the same request.
+            if newer.id == older.id && !newer.full && older.full {
+                older
+            } else {
+                newer
+            }
+        }) else {
+            return;
+        };
+        if let Some(cells) = frame.cells {
+            self.cells = Some(cells);
+        }
+        let image = match frame.image {
+            Ok(image) => image,
+            Err(e) => {
+                self.error = Some(e);
+                return;
+            }
+        };
+        self.error = None;
+        let [w, h] = [image.size[0] as u32, image.size[1] as u32];
+        if frame.full {
+            self.last = Some(RenderInfo {
+                width: w,
+                height: h,
+                ms: frame.ms,
+            });
+            let mpx = f64::from(w) * f64::from(h) / 1e6;
+            self.ms_per_mpx = Some(frame.ms / mpx.max(0.01));
+        }
+        match &mut self.texture {
+            Some(t) => t.set(image, TextureOptions::LINEAR),
+            None => self.texture = Some(ctx.load_texture("preview", image, TextureOptions::LINEAR)),
+        }
+        trace.preview_shown(frame.sent.elapsed(), frame.ms, [w, h], frame.full);
+        self.shown = Some(Shown {
+            id: frame.id,
+            scene: frame.scene,
+            full: frame.full,
+            fingerprint: frame.fingerprint,
+        });
+    }
+
+    /// Asks for a render of `scene` if it or the panel size changed since
+    /// the last request.
+    pub fn request(&mut self, ctx: &egui::Context, scene: &Scene) {
+        let size = self.forced_size.unwrap_or(self.want);
+        if size[0] == 0 || size[1] == 0 {
+            return;
+        }
+        if let Some((_, s, sz)) = &self.sent
+            && *sz == size
+            && s == scene
+        {
+            return;
+        }
+        let mpx = f64::from(size[0]) * f64::from(size[1]) / 1e6;
+        let quick = self
+            .ms_per_mpx
+            .is_some_and(|ms| ms * mpx > QUICK_FRAME_MS && size[0] >= 256);
+        let id = self.next_id;
+        self.next_id += 1;
+        self.sent = Some((id, scene.clone(), size));
+        self.worker.set_repaint(ctx);
+        self.worker.request(PreviewJob {
+            id,
+            scene: scene.clone(),
+            width: size[0],
+            height: size[1],
+            quick,
+            sent: Instant::now(),
+        });
+    }
+
+    /// Whether the full render of `scene` at the wanted size is on screen.
+    pub fn is_current(&self, scene: &Scene) -> bool {
+        match (&self.shown, &self.sent) {
+            (Some(shown), Some((id, _, _))) => {
+                shown.full && shown.id == *id && shown.scene == *scene
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a request has not been answered by its full frame yet.
+    pub fn in_flight(&self) -> bool {
+        match (&self.shown, &self.sent) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(shown), Some((id, _, _))) => shown.id != *id || !shown.full,
+        }
+    }
+
+    /// The scene of the picture on screen.
+    pub fn shown_scene(&self) -> Option<&Scene> {
+        self.shown.as_ref().map(|s| &s.scene)
+    }
+
+    /// Hash of the pixels on screen.
+    pub fn fingerprint(&self) -> Option<u64> {
+        self.shown.as_ref().map(|s| s.fingerprint)
+    }
+
+    /// The last full render's size and time.
+    pub fn last_render(&self) -> Option<RenderInfo> {
+        self.last
+    }
+
+    /// Full render time per megapixel, from the last full preview.
+    pub fn ms_per_mpx(&self) -> Option<f64> {
+        self.ms_per_mpx
+    }
+
+    /// Live cells of the automaton in the last render.
+    pub fn cells(&self) -> Option<u64> {
+        self.cells
+    }
+
+    /// Why the last render failed, if it did.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Resets zoom and pan so the whole picture fits the panel.
+    pub fn fit(&mut self) {
+        self.zoom = 1.0;
+        self.pan = Vec2::ZERO;
+    }
+
+    /// Draws the preview into the rest of `ui` and handles zoom, pan and
+    /// tent dragging (which edits `scene`).
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &mut Scene) {
+        let panel = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(panel, Sense::click_and_drag());
+        let fit = fit_rect(panel.shrink(12.0), scene.aspect);
+        let ppp = ui.ctx().pixels_per_point();
+        let max_side = ui.ctx().input(|i| i.max_texture_side).min(MAX_PREVIEW_SIDE) as f32;
+
+        // Rendering at the zoomed size keeps the picture sharp when zoomed
+        // in; beyond the cap the texture is magnified.
+        let render_scale = self.zoom.clamp(1.0, 4.0);
+        let mut px = fit.size() * ppp * render_scale;
+        let over = (px.x.max(px.y) / max_side).max(1.0);
+        px /= over;
+        self.want = [px.x.round().max(1.0) as u32, px.y.round().max(1.0) as u32];
+
+        self.zoom_and_pan(ui, &response, fit);
+        let image_rect = Rect::from_center_size(fit.center() + self.pan, fit.size() * self.zoom);
+        self.drag_tent_or_pan(ui, &response, image_rect, scene);
+        if response.double_clicked() {
+            self.fit();
+        }
+
+        let painter = ui.painter_at(panel);
+        match &self.texture {
+            Some(texture) => {
+                painter.add(egui::epaint::RectShape::filled(
+                    image_rect.expand(1.0),
+                    0.0,
+                    Color32::from_black_alpha(120),
+                ));
+                painter.image(
+                    texture.id(),
+                    image_rect,
+                    Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0)),
+                    Color32::WHITE,
+                );
+            }
+            None => {
+                painter.rect_filled(image_rect, 4.0, ui.visuals().faint_bg_color);
+            }
+        }
+        if self.in_flight() {
+            let spot = Rect::from_min_size(panel.right_top() + vec2(-34.0, 10.0), vec2(22.0, 22.0));
+            ui.put(spot, egui::Spinner::new());
+        }
+        self.overlay_ui(ui, panel);
+    }
+
+    /// The zoom read-out and "Fit" button over the preview's top-left corner.
+    fn overlay_ui(&mut self, ui: &mut egui::Ui, panel: Rect) {
+        let bar = Rect::from_min_size(panel.left_top() + vec2(10.0, 10.0), vec2(160.0, 24.0));
+        ui.scope_builder(egui::UiBuilder::new().max_rect(bar), |ui| {
+            ui.horizontal(|ui| {
+                egui::Frame::new()
+                    .fill(Color32::from_black_alpha(150))
+                    .corner_radius(4.0)
+                    .inner_margin(egui::Margin::symmetric(6, 2))
+                    .show(ui, |ui| {
+                        ui.label(
+                            egui::RichText::new(format!("{:.0}%", self.zoom * 100.0))
+                                .color(Color32::from_gray(220))
+                                .monospace(),
+                        );
+                    });
+                let fit = ui
+                    .add_enabled(
+                        self.zoom != 1.0 || self.pan != Vec2::ZERO,
+                        egui::Button::new("Fit"),
+                    )
+                    .on_hover_text("Fit the whole picture (F, or double-click)");
+                if fit.clicked() {
+                    self.fit();
+                }
+            });
+        });
+    }
+
+    fn zoom_and_pan(&mut self, ui: &egui::Ui, response: &egui::Response, fit: Rect) {
+        if !response.hovered() {
+            return;
+        }
+        let (scroll, pinch, pointer) = ui.input(|i| {
+            (
+                i.smooth_scroll_delta.y,
+                i.zoom_delta(),
+                i.pointer.hover_pos(),
+            )
+        });
+        let factor = pinch * (scroll * 0.0025).exp();
+        if factor == 1.0 {
+            return;
+        }
+        let new_zoom = (self.zoom * factor).clamp(*ZOOM_RANGE.start(), *ZOOM_RANGE.end());
+        let ratio = new_zoom / self.zoom;
+        // Keep the point under the pointer where it is.
+        let anchor = pointer.unwrap_or(fit.center());
+        let center = fit.center() + self.pan;
+        let new_center = anchor - (anchor - center) * ratio;
+        self.pan = new_center - fit.center();
+        self.zoom = new_zoom;
+    }
+
+    fn drag_tent_or_pan(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        image: Rect,
+        scene: &mut Scene,
+    ) {
+        let to_image = |p: Pos2| {
+            let v = (p - image.min) / image.size();
+            vec2(v.x, v.y)
+        };
+        let tent = tent_index(scene);
+        if let (Some(i), Some(p)) = (tent, response.hover_pos())
+            && self.drag == Drag::None
+            && tent_hit(scene, i, to_image(p))
+        {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
+        }
+        if response.drag_started() {
+            let start = response.interact_pointer_pos().map(to_image);
+            self.drag = match (tent, start) {
+                (Some(i), Some(p)) if tent_hit(scene, i, p) => {
+                    let Layer::Tent(t) = &scene.layers[i] else {
+                        unreachable!()
+                    };
+                    Drag::Tent {
+                        layer: i,
+                        grab: p - vec2(t.x, t.y),
+                    }
+                }
+                _ => Drag::Pan,
+            };
+        }
+        if response.dragged() {
+            match self.drag {
+                Drag::Pan => self.pan += response.drag_delta(),
+                Drag::Tent { layer, grab } => {
+                    if let (Some(p), Some(Layer::Tent(t))) =
+                        (response.interact_pointer_pos(), scene.layers.get_mut(layer))
+                    {
+                        let at = to_image(p) - grab;
+                        t.x = quantize(at.x.clamp(
+                            crate::layers::tent::X.min as f32,
+                            crate::layers::tent::X.max as f32,
+                        ));
+                        t.y =
+                            quantize(at.y.clamp(scene.horizon, crate::layers::tent::Y.max as f32));
+                    }
+                    ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+                }
+                Drag::None => {}
+            }
+        }
+        if response.drag_stopped() || !ui.input(|i| i.pointer.any_down()) {
+            self.drag = Drag::None;
+        }
+    }
+}
+
+/// Positions from dragging are rounded to 1/1000 so the scene stays tidy.
+fn quantize(v: f32) -> f32 {
+    (v * 1000.0).round() / 1000.0
+}
+
+/// The topmost visible tent layer.
+fn tent_index(scene: &Scene) -> Option<usize> {
+    scene
+        .layers
+        .iter()
+        .rposition(|l| matches!(l, Layer::Tent(t) if t.visible))
+}
+
+/// Whether image point `p` (fractions of width and height) is on the tent.
+fn tent_hit(scene: &Scene, index: usize, p: Vec2) -> bool {
+    let Some(Layer::Tent(t)) = scene.layers.get(index) else {
+        return false;
+    };
+    // The tent's size is a fraction of the height; its box in width
+    // fractions is narrower by the aspect. A dome is about 0.6 as tall as
+    // wide; the box is a little generous so the tent is easy to grab.
+    let half_w = t.size / scene.aspect * 0.55;
+    let height = t.size * 0.7;
+    (p.x - t.x).abs() <= half_w && p.y <= t.y + 0.02 && p.y >= t.y - height
+}
+
+/// The largest rect of `aspect` (width / height) centred in `outer`.
+pub fn fit_rect(outer: Rect, aspect: f32) -> Rect {
+    let aspect = aspect.max(0.01);
+    let size = if outer.width() / outer.height().max(1.0) > aspect {
+        vec2(outer.height() * aspect, outer.height())
+    } else {
+        vec2(outer.width(), outer.width() / aspect)
+    };
+    Rect::from_center_size(outer.center(), size.max(vec2(1.0, 1.0)))
+}
+
+/// The cell count of the last automaton, kept while only other fields change.
+#[derive(Default)]
+struct CellCache {
+    key: Option<(u64, u32, crate::scene::Automaton)>,
+    cells: Option<u64>,
+}
+
+impl CellCache {
+    fn cells(&mut self, scene: &Scene) -> Option<u64> {
+        let key = (scene.seed, scene.aspect.to_bits(), scene.automaton.clone());
+        if self.key.as_ref() != Some(&key) {
+            self.cells = scene.rock_grid().ok().map(|g| g.population());
+            self.key = Some(key);
+        }
+        self.cells
+    }
+}
+
+/// The worker's job: a quick frame if asked (skipped when a newer request
+/// is already waiting), then the full frame.
+fn render_job(
+    job: PreviewJob,
+    out: &Outbox<'_, PreviewJob, PreviewFrame>,
+    cache: &mut CellCache,
+    buffer: &mut image::RgbaImage,
+) {
+    let cells = cache.cells(&job.scene);
+    let sizes: &[(u32, bool)] = if job.quick {
+        &[(4, false), (1, true)]
+    } else {
+        &[(1, true)]
+    };
+    for &(div, full) in sizes {
+        if out.superseded() {
+            return;
+        }
+        let (w, h) = ((job.width / div).max(1), (job.height / div).max(1));
+        let start = Instant::now();
+        if buffer.dimensions() != (w, h) {
+            *buffer = image::RgbaImage::new(w, h);
+        }
+        let image = crate::compose::render_into(&job.scene, buffer)
+            .map(|()| to_color_image(buffer))
+            .map_err(|e| e.to_string());
+        let fingerprint = match &image {
+            Ok(_) => fingerprint(buffer.as_raw()),
+            Err(_) => 0,
+        };
+        out.send(PreviewFrame {
+            id: job.id,
+            scene: job.scene.clone(),
+            image,
+            full,
+            ms: start.elapsed().as_secs_f64() * 1e3,
+            cells,
+            fingerprint,
+            sent: job.sent,
+        });
+    }
+}
+
+/// The RGBA picture as an egui image. Opaque pixels (all of a landscape with
+/// its sky) need no premultiplication.
+fn to_color_image(img: &image::RgbaImage) -> ColorImage {
+    let size = [img.width() as usize, img.height() as usize];
+    let raw = img.as_raw();
+    if raw.chunks_exact(4).all(|p| p[3] == 255) {
+        ColorImage::from_rgba_premultiplied(size, raw)
+    } else {
+        ColorImage::from_rgba_unmultiplied(size, raw)
+    }
+}
+
+/// FNV-style hash of the bytes, eight at a time.
+fn fingerprint(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h ^ u64::from_le_bytes(c.try_into().expect("8 bytes"))).wrapping_mul(0x0100_0000_01b3);
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_keeps_the_aspect_and_stays_inside() {
+        let outer = Rect::from_min_size(Pos2::ZERO, vec2(1000.0, 400.0));
+        let r = fit_rect(outer, 16.0 / 9.0);
+        assert!((r.width() / r.height() - 16.0 / 9.0).abs() < 1e-3);
+        assert!(outer.contains_rect(r));
+        assert_eq!(r.height(), 400.0);
+        let r = fit_rect(outer, 0.5);
+        assert_eq!(r.height(), 400.0);
+        assert_eq!(r.width(), 200.0);
+    }
+
+    #[test]
+    fn the_default_tent_can_be_grabbed() {
+        let scene = Scene::default();
+        let i = tent_index(&scene).expect("the default scene has a tent");
+        let Layer::Tent(t) = &scene.layers[i] else {
+            unreachable!()
+        };
+        assert!(tent_hit(&scene, i, vec2(t.x, t.y - 0.02)));
+        assert!(!tent_hit(&scene, i, vec2(t.x + 0.4, t.y)));
+    }
+
+    #[test]
+    fn fingerprints_tell_bytes_apart() {
+        assert_ne!(fingerprint(b"abcdefgh1"), fingerprint(b"abcdefgh2"));
+        assert_eq!(fingerprint(b"same"), fingerprint(b"same"));
+    }
+}

@@ -1,0 +1,329 @@
+//! The app's real UI, driven by role and label with egui_kittest (no GPU,
+//! no window): dice, rule validation, undo, presets, locks, pastes, drops
+//! and export.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use playa::app::{AppState, PlayaApp};
+use playa::scene::Scene;
+
+fn harness() -> Harness<'static, PlayaApp> {
+    harness_with(AppState::default())
+}
+
+fn harness_with(state: AppState) -> Harness<'static, PlayaApp> {
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut PlayaApp| app.ui(ui), PlayaApp::new(state));
+    settle(&mut h);
+    h
+}
+
+/// Runs frames until the full preview of the current scene is on screen
+/// (the worker renders on its own thread) and the UI is idle; bounded, so a
+/// broken worker fails the test instead of hanging it.
+fn settle(h: &mut Harness<'_, PlayaApp>) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        h.step();
+        if h.state().preview_is_current() {
+            // One more frame so the UI shows what arrived, then settle.
+            h.step();
+            h.run();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("no preview of the current scene within 60 s");
+}
+
+#[test]
+fn dice_changes_the_seed_and_the_preview() {
+    let mut h = harness();
+    let seed = h.state().scene().seed;
+    let picture = h.state().preview_fingerprint().expect("a preview");
+
+    h.get_by_label("New random seed").click();
+    settle(&mut h);
+    let new_seed = h.state().scene().seed;
+    assert_ne!(new_seed, seed, "the dice must change the seed");
+
+    settle(&mut h);
+    assert_eq!(h.state().preview_scene().map(|s| s.seed), Some(new_seed));
+    assert_ne!(
+        h.state().preview_fingerprint(),
+        Some(picture),
+        "the picture must change"
+    );
+}
+
+#[test]
+fn next_and_previous_seed_step_by_one() {
+    let mut h = harness();
+    let seed = h.state().scene().seed;
+    h.get_by_label("Next seed").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().seed, seed + 1);
+    h.get_by_label("Previous seed").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().seed, seed);
+}
+
+#[test]
+fn an_invalid_rule_shows_its_error_and_keeps_the_scene() {
+    let mut h = harness();
+    let before = h.state().scene().clone();
+
+    let field = h.get_by_role_and_label(Role::TextInput, "Rule");
+    field.focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text("B9/S23");
+    settle(&mut h);
+
+    // The error is on screen, in words, and the scene did not change.
+    h.get_by_label_contains("⚠ invalid rule");
+    assert_eq!(h.state().scene(), &before);
+
+    // Fixing it applies it and clears the error.
+    let field = h.get_by_role_and_label(Role::TextInput, "Rule");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text("B36/S23");
+    settle(&mut h);
+    assert!(h.query_by_label_contains("⚠ invalid rule").is_none());
+    assert_eq!(h.state().scene().automaton.rule.to_string(), "B36/S23");
+}
+
+#[test]
+fn undo_restores_the_previous_seed_and_redo_brings_it_back() {
+    let mut h = harness();
+    let seed = h.state().scene().seed;
+    h.get_by_label("New random seed").click();
+    settle(&mut h);
+    let rolled = h.state().scene().seed;
+    assert_ne!(rolled, seed);
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene().seed, seed, "Ctrl+Z");
+
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    settle(&mut h);
+    assert_eq!(h.state().scene().seed, rolled, "Ctrl+Shift+Z");
+
+    h.get_by_label("Undo").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().seed, seed, "the undo button");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    settle(&mut h);
+    assert_eq!(h.state().scene().seed, rolled, "Ctrl+Y");
+}
+
+#[test]
+fn a_slider_drag_is_one_undo_step() {
+    let mut h = harness();
+    let before = h.state().scene().automaton.density;
+    let slider = h.get_by_role_and_label(Role::Slider, "Density");
+    let rect = slider.rect();
+    let y = rect.center().y;
+    h.drag_at(egui::pos2(rect.left() + 4.0, y));
+    h.step();
+    for i in 1..=10 {
+        h.hover_at(egui::pos2(rect.left() + 4.0 + 8.0 * i as f32, y));
+        h.step();
+    }
+    h.drop_at(egui::pos2(rect.left() + 84.0, y));
+    settle(&mut h);
+    assert_ne!(h.state().scene().automaton.density, before);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.density, before);
+}
+
+#[test]
+fn loading_a_preset_changes_the_scene() {
+    let mut h = harness();
+    let before = h.state().scene().clone();
+    h.get_by_role_and_label(Role::ComboBox, "Preset").click();
+    settle(&mut h);
+    h.get_by_label("night-under-stars").click();
+    settle(&mut h);
+    let night = playa::presets::load("night-under-stars").unwrap();
+    assert_ne!(night, before);
+    assert_eq!(h.state().scene(), &night);
+    assert_eq!(h.state().state.preset, "night-under-stars");
+    settle(&mut h);
+    assert_eq!(h.state().preview_scene(), Some(&night));
+}
+
+#[test]
+fn locked_groups_survive_randomize() {
+    let mut h = harness();
+    h.get_by_label("Lock seed").click();
+    settle(&mut h);
+    h.get_by_label("Lock rock automaton").click();
+    settle(&mut h);
+    let before = h.state().scene().clone();
+
+    h.get_by_label("🔀 Randomize").click();
+    settle(&mut h);
+    let after = h.state().scene().clone();
+    assert_eq!(after.seed, before.seed, "seed is locked");
+    assert_eq!(after.automaton, before.automaton, "automaton is locked");
+    assert_ne!(after, before, "the unlocked groups were re-rolled");
+
+    // Unlocked, the seed moves.
+    h.get_by_label("Lock seed").click();
+    settle(&mut h);
+    h.get_by_label("🔀 Randomize").click();
+    settle(&mut h);
+    assert_ne!(h.state().scene().seed, before.seed);
+}
+
+#[test]
+fn a_bad_paste_says_why_and_changes_nothing() {
+    let mut h = harness();
+    let before = h.state().scene().clone();
+    h.event(egui::Event::Paste("definitely not a scene".into()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &before);
+    h.get_by_label_contains("is not a playa scene");
+
+    // A good paste loads.
+    let mut other = Scene::default();
+    other.seed = 777;
+    h.event(egui::Event::Paste(ron::to_string(&other).unwrap()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+}
+
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn drop_file(h: &mut Harness<'_, PlayaApp>, path: &Path) {
+    h.input_mut()
+        .dropped_files
+        .push(Arc::new(Dropped(path.to_path_buf())));
+    settle(h);
+}
+
+#[test]
+fn dropping_a_preset_or_picture_loads_it_and_anything_else_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness();
+    let before = h.state().scene().clone();
+
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "groceries").unwrap();
+    drop_file(&mut h, &notes);
+    assert_eq!(h.state().scene(), &before);
+    h.get_by_label_contains("notes.txt is not a playa scene");
+
+    let preset = Path::new(env!("CARGO_MANIFEST_DIR")).join("presets/badlands.ron");
+    drop_file(&mut h, &preset);
+    assert_eq!(
+        h.state().scene(),
+        &playa::presets::load("badlands").unwrap()
+    );
+
+    let mut scene = Scene::default();
+    scene.seed = 4321;
+    let png = dir.path().join("picture.png");
+    let image = playa::render(&scene, 64, 36).unwrap();
+    playa::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
+    drop_file(&mut h, &png);
+    assert_eq!(h.state().scene(), &scene);
+}
+
+#[test]
+fn export_writes_the_same_bytes_as_playa_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = AppState::default();
+    state.scene.seed = 99;
+    state.export.size = playa::app::export::SizePreset::Custom;
+    state.export.custom = [320, 180];
+    let mut h = harness_with(state);
+
+    h.get_by_label("💾 Export PNG…").click();
+    settle(&mut h);
+    let out = dir.path().join("from-app.png");
+    let field = h.get_by_role_and_label(Role::TextInput, "File");
+    field.focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text(out.to_str().unwrap());
+    settle(&mut h);
+    h.get_by_label("Export").click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !out.exists() || h.state().busy() {
+        assert!(Instant::now() < deadline, "export did not finish");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+    assert!(
+        !h.get_all_by_label_contains("Saved")
+            .collect::<Vec<_>>()
+            .is_empty()
+    );
+
+    let recipe = dir.path().join("scene.ron");
+    std::fs::write(&recipe, h.state().scene().to_ron()).unwrap();
+    let cli = dir.path().join("from-cli.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+        .args([
+            "render",
+            recipe.to_str().unwrap(),
+            "--size",
+            "320x180",
+            "--out",
+        ])
+        .arg(&cli)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
+        "the app's export differs from `playa render`"
+    );
+}
+
+#[test]
+fn playing_the_automaton_steps_generations() {
+    let mut state = AppState::default();
+    state.scene.automaton.generations = 0;
+    state.animate.last = 3;
+    let mut h = harness_with(state);
+    h.get_by_label("▶ Play").click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().scene().automaton.generations < 3 {
+        assert!(
+            Instant::now() < deadline,
+            "the animation did not reach generation 3"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.generations, 3);
+    h.get_by_label("▶ Play");
+    // The whole run is one undo step.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.generations, 0);
+}
