@@ -146,7 +146,7 @@ impl Controls {
             };
             let combo = egui::ComboBox::from_id_salt("preset")
                 .selected_text(shown)
-                .width(ui.available_width() - 70.0)
+                .width(ui.available_width() - 80.0)
                 .show_ui(ui, |ui| {
                     for preset in crate::presets::PRESETS {
                         let item = ui
@@ -179,7 +179,7 @@ impl Controls {
         });
         ui.horizontal(|ui| {
             let export = ui
-                .add(egui::Button::new(RichText::new("💾 Export PNG…").strong()))
+                .add(egui::Button::new(RichText::new("Export PNG…").strong()))
                 .on_hover_text("Render at full size and save (Ctrl+E)");
             if export.clicked() {
                 events.push(Event::OpenExport);
@@ -247,7 +247,7 @@ impl Controls {
                         let error = self.rule_error.is_some();
                         let mut edit = egui::TextEdit::singleline(&mut self.rule_text)
                             .hint_text("B3/S23")
-                            .desired_width(ui.available_width() - 34.0)
+                            .desired_width(ui.available_width() - 40.0)
                             .font(egui::TextStyle::Monospace);
                         if error {
                             edit = edit.text_color(ui.visuals().error_fg_color);
@@ -312,7 +312,7 @@ impl Controls {
             let response = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.share_text)
-                        .desired_width(ui.available_width() - 56.0)
+                        .desired_width(ui.available_width() - 64.0)
                         .font(egui::TextStyle::Monospace),
                 )
                 .labelled_by(label.id)
@@ -390,12 +390,12 @@ fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         {
             *seed = seed.wrapping_add(1);
         }
-        if ui
-            .button(RichText::new("🎲").size(16.0))
+        let dice = ui
+            .add(egui::Button::new("").min_size(egui::vec2(30.0, 0.0)))
             .accessible_name("New random seed")
-            .on_hover_text("New random seed (D)")
-            .clicked()
-        {
+            .on_hover_text("New random seed (D)");
+        paint_die(ui, dice.rect, ui.style().interact(&dice).fg_stroke.color);
+        if dice.clicked() {
             events.push(Event::Dice);
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -410,6 +410,32 @@ fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         .on_hover_text("Re-roll every unlocked group (R). Locks: 🔒 next to each group.");
     if randomize.clicked() {
         events.push(Event::Randomize);
+    }
+}
+
+/// A die showing five, drawn in `rect` (no font has a legible one at
+/// button size).
+fn paint_die(ui: &Ui, rect: egui::Rect, color: egui::Color32) {
+    let side = rect.height().min(rect.width()) - 6.0;
+    let die = egui::Rect::from_center_size(rect.center(), egui::vec2(side, side));
+    let painter = ui.painter();
+    painter.rect_stroke(
+        die,
+        3.0,
+        egui::Stroke::new(1.4, color),
+        egui::StrokeKind::Inside,
+    );
+    let pip = side * 0.09;
+    let off = side * 0.27;
+    let c = die.center();
+    for (dx, dy) in [
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (0.0, 0.0),
+        (-1.0, 1.0),
+        (1.0, 1.0),
+    ] {
+        painter.circle_filled(c + egui::vec2(dx * off, dy * off), pip, color);
     }
 }
 
@@ -461,7 +487,9 @@ fn section(
 /// A two-column form: labels on the left, controls filling the right.
 fn form(ui: &mut Ui, id: &str, rows: impl FnOnce(&mut Ui)) {
     // Sliders take what is left after the label column and the value box.
-    ui.spacing_mut().slider_width = (ui.available_width() - 160.0).max(80.0);
+    // The sum must stay inside the panel, or the panel grows to fit it, frame
+    // after frame.
+    ui.spacing_mut().slider_width = (ui.available_width() - 200.0).max(60.0);
     egui::Grid::new(id)
         .num_columns(2)
         .spacing([10.0, 6.0])

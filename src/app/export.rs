@@ -172,7 +172,7 @@ impl ExportDialog {
             let name = default_file_name(preset, scene);
             let path = match &settings.folder {
                 Some(dir) => dir.join(name),
-                None => PathBuf::from(name),
+                None => std::path::absolute(&name).unwrap_or_else(|_| PathBuf::from(name)),
             };
             self.path = path.display().to_string();
         }

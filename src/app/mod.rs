@@ -194,8 +194,8 @@ impl PlayaApp {
             .show(ui, |ui| self.status_ui(ui));
         egui::Panel::left("controls")
             .resizable(true)
-            .default_size(330.0)
-            .size_range(260.0..=560.0)
+            .default_size(360.0)
+            .size_range(300.0..=520.0)
             .show(ui, |ui| {
                 let events = self.controls.ui(ui, &mut self.state);
                 self.handle(events);

@@ -14,8 +14,8 @@ use crate::layers::Layer;
 use crate::scene::Scene;
 
 /// A change whose full preview is expected to take longer than this (from
-/// the last render's speed) first gets a quick frame at a quarter of the
-/// size, so the picture follows the hand.
+/// the last render's speed) first gets a quick frame at half the width
+/// and height (a quarter of the pixels), so the picture follows the hand.
 pub const QUICK_FRAME_MS: f64 = 20.0;
 
 /// The largest side of a preview render, whatever the zoom (the GPU's
@@ -35,7 +35,7 @@ pub struct PreviewJob {
     pub width: u32,
     /// Full preview size in pixels.
     pub height: u32,
-    /// Whether to send a quick quarter-size frame first.
+    /// Whether to send a quick half-size frame first.
     pub quick: bool,
     /// When the UI made the request (for latency figures).
     pub sent: Instant,
@@ -407,7 +407,12 @@ impl Preview {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
         if response.drag_started() {
-            let start = response.interact_pointer_pos().map(to_image);
+            // Where the button went down, not where the drag was recognised
+            // (a few pixels later, more for a fast hand).
+            let start = ui
+                .input(|i| i.pointer.press_origin())
+                .or(response.interact_pointer_pos())
+                .map(to_image);
             self.drag = match (tent, start) {
                 (Some(i), Some(p)) if tent_hit(scene, i, p) => {
                     let Layer::Tent(t) = &scene.layers[i] else {
@@ -512,7 +517,7 @@ fn render_job(
 ) {
     let cells = cache.cells(&job.scene);
     let sizes: &[(u32, bool)] = if job.quick {
-        &[(4, false), (1, true)]
+        &[(2, false), (1, true)]
     } else {
         &[(1, true)]
     };
