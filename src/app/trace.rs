@@ -34,15 +34,25 @@ pub struct Trace {
     bench: Option<Phase>,
     bench_n: u32,
     forced_size: Option<[u32; 2]>,
-    /// Latency of a preview set this frame, finished at the end of the frame.
-    shown: Option<(Duration, bool)>,
+    /// A full preview set this frame: when its request was made.
+    shown: Option<Instant>,
+    /// The request time of the preview set in the last frame, to time the
+    /// start of the next frame (after the last one was painted).
+    painted: Option<Instant>,
+    /// Isolated changes: request to the end of the frame that set the texture.
     isolated: Vec<f64>,
+    /// Isolated changes: request to the start of the next frame, after the
+    /// texture was uploaded and the frame painted and swapped.
+    isolated_painted: Vec<f64>,
+    /// During the drag: request to the end of the frame showing it.
     drag: Vec<f64>,
-    frames_busy: Vec<f64>,
-    intervals_busy: Vec<f64>,
-    frames_all: Vec<f64>,
+    /// During the drag, with a render running: time to build a UI frame.
+    drag_frames: Vec<f64>,
+    /// During the drag, with a render running: time between frame starts.
+    drag_intervals: Vec<f64>,
     renders: Vec<f64>,
     last_frame: Option<Instant>,
+    finished: bool,
     close: bool,
 }
 
@@ -67,13 +77,15 @@ impl Trace {
             bench_n,
             forced_size,
             shown: None,
+            painted: None,
             isolated: Vec::new(),
+            isolated_painted: Vec::new(),
             drag: Vec::new(),
-            frames_busy: Vec::new(),
-            intervals_busy: Vec::new(),
-            frames_all: Vec::new(),
+            drag_frames: Vec::new(),
+            drag_intervals: Vec::new(),
             renders: Vec::new(),
             last_frame: None,
+            finished: false,
             close: false,
         }
     }
@@ -88,61 +100,69 @@ impl Trace {
         self.close
     }
 
-    /// A preview frame went to the GPU this frame.
+    /// A preview frame, requested at `requested`, went to the GPU this frame.
     pub fn preview_shown(
         &mut self,
-        since_request: Duration,
+        requested: Instant,
         render_ms: f64,
         size: [u32; 2],
         full: bool,
     ) {
         if full {
             self.renders.push(render_ms);
+            self.shown = Some(requested);
         }
-        self.shown = Some((since_request, full));
         if let Some(f) = &mut self.file {
             let _ = writeln!(
                 f,
                 "preview,{:.3},{render_ms:.3},{}x{},{full}",
-                since_request.as_secs_f64() * 1e3,
+                requested.elapsed().as_secs_f64() * 1e3,
                 size[0],
                 size[1]
             );
         }
     }
 
-    /// The end of a UI frame that took `took` to build.
+    /// The end of a UI frame that started at `start`.
     pub fn frame(&mut self, ctx: &egui::Context, start: Instant, in_flight: bool) {
         let took = start.elapsed().as_secs_f64() * 1e3;
         let interval = self.last_frame.map(|t| (start - t).as_secs_f64() * 1e3);
         self.last_frame = Some(start);
-        if self.bench.is_none() && self.file.is_none() {
-            return;
-        }
-        self.frames_all.push(took);
-        if in_flight {
-            self.frames_busy.push(took);
-            if let Some(i) = interval {
-                self.intervals_busy.push(i);
-            }
-        }
-        if let Some((latency, full)) = self.shown.take() {
-            // The frame that set the texture ends here; the paint follows.
-            let to_screen = latency.as_secs_f64() * 1e3 + took;
-            if full {
-                match self.bench {
-                    Some(Phase::Isolated(_)) => self.isolated.push(to_screen),
-                    Some(Phase::Drag(_)) => self.drag.push(to_screen),
-                    _ => {}
-                }
-            }
-        }
         if let Some(f) = &mut self.file {
             let _ = writeln!(f, "frame,{took:.3},{},{in_flight}", interval.unwrap_or(0.0));
         }
-        match self.bench {
-            Some(Phase::Drag(_)) => ctx.request_repaint_after(Duration::from_micros(16_667)),
-            Some(Phase::Warmup(_) | Phase::Isolated(_)) => ctx.request_repaint(),
+        let Some(phase) = self.bench else { return };
+        if let Some(requested) = self.painted.take()
+            && matches!(phase, Phase::Isolated(_))
+        {
+            self.isolated_painted
+                .push((start - requested).as_secs_f64() * 1e3);
+        }
+        if let Some(requested) = self.shown.take() {
+            let ms = requested.elapsed().as_secs_f64() * 1e3;
+            match phase {
+                Phase::Isolated(_) => {
+                    self.isolated.push(ms);
+                    self.painted = Some(requested);
+                }
+                Phase::Drag(_) => self.drag.push(ms),
+                _ => {}
+            }
+        }
+        if matches!(phase, Phase::Drag(_)) && in_flight {
+            self.drag_frames.push(took);
+            if let Some(i) = interval {
+                self.drag_intervals.push(i);
+            }
+        }
+        match phase {
+            Phase::Drag(_) => ctx.request_repaint_after(Duration::from_micros(16_667)),
+            // Between isolated changes the UI idles, as it does after a
+            // click: the worker's repaint wakes it when the preview is in.
+            // The frame right after a texture was set times its paint.
+            Phase::Warmup(_) | Phase::Isolated(_) if !in_flight || self.painted.is_some() => {
+                ctx.request_repaint();
+            }
             _ => {}
         }
     }
@@ -150,7 +170,9 @@ impl Trace {
     /// Drives the benchmark: changes the density like a slider would.
     pub fn bench_step(&mut self, scene: &mut Scene, preview: &Preview) {
         let Some(phase) = self.bench else { return };
-        let current = preview.is_current(scene);
+        // Wait for the frame after the last texture set, which times its
+        // paint, before the next change.
+        let current = preview.is_current(scene) && self.painted.is_none();
         let nudge = |scene: &mut Scene, k: u32| {
             let step = if k.is_multiple_of(2) { 0.002 } else { -0.002 };
             scene.automaton.density = (scene.automaton.density + step).clamp(0.0, 1.0);
@@ -178,26 +200,34 @@ impl Trace {
 
     /// Prints the summary of what was measured (once).
     pub fn finish(&mut self) {
-        if self.bench.is_none() || self.frames_all.is_empty() {
+        if self.bench.is_none() || self.finished {
             return;
         }
+        self.finished = true;
         let summary = format!(
-            "playa bench: preview {} | change→screen isolated: {} | during drag: {} | render: {} | UI frame while rendering: {} | frame interval while rendering: {} | all UI frames: {}",
+            "playa bench, preview {}:\n  \
+             change -> texture set, end of that UI frame (isolated changes): {}\n  \
+             change -> start of the next frame, after paint and swap (isolated): {}\n  \
+             change -> preview shown, dragging at 60 Hz: {}\n  \
+             preview render in the worker: {}\n  \
+             UI frame build time while rendering (drag): {}\n  \
+             frame interval while rendering (drag, 60 Hz asked): {}",
             self.forced_size
                 .map_or("window-sized".to_string(), |[w, h]| format!("{w}x{h}")),
             stats(&self.isolated),
+            stats(&self.isolated_painted),
             stats(&self.drag),
             stats(&self.renders),
-            stats(&self.frames_busy),
-            stats(&self.intervals_busy),
-            stats(&self.frames_all),
+            stats(&self.drag_frames),
+            stats(&self.drag_intervals),
         );
         eprintln!("{summary}");
         if let Some(f) = &mut self.file {
-            let _ = writeln!(f, "# {summary}");
+            for line in summary.lines() {
+                let _ = writeln!(f, "# {line}");
+            }
             let _ = f.flush();
         }
-        self.frames_all.clear();
     }
 }
 
