@@ -327,3 +327,45 @@ fn playing_the_automaton_steps_generations() {
     settle(&mut h);
     assert_eq!(h.state().scene().automaton.generations, 0);
 }
+
+/// eframe's storage, in memory.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn the_last_scene_and_settings_come_back_after_a_restart() {
+    let mut storage = MemoryStorage::default();
+    {
+        let mut h = harness();
+        h.get_by_label("New random seed").click();
+        settle(&mut h);
+        h.get_by_label("Lock seed").click();
+        settle(&mut h);
+        h.state().save_to(&mut storage);
+    }
+    let saved: AppState = eframe::get_value(&storage, "playa-app").expect("state stored");
+    let restarted = PlayaApp::from_storage(Some(&storage));
+    assert_eq!(restarted.state, saved);
+    assert!(restarted.state.locks.seed);
+    assert_ne!(restarted.scene().seed, Scene::default().seed);
+
+    // A stored scene that no longer validates falls back to the default.
+    let mut broken = saved.clone();
+    broken.scene.automaton.columns = 0;
+    eframe::set_value(&mut storage, "playa-app", &broken);
+    let restarted = PlayaApp::from_storage(Some(&storage));
+    assert_eq!(restarted.scene(), &Scene::default());
+}

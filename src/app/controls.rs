@@ -51,6 +51,8 @@ pub struct Controls {
     share_text: String,
     share_focused: bool,
     open_dialog: Option<FileDialog>,
+    /// The path typed when no file dialog is available; `None`: hidden.
+    open_path: Option<String>,
     /// Whether undo / redo are possible (set by the app each frame).
     pub can_undo: bool,
     /// See [`Controls::can_undo`].
@@ -67,6 +69,7 @@ impl Controls {
             share_text: files::scene_to_text(scene),
             share_focused: false,
             open_dialog: None,
+            open_path: None,
             can_undo: false,
             can_redo: false,
         }
@@ -105,6 +108,7 @@ impl Controls {
             .show(ui, |ui| {
                 ui.add_space(6.0);
                 self.file_ui(ui, state, &mut events);
+                self.open_path_ui(ui, &mut events);
                 ui.add_space(4.0);
                 seed_ui(ui, state, &mut events);
                 ui.add_space(2.0);
@@ -126,12 +130,54 @@ impl Controls {
         let Some(answer) = dialog.poll() else { return };
         self.open_dialog = None;
         match answer {
-            Some(path) => events.push(load_path(&path)),
-            None => events.push(Event::Message(
-                "No file opened (if no dialog appeared, drop the file on the window instead)"
-                    .into(),
-                false,
-            )),
+            Some(path) => {
+                self.open_path = None;
+                events.push(load_path(&path));
+            }
+            None => {
+                // Nothing chosen, or no dialog could open (no desktop
+                // portal): offer a path field instead.
+                self.open_path.get_or_insert_with(String::new);
+                events.push(Event::Message(
+                    "No file opened. If no dialog appeared, type the path below or drop the file on the window"
+                        .into(),
+                    false,
+                ));
+            }
+        }
+    }
+
+    /// The path field offered when the file dialog is unavailable.
+    fn open_path_ui(&mut self, ui: &mut Ui, events: &mut Vec<Event>) {
+        let Some(path) = &mut self.open_path else {
+            return;
+        };
+        let mut close = false;
+        ui.horizontal(|ui| {
+            let label = ui.label("Path");
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(path)
+                        .hint_text("/path/to/scene.ron or picture.png")
+                        .desired_width(ui.available_width() - 90.0),
+                )
+                .labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Load").clicked() || enter {
+                let event = load_path(std::path::Path::new(path.trim()));
+                close = matches!(event, Event::Load(Ok(_)));
+                events.push(event);
+            }
+            if ui
+                .button("✖")
+                .accessible_name("Close the path field")
+                .clicked()
+            {
+                close = true;
+            }
+        });
+        if close {
+            self.open_path = None;
         }
     }
 

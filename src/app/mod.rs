@@ -131,6 +131,12 @@ impl PlayaApp {
         PlayaApp::new(state)
     }
 
+    /// Stores the state for the next start (eframe calls this on exit and
+    /// every few seconds).
+    pub fn save_to(&self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, STORAGE_KEY, &self.state);
+    }
+
     /// The scene being edited.
     pub fn scene(&self) -> &Scene {
         &self.state.scene
@@ -444,7 +450,12 @@ impl eframe::App for PlayaApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, STORAGE_KEY, &self.state);
+        self.save_to(storage);
+    }
+
+    /// Often, so a crash or a kill loses little (the state is small).
+    fn auto_save_interval(&self) -> Duration {
+        Duration::from_secs(5)
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
