@@ -69,42 +69,91 @@ pub fn render(scene: &Scene, width: u32, height: u32) -> Result<RgbaImage> {
 /// Renders `scene` into `image`, at the image's size.
 pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
     let (width, height) = image.dimensions();
-    check_size(width, height)?;
-    scene.validate()?;
-    let frame = Frame::new(scene, width, height);
-    let layers: Vec<Box<dyn Draw>> = scene
-        .layers
-        .iter()
-        .filter(|l| l.visible() && l.opacity() > 0.0)
-        .map(|l| l.prepare(&frame))
-        .collect::<Result<_>>()?;
-    let row_bytes = width as usize * 4;
-    let band_bytes = row_bytes * BAND_ROWS as usize;
-    let scratch_len = width as usize * BAND_ROWS as usize;
+    let composer = Composer::new(scene, width, height)?;
+    let band_bytes = width as usize * 4 * BAND_ROWS as usize;
     image.par_chunks_mut(band_bytes).enumerate().for_each_init(
-        || vec![[0.0f32; 3]; scratch_len],
-        |scratch: &mut Vec<Linear>, (index, out)| {
-            let y0 = index as u32 * BAND_ROWS;
-            let rows = (out.len() / row_bytes) as u32;
-            let px = &mut scratch[..rows as usize * width as usize];
-            px.fill([0.0; 3]);
-            let mut band = Band {
-                y0,
-                rows,
-                width,
-                index,
-                px,
-            };
-            for layer in &layers {
-                layer.draw(&mut band);
-            }
-            for (r, dst) in out.chunks_exact_mut(row_bytes).enumerate() {
-                let src = &band.px[r * width as usize..(r + 1) * width as usize];
-                encode_row(src, dst, y0 + r as u32);
-            }
-        },
+        || composer.scratch(),
+        |scratch, (index, out)| composer.render_band(index, out, scratch),
     );
     Ok(())
+}
+
+/// A scene prepared for drawing at one size: its visible layers with their
+/// precomputed data. Bands can then be drawn in any order, on any thread.
+pub(crate) struct Composer {
+    width: u32,
+    height: u32,
+    layers: Vec<Box<dyn Draw>>,
+}
+
+impl Composer {
+    /// Checks the size and the scene, and prepares the layers.
+    pub fn new(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
+        check_size(width, height)?;
+        scene.validate()?;
+        let frame = Frame::new(scene, width, height);
+        let layers = scene
+            .layers
+            .iter()
+            .filter(|l| l.visible() && l.opacity() > 0.0)
+            .map(|l| l.prepare(&frame))
+            .collect::<Result<_>>()?;
+        Ok(Composer {
+            width,
+            height,
+            layers,
+        })
+    }
+
+    /// A scratch buffer for [`Composer::render_band`].
+    pub fn scratch(&self) -> Vec<Linear> {
+        vec![[0.0; 3]; self.width as usize * BAND_ROWS as usize]
+    }
+
+    /// Draws band `index` (rows `index * BAND_ROWS ..`, as many as `out`
+    /// holds) as 8-bit sRGB RGBA into `out`.
+    pub fn render_band(&self, index: usize, out: &mut [u8], scratch: &mut [Linear]) {
+        let width = self.width as usize;
+        let y0 = index as u32 * BAND_ROWS;
+        let rows = ((out.len() / (width * 4)) as u32).min(self.height.saturating_sub(y0));
+        let px = &mut scratch[..rows as usize * width];
+        // Layers under one that paints the whole band opaquely are not drawn.
+        let first = self
+            .layers
+            .iter()
+            .rposition(|l| l.covers(y0, y0 + rows))
+            .unwrap_or_else(|| {
+                px.fill([0.0; 3]);
+                0
+            });
+        let mut band = Band {
+            y0,
+            rows,
+            width: self.width,
+            index,
+            px,
+        };
+        for layer in &self.layers[first..] {
+            layer.draw(&mut band);
+        }
+        for (r, dst) in out
+            .chunks_exact_mut(width * 4)
+            .enumerate()
+            .take(rows as usize)
+        {
+            encode_row(&band.px[r * width..(r + 1) * width], dst, y0 + r as u32);
+        }
+    }
+
+    /// Draws rows `y0 .. y0 + out.len() / (width * 4)` into `out` (RGBA),
+    /// band after band; `y0` must start a band.
+    pub fn render_rows(&self, y0: u32, out: &mut [u8], scratch: &mut [Linear]) {
+        debug_assert_eq!(y0 % BAND_ROWS, 0);
+        let band_bytes = self.width as usize * 4 * BAND_ROWS as usize;
+        for (i, chunk) in out.chunks_mut(band_bytes).enumerate() {
+            self.render_band((y0 / BAND_ROWS) as usize + i, chunk, scratch);
+        }
+    }
 }
 
 #[cfg(test)]

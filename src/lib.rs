@@ -7,6 +7,7 @@ pub mod app;
 pub mod clumps;
 pub mod color;
 pub mod compose;
+mod encoder;
 pub mod error;
 pub mod export;
 pub mod grid;

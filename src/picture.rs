@@ -12,7 +12,10 @@ use std::path::Path;
 use std::str::FromStr;
 
 use image::RgbaImage;
+use rayon::prelude::*;
 
+use crate::compose::Composer;
+use crate::encoder::{self, STRIP_ROWS};
 use crate::error::{Error, Result};
 use crate::scene::{MAX_RON_BYTES, Scene};
 
@@ -72,10 +75,19 @@ impl FromStr for Compression {
     }
 }
 
+/// Strips compressed at once before they are written: bounds the memory
+/// held for compressed data whatever the picture's size.
+const WINDOW_STRIPS: usize = 64;
+
 /// Encodes `image` as a PNG into `out`, with `scene`'s RON as the
 /// [`SCENE_KEY`] text chunk and each `(keyword, text)` of `extra_text` as a
 /// further compressed iTXt chunk (e.g. a share code), all before the image
-/// data. Rows are streamed to the encoder; no copy of the picture is made.
+/// data.
+///
+/// [`Compression::Fast`] uses playa's own parallel encoder: strips of 32
+/// rows filtered and Huffman-coded independently, on all cores, into one
+/// standard zlib stream; the other levels use the `png` crate's zlib
+/// encoder with adaptive filtering, row by row.
 pub fn encode_png<W: Write>(
     out: W,
     image: &RgbaImage,
@@ -83,31 +95,38 @@ pub fn encode_png<W: Write>(
     extra_text: &[(&str, String)],
     compression: Compression,
 ) -> Result<()> {
+    let (width, height) = image.dimensions();
+    let texts = texts(scene, extra_text);
+    if compression == Compression::Fast {
+        let raw = image.as_raw();
+        let strip_bytes = width as usize * 4 * STRIP_ROWS as usize;
+        return write_strips(out, width, height, &texts, |i, buffers| {
+            let rows = &raw[i * strip_bytes..((i + 1) * strip_bytes).min(raw.len())];
+            encoder::compress_strip(rows, width as usize, buffers)
+        });
+    }
     let fail = |e: png::EncodingError| Error::Png {
         source_name: "PNG encoder".into(),
         reason: e.to_string(),
     };
-    let (width, height) = image.dimensions();
     let mut encoder = png::Encoder::new(out, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
     encoder.set_compression(compression.png());
     let mut writer = encoder.write_header().map_err(fail)?;
-    let texts = std::iter::once((SCENE_KEY, scene.to_ron()))
-        .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())));
-    for (keyword, text) in texts {
-        let mut chunk = png::text_metadata::ITXtChunk::new(keyword, text);
-        chunk.compress_text().map_err(fail)?;
-        writer.write_text_chunk(&chunk).map_err(fail)?;
+    for chunk in &texts {
+        writer.write_text_chunk(chunk).map_err(fail)?;
     }
-    let mut stream = writer.stream_writer().map_err(fail)?;
+    let mut stream = writer.stream_writer_with_size(1 << 20).map_err(fail)?;
     // Drop the alpha channel a band of rows at a time.
     let row_px = width as usize;
     let mut rgb = Vec::with_capacity(row_px * 3 * 64);
     for rows in image.as_raw().chunks(row_px * 4 * 64) {
         rgb.clear();
-        rgb.extend(rows.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]));
+        for p in rows.chunks_exact(4) {
+            rgb.extend_from_slice(&p[..3]);
+        }
         stream.write_all(&rgb).map_err(|e| Error::Png {
             source_name: "PNG encoder".into(),
             reason: e.to_string(),
@@ -115,6 +134,122 @@ pub fn encode_png<W: Write>(
     }
     stream.finish().map_err(fail)?;
     Ok(())
+}
+
+/// Renders `scene` at `width × height` straight into a PNG (as
+/// [`encode_png`] of [`crate::render`], byte for byte). With
+/// [`Compression::Fast`] the picture is rendered strip by strip, each strip
+/// compressed as soon as it is drawn, in parallel: no full-size image is
+/// ever held, so memory stays small at any size.
+pub fn render_png<W: Write>(
+    out: W,
+    scene: &Scene,
+    width: u32,
+    height: u32,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    if compression != Compression::Fast {
+        let image = crate::render(scene, width, height)?;
+        return encode_png(out, &image, scene, extra_text, compression);
+    }
+    let composer = Composer::new(scene, width, height)?;
+    let texts = texts(scene, extra_text);
+    write_strips(out, width, height, &texts, |i, buffers| {
+        let y0 = i as u32 * STRIP_ROWS;
+        let rows = STRIP_ROWS.min(height - y0) as usize;
+        let mut rgba = std::mem::take(&mut buffers.rgba);
+        rgba.resize(rows * width as usize * 4, 0);
+        if buffers.scratch.is_empty() {
+            buffers.scratch = composer.scratch();
+        }
+        composer.render_rows(y0, &mut rgba, &mut buffers.scratch);
+        let strip = encoder::compress_strip(&rgba, width as usize, buffers);
+        buffers.rgba = rgba;
+        strip
+    })
+}
+
+/// [`render_png`] into a file, atomically.
+pub fn render_png_file(
+    path: &Path,
+    scene: &Scene,
+    width: u32,
+    height: u32,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    write_file(path, |w| {
+        render_png(w, scene, width, height, extra_text, compression)
+    })
+}
+
+/// The text chunks of a picture: the recipe first, then `extra_text`.
+fn texts(scene: &Scene, extra_text: &[(&str, String)]) -> Vec<png::text_metadata::ITXtChunk> {
+    std::iter::once((SCENE_KEY, scene.to_ron()))
+        .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())))
+        .map(|(keyword, text)| {
+            let mut chunk = png::text_metadata::ITXtChunk::new(keyword, text);
+            // Compressing text held in memory cannot fail.
+            let _ = chunk.compress_text();
+            chunk
+        })
+        .collect()
+}
+
+/// Writes a PNG whose image data are the strips `strip(0..n)`, computed in
+/// parallel windows and written in order.
+fn write_strips<W: Write>(
+    mut out: W,
+    width: u32,
+    height: u32,
+    texts: &[png::text_metadata::ITXtChunk],
+    strip: impl Fn(usize, &mut encoder::Buffers) -> encoder::Strip + Sync,
+) -> Result<()> {
+    use png::text_metadata::EncodableTextChunk;
+    let io = |e: std::io::Error| Error::Png {
+        source_name: "PNG encoder".into(),
+        reason: e.to_string(),
+    };
+    let chunk = |out: &mut W, kind: &[u8; 4], data: &[u8]| -> Result<()> {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(kind);
+        crc.update(data);
+        out.write_all(&(data.len() as u32).to_be_bytes())
+            .map_err(io)?;
+        out.write_all(kind).map_err(io)?;
+        out.write_all(data).map_err(io)?;
+        out.write_all(&crc.finalize().to_be_bytes()).map_err(io)
+    };
+    out.write_all(&SIGNATURE).map_err(io)?;
+    let mut ihdr = Vec::with_capacity(13);
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    // 8-bit RGB, deflate, adaptive filtering, not interlaced.
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &ihdr)?;
+    chunk(&mut out, b"sRGB", &[0])?;
+    for text in texts {
+        text.encode(&mut out).map_err(|e| Error::Png {
+            source_name: "PNG encoder".into(),
+            reason: e.to_string(),
+        })?;
+    }
+    chunk(&mut out, b"IDAT", &encoder::zlib_header())?;
+    let count = height.div_ceil(STRIP_ROWS) as usize;
+    let mut checksums = Vec::with_capacity(count);
+    for start in (0..count).step_by(WINDOW_STRIPS) {
+        let strips: Vec<encoder::Strip> = (start..(start + WINDOW_STRIPS).min(count))
+            .into_par_iter()
+            .map_init(encoder::Buffers::default, |buffers, i| strip(i, buffers))
+            .collect();
+        for s in strips {
+            chunk(&mut out, b"IDAT", &s.deflate)?;
+            checksums.push(s.checksum());
+        }
+    }
+    chunk(&mut out, b"IDAT", &encoder::zlib_trailer(checksums))?;
+    chunk(&mut out, b"IEND", &[])
 }
 
 /// [`encode_png`] into memory.
@@ -138,10 +273,20 @@ pub fn write_png(
     extra_text: &[(&str, String)],
     compression: Compression,
 ) -> Result<()> {
+    write_file(path, |w| {
+        encode_png(w, image, scene, extra_text, compression)
+    })
+}
+
+/// Writes a file atomically through a buffer, keeping the encoder's error.
+fn write_file(
+    path: &Path,
+    encode: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
+) -> Result<()> {
     let mut failure = None;
     let result = crate::export::write_atomically_with(path, |file| {
         let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
-        encode_png(&mut buffered, image, scene, extra_text, compression).map_err(|e| {
+        encode(&mut buffered).map_err(|e| {
             let message = e.to_string();
             failure = Some(e);
             std::io::Error::other(message)
@@ -287,6 +432,51 @@ mod tests {
             assert_eq!(code.as_deref(), Some("x1"));
             let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
             assert_eq!(decoded, image);
+        }
+    }
+
+    #[test]
+    fn fast_encoding_decodes_to_the_pixels_at_any_size() {
+        let scene = Scene::default();
+        for (w, h) in [
+            (1, 1),
+            (1, 40),
+            (2, 33),
+            (3, 31),
+            (17, 64),
+            (65, 97),
+            (300, 7),
+        ] {
+            let mut image = RgbaImage::new(w, h);
+            for (i, p) in image.pixels_mut().enumerate() {
+                let v = crate::noise::hash32(i as u32);
+                // Mixed content: flat runs, gradients and noise.
+                *p = image::Rgba([
+                    if i % 7 < 3 { 10 } else { v as u8 },
+                    (i % 251) as u8,
+                    (v >> 8) as u8 & 0x0f,
+                    255,
+                ]);
+            }
+            let bytes = encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
+            let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
+            assert_eq!(decoded, image, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn rendering_straight_to_png_matches_render_then_encode() {
+        for name in ["death-valley", "night-under-stars"] {
+            let scene = crate::presets::load(name).unwrap();
+            for (w, h) in [(97, 55), (320, 180)] {
+                let image = crate::render(&scene, w, h).unwrap();
+                for c in Compression::ALL {
+                    let a = encode_png_to_vec(&image, &scene, &[], c).unwrap();
+                    let mut b = Vec::new();
+                    render_png(&mut b, &scene, w, h, &[], c).unwrap();
+                    assert!(a == b, "{name} {w}x{h} {c:?}");
+                }
+            }
         }
     }
 

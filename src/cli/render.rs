@@ -249,8 +249,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
 
 /// Renders and writes one picture.
 fn make(job: &Job, compression: Compression) -> playa::Result<()> {
-    let image = playa::render(&job.scene, job.size.0, job.size.1)?;
-    picture::write_png(&job.path, &image, &job.scene, &[], compression)
+    let (w, h) = job.size;
+    picture::render_png_file(&job.path, &job.scene, w, h, &[], compression)
 }
 
 /// An input's scene and the name its pictures are filed under.

@@ -125,12 +125,36 @@ pub(crate) struct FloorDraw {
     seed: u32,
 }
 
+/// Side of the grain tile.
+const GRAIN_SIDE: usize = 128;
+
+/// A 128×128 tile of white noise in -1..1: grain by lookup, not by hashing
+/// every pixel.
+fn grain_tile() -> &'static [f32] {
+    static TILE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TILE.get_or_init(|| {
+        (0..GRAIN_SIDE * GRAIN_SIDE)
+            .map(|i| signed(hash32(i as u32 ^ 0x6a09_e667)))
+            .collect()
+    })
+}
+
 /// Lattice frequency of the patches on the ground plane.
 const PATCH_FREQ: f32 = 1.6;
 /// Most lattice cells a row of patches spans (more are not drawn).
 const MAX_CELLS: usize = 256;
 
 impl Draw for FloorDraw {
+    fn covers(&self, y0: u32, y1: u32) -> bool {
+        self.opacity >= 1.0
+            && y0 >= self.first
+            && (y0..y1).all(|y| {
+                self.rows
+                    .get((y - self.first) as usize)
+                    .is_some_and(|r| r.cover >= 1.0)
+            })
+    }
+
     fn draw(&self, band: &mut Band) {
         let mut lattice = [0.0f32; MAX_CELLS + 2];
         for y in band.y0.max(self.first)..band.y1() {
@@ -158,9 +182,13 @@ impl Draw for FloorDraw {
                 }
             }
             let op = r.cover * self.opacity;
-            let hy = hash32(y.wrapping_mul(0x9e37_79b9) ^ self.seed);
+            // Grain: a row of the fixed noise tile, shifted by a seeded
+            // amount per row so the tile never lines up.
+            let hy = hash32(y.wrapping_mul(0x9e37_79b9) ^ self.seed) as usize;
+            let tile = grain_tile();
+            let tile_row = &tile[(hy >> 7 & (GRAIN_SIDE - 1)) * GRAIN_SIDE..][..GRAIN_SIDE];
             for (x, c) in row.iter_mut().enumerate() {
-                let mut k = 1.0 + self.grain * signed(hash32(x as u32 ^ hy));
+                let mut k = 1.0 + self.grain * tile_row[(x + hy) & (GRAIN_SIDE - 1)];
                 if patches {
                     let gx = (x as f32 + 0.5) * gx_scale + gx0 - ix0;
                     let i = (gx as usize).min(cells - 2);
@@ -169,9 +197,15 @@ impl Draw for FloorDraw {
                     k += lattice[i] + (lattice[i + 1] - lattice[i]) * s;
                 }
                 let over = scale(r.color, k);
-                c[0] += (over[0] - c[0]) * op;
-                c[1] += (over[1] - c[1]) * op;
-                c[2] += (over[2] - c[2]) * op;
+                if op >= 1.0 {
+                    // Exactly, not blended: covered rows start from an
+                    // uncleared scratch buffer (see `covers`).
+                    *c = over;
+                } else {
+                    c[0] += (over[0] - c[0]) * op;
+                    c[1] += (over[1] - c[1]) * op;
+                    c[2] += (over[2] - c[2]) * op;
+                }
             }
         }
     }

@@ -177,6 +177,12 @@ impl Band<'_> {
 pub(crate) trait Draw: Send + Sync {
     /// Paints the layer over `band`.
     fn draw(&self, band: &mut Band);
+
+    /// Whether the layer paints every pixel of rows `y0..y1` opaquely, so
+    /// that what is under it need not be drawn there.
+    fn covers(&self, _y0: u32, _y1: u32) -> bool {
+        false
+    }
 }
 
 /// Blends `c` toward `over` by `a` (0..1).

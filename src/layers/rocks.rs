@@ -451,81 +451,137 @@ impl RocksDraw {
     fn draw_stone(&self, s: &Stone, band: &mut Band) {
         let y0 = s.bbox[1].max(band.y0 as i32) as u32;
         let y1 = s.bbox[3].min(band.y1() as i32).max(0) as u32;
-        let x0 = s.bbox[0].max(0) as usize;
-        let x1 = s.bbox[2].min(self.width as i32).max(0) as usize;
-        if x0 >= x1 {
-            return;
-        }
+        let width = self.width as f32;
         let op = self.opacity;
         let shadow = self.shadow * op;
         let fc = &s.facets;
         // Pixels per unit of the stone's coordinates, for the face blends.
         let (ry_px, rx_px) = (1.0 / s.inv[2], 0.5 / s.inv[0] + 0.5 / s.inv[1]);
         let inv_soft = 1.0 / s.soft;
+        // Half a pixel, in the stone's smallest unit: the band where the
+        // outline is anti-aliased. Inside it coverage is 1.
+        let r_min = 1.0 / s.inv.iter().fold(0.0f32, |a, &b| a.max(b));
+        let margin = 0.75 / r_min;
+        let outer2 = (1.0 + margin) * (1.0 + margin);
+        let inner2 = if margin < 1.0 {
+            (1.0 - margin) * (1.0 - margin)
+        } else {
+            0.0
+        };
+        // Columns [a, b) of the picture covered by `lo..hi` (pixel units).
+        let span = |lo: f32, hi: f32| -> (usize, usize) {
+            let a = (lo - 0.5).ceil().clamp(0.0, width) as usize;
+            let b = ((hi - 0.5).floor() + 1.0).clamp(0.0, width) as usize;
+            (a, b.max(a))
+        };
         for y in y0..y1 {
             let py = y as f32 + 0.5;
-            let dy = py - s.y;
-            let iy = if dy < 0.0 { s.inv[2] } else { s.inv[3] };
-            let nv = dy * iy;
+            let row = band.row(y);
+            // Contact shadow: a soft ellipse, darkest at its centre.
             let sdy = (py - s.sy) * s.sinv[1];
             let sdy2 = sdy * sdy;
-            let row = &mut band.row(y)[x0..x1];
-            // Darker toward the ground.
-            let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
-            for (k, c) in row.iter_mut().enumerate() {
-                let px = (x0 + k) as f32 + 0.5;
-                // Contact shadow: a soft ellipse, darkest at its centre.
-                let sdx = (px - s.sx) * s.sinv[0];
-                let g = sdx * sdx + sdy2;
-                if g < 1.0 {
+            if sdy2 < 1.0 {
+                let half = (1.0 - sdy2).sqrt() / s.sinv[0];
+                let (a, b) = span(s.sx - half, s.sx + half);
+                for (k, c) in row[a..b].iter_mut().enumerate() {
+                    let sdx = ((a + k) as f32 + 0.5 - s.sx) * s.sinv[0];
+                    let g = (sdx * sdx + sdy2).min(1.0);
                     let k = (1.0 - g) * shadow;
                     let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
                     c[0] *= m;
                     c[1] *= m;
                     c[2] *= m * 1.03;
                 }
-                // The stone.
-                let dx = px - s.x + s.shear * dy;
+            }
+            // The stone.
+            let dy = py - s.y;
+            let nv = dy * if dy < 0.0 { s.inv[2] } else { s.inv[3] };
+            let nv2 = nv * nv;
+            if nv2 >= outer2 {
+                continue;
+            }
+            let reach = (outer2 - nv2).sqrt();
+            let cx = s.x - s.shear * dy;
+            let (a, b) = span(cx - reach / s.inv[0], cx + reach / s.inv[1]);
+            // Darker toward the ground; the faces' blend along the row.
+            let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
+            let dy2 = dy * dy;
+            let grain_row = y.wrapping_mul(0x85eb_ca6b) ^ s.texture;
+            for (k, c) in row[a..b].iter_mut().enumerate() {
+                let x = a + k;
+                let dx = x as f32 + 0.5 - cx;
                 let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
-                let f = nu * nu + nv * nv;
-                if f >= 4.0 {
+                let f = nu * nu + nv2;
+                if f >= outer2 {
                     continue;
                 }
-                let root = f.sqrt();
-                let len = (dx * dx + dy * dy).sqrt();
-                // Distance to the outline along the ray from the centre.
-                let dist = if root > 1e-6 {
-                    len * (1.0 - 1.0 / root)
+                let cov = if f <= inner2 {
+                    1.0
                 } else {
-                    -len
+                    // Distance to the outline along the ray from the centre.
+                    let root = f.sqrt();
+                    let len = (dx * dx + dy2).sqrt();
+                    (0.5 - len * (1.0 - 1.0 / root)).clamp(0.0, 1.0)
                 };
-                let cov = (0.5 - dist).clamp(0.0, 1.0);
-                if cov <= 0.0 {
-                    continue;
-                }
                 let side =
                     (0.5 + (nu - fc.split - fc.lean * nv) * rx_px * inv_soft).clamp(0.0, 1.0);
                 let top = (0.5 + (fc.ridge + fc.tilt * nu - nv) * ry_px * inv_soft).clamp(0.0, 1.0);
-                let mut col = [0.0f32; 3];
-                // Rounded off toward the outline.
-                let round = 0.8 + 0.2 * (1.0 - f.min(1.0)).sqrt();
-                let grit = 1.0
-                    + 0.08
-                        * signed(hash32(
-                            (px as u32).wrapping_mul(0x9e37_79b9)
-                                ^ (y.wrapping_mul(0x85eb_ca6b))
-                                ^ s.texture,
-                        ));
+                // Rounded off toward the outline, and a little grit.
+                let round = 1.0 - 0.2 * f.min(1.0);
+                let grit =
+                    1.0 + 0.08 * signed(hash32((x as u32).wrapping_mul(0x9e37_79b9) ^ grain_row));
                 let shade = ao * grit * round;
-                for (i, v) in col.iter_mut().enumerate() {
-                    let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
-                    *v = (sides + (fc.top[i] - sides) * top) * shade;
-                }
                 let a = cov * op;
-                c[0] += (col[0] - c[0]) * a;
-                c[1] += (col[1] - c[1]) * a;
-                c[2] += (col[2] - c[2]) * a;
+                for i in 0..3 {
+                    let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
+                    let v = (sides + (fc.top[i] - sides) * top) * shade;
+                    c[i] += (v - c[i]) * a;
+                }
             }
         }
+    }
+}
+#[cfg(test)]
+mod tmp_tests {
+    #[test]
+    fn count_area() {
+        let mut scene = crate::Scene::default();
+        scene.automaton.density = 0.4;
+        scene.automaton.columns = 968;
+        for l in &mut scene.layers {
+            if let crate::Layer::Rocks(r) = l {
+                r.near_size = 0.012;
+                r.far_size = 0.005;
+                r.jitter = 0.3;
+            }
+        }
+        let f = super::Frame::new(&scene, 3840, 2160);
+        let r = super::Rocks {
+            near_size: 0.012,
+            far_size: 0.005,
+            jitter: 0.3,
+            ..Default::default()
+        };
+        let d = r.prepare(&f).unwrap();
+        let area: i64 = d
+            .stones
+            .iter()
+            .map(|s| i64::from(s.bbox[2] - s.bbox[0]) * i64::from(s.bbox[3] - s.bbox[1]))
+            .sum();
+        let body: f64 = d
+            .stones
+            .iter()
+            .map(|s| std::f64::consts::PI * f64::from(1.0 / s.inv[0]) * f64::from(1.0 / s.inv[2]))
+            .sum();
+        let shadow: f64 = d
+            .stones
+            .iter()
+            .map(|s| std::f64::consts::PI / f64::from(s.sinv[0]) / f64::from(s.sinv[1]))
+            .sum();
+        eprintln!(
+            "stones {} bbox area {area} body {body} shadow {shadow} index {}",
+            d.stones.len(),
+            d.index.ids.len()
+        );
     }
 }

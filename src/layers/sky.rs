@@ -253,6 +253,10 @@ pub(crate) struct SkyDraw {
 }
 
 impl Draw for SkyDraw {
+    fn covers(&self, _y0: u32, _y1: u32) -> bool {
+        self.opacity >= 1.0
+    }
+
     fn draw(&self, band: &mut Band) {
         let op = self.opacity;
         let width = band.width;
