@@ -1,14 +1,17 @@
 //! "Export PNG…": a size, a file, and a background job with a progress bar
 //! and Cancel.
 //!
-//! The job renders with [`crate::compose::render`] and writes with
-//! [`crate::picture::write_png`], exactly as `playa render` does, so the file
-//! is byte-identical to the command line's for the same scene and size, and
-//! carries the scene's recipe.
+//! The job renders and encodes with [`crate::picture::render_png`], as
+//! `playa render` does, so the file is byte-identical to the command line's
+//! for the same scene and size, and carries the scene's recipe. The picture
+//! is rendered strip by strip straight into the file (an 8K export never
+//! holds the whole image), written atomically: Cancel stops it between two
+//! writes and leaves no file.
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -105,36 +108,66 @@ pub fn default_file_name(preset: &str, scene: &Scene) -> String {
     format!("{}.png", Scene::file_stem(name, scene.seed))
 }
 
-/// Renders `scene` at `width × height` and writes it to `path` as
-/// `playa render` does; `writing` is called between the two. Returns
-/// `Ok(false)` without writing if `cancel` is set once the render is done.
+/// Renders `scene` at `width × height` into the PNG file `path` exactly as
+/// `playa render` does, counting the bytes written in `written`. Returns
+/// `Ok(false)`, with no file written, if `cancel` was set before the end.
 pub fn export_png(
     scene: &Scene,
     (width, height): (u32, u32),
     path: &std::path::Path,
     cancel: &AtomicBool,
-    writing: impl FnOnce(),
+    written: &AtomicU64,
 ) -> crate::Result<bool> {
-    let image = crate::compose::render(scene, width, height)?;
-    if cancel.load(Ordering::Relaxed) {
-        return Ok(false);
+    let mut failure = None;
+    let result = crate::export::write_atomically_with(path, |file| {
+        let mut out = Watched {
+            inner: std::io::BufWriter::with_capacity(1 << 20, file),
+            cancel,
+            written,
+        };
+        crate::picture::render_png(
+            &mut out,
+            scene,
+            width,
+            height,
+            &[],
+            crate::picture::Compression::default(),
+        )
+        .map_err(|e| {
+            let message = e.to_string();
+            failure = Some(e);
+            std::io::Error::other(message)
+        })?;
+        out.inner.flush()
+    });
+    match (result, failure) {
+        (Ok(()), _) => Ok(true),
+        (Err(_), _) if cancel.load(Ordering::Relaxed) => Ok(false),
+        (Err(_), Some(e)) | (Err(e), None) => Err(e),
     }
-    writing();
-    crate::picture::write_png(
-        path,
-        &image,
-        scene,
-        &[],
-        crate::picture::Compression::default(),
-    )?;
-    Ok(true)
 }
 
-/// Where a running export is.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Stage {
-    Rendering,
-    Writing,
+/// A writer that counts what passes and fails once Cancel was pressed,
+/// which stops the encoder at its next write.
+struct Watched<'a, W> {
+    inner: W,
+    cancel: &'a AtomicBool,
+    written: &'a AtomicU64,
+}
+
+impl<W: Write> Write for Watched<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("export cancelled"));
+        }
+        let n = self.inner.write(buf)?;
+        self.written.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// A running export.
@@ -145,7 +178,8 @@ struct Job {
     /// Expected total time, from the size.
     estimate: Duration,
     cancel: Arc<AtomicBool>,
-    stage: Arc<Mutex<Stage>>,
+    /// Bytes of the file written so far.
+    written: Arc<AtomicU64>,
     done: std::sync::mpsc::Receiver<crate::Result<bool>>,
 }
 
@@ -269,23 +303,22 @@ impl ExportDialog {
             settings.folder = Some(dir.to_path_buf());
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        let stage = Arc::new(Mutex::new(Stage::Rendering));
+        let written = Arc::new(AtomicU64::new(0));
         let (tx, done) = std::sync::mpsc::channel();
         let mpx = f64::from(w) * f64::from(h) / 1e6;
-        // Rendering plus fast PNG encoding; the preview's speed is the best
-        // guess for the render, encoding costs about as much again.
+        // Rendering plus fast PNG encoding, on the same cores; the preview's
+        // speed is the best guess for the render, encoding costs about as
+        // much again.
         let estimate =
             Duration::from_secs_f64((ms_per_mpx.unwrap_or(12.0) * 2.2 * mpx / 1e3).max(0.05));
         let job_scene = scene.clone();
         let job_path = path.clone();
         let job_cancel = Arc::clone(&cancel);
-        let job_stage = Arc::clone(&stage);
+        let job_written = Arc::clone(&written);
         std::thread::Builder::new()
             .name("playa-export".into())
             .spawn(move || {
-                let result = export_png(&job_scene, (w, h), &job_path, &job_cancel, || {
-                    *job_stage.lock().unwrap_or_else(|e| e.into_inner()) = Stage::Writing;
-                });
+                let result = export_png(&job_scene, (w, h), &job_path, &job_cancel, &job_written);
                 let _ = tx.send(result);
             })
             .map_err(|e| format!("could not start the export: {e}"))?;
@@ -295,7 +328,7 @@ impl ExportDialog {
             started: Instant::now(),
             estimate,
             cancel,
-            stage,
+            written,
             done,
         });
         self.outcome = None;
@@ -375,18 +408,15 @@ impl ExportDialog {
             });
             ui.add_space(6.0);
             if let Some(job) = &self.job {
-                let stage = *job.stage.lock().unwrap_or_else(|e| e.into_inner());
                 let t = job.started.elapsed().as_secs_f32() / job.estimate.as_secs_f32();
-                // The render gives no progress of its own: the bar follows
+                // The encoder gives no progress of its own: the bar follows
                 // the estimate and slows down near the end rather than stop.
-                let fraction = match stage {
-                    Stage::Rendering => 0.9 * (1.0 - (-1.6 * t).exp()),
-                    Stage::Writing => 0.9 + 0.09 * (1.0 - (-3.0 * t).exp()),
-                };
-                let text = match stage {
-                    _ if job.cancel.load(Ordering::Relaxed) => "Cancelling…",
-                    Stage::Rendering => "Rendering…",
-                    Stage::Writing => "Writing PNG…",
+                let fraction = 0.98 * (1.0 - (-1.4 * t).exp());
+                let mib = job.written.load(Ordering::Relaxed) as f64 / f64::from(1 << 20);
+                let text = if job.cancel.load(Ordering::Relaxed) {
+                    "Cancelling…".to_string()
+                } else {
+                    format!("Rendering and writing… {mib:.1} MiB")
                 };
                 ui.add(egui::ProgressBar::new(fraction).text(text).animate(true));
                 ui.ctx().request_repaint_after(Duration::from_millis(50));
@@ -456,6 +486,35 @@ mod tests {
         s.size = SizePreset::Custom;
         s.custom = [100, 50];
         assert_eq!(s.pixels(&scene), (100, 50));
+    }
+
+    #[test]
+    fn cancel_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.png");
+        let written = AtomicU64::new(0);
+        let done = export_png(
+            &Scene::default(),
+            (64, 36),
+            &path,
+            &AtomicBool::new(true),
+            &written,
+        );
+        assert!(!done.unwrap());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+        let done = export_png(
+            &Scene::default(),
+            (64, 36),
+            &path,
+            &AtomicBool::new(false),
+            &written,
+        );
+        assert!(done.unwrap());
+        assert_eq!(
+            written.load(Ordering::Relaxed),
+            std::fs::metadata(&path).unwrap().len()
+        );
     }
 
     #[test]
