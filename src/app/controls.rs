@@ -331,8 +331,7 @@ impl Controls {
                         ui.add(
                             egui::Label::new(
                                 RichText::new(format!("⚠ {err}"))
-                                    .color(ui.visuals().error_fg_color)
-                                    .small(),
+                                    .color(ui.visuals().error_fg_color),
                             )
                             .wrap(),
                         );
