@@ -16,7 +16,7 @@ use crate::scene::Scene;
 /// A change whose full preview is expected to take longer than this (from
 /// the last render's speed) first gets a quick frame at half the width
 /// and height (a quarter of the pixels), so the picture follows the hand.
-pub const QUICK_FRAME_MS: f64 = 20.0;
+pub const QUICK_FRAME_MS: f64 = 30.0;
 
 /// The largest side of a preview render, whatever the zoom (the GPU's
 /// `max_texture_side` may lower it further).
