@@ -37,6 +37,10 @@ impl TimeOfDay {
 pub(crate) struct Palette {
     /// Sky colour at the top of the picture.
     pub zenith: Linear,
+    /// Sky colour between zenith and horizon, at [`Palette::mid_at`].
+    pub mid: Linear,
+    /// Where the middle colour sits, 0 (top) to 1 (horizon).
+    pub mid_at: f32,
     /// Sky colour at the horizon; also the colour of aerial haze.
     pub horizon: Linear,
     /// Exponent of the zenith → horizon blend (larger: a thinner bright band).
@@ -82,9 +86,11 @@ impl Palette {
         };
         match time {
             TimeOfDay::Noon => Palette {
-                zenith: rgb(34, 82, 164),
-                horizon: rgb(176, 204, 226),
-                sky_curve: 2.2,
+                zenith: rgb(30, 78, 162),
+                mid: rgb(84, 140, 206),
+                mid_at: 0.6,
+                horizon: rgb(178, 206, 228),
+                sky_curve: 1.4,
                 sun_y: 0.1,
                 disc: [6.0, 5.8, 5.2],
                 glow: rgb(120, 120, 110),
@@ -98,9 +104,11 @@ impl Palette {
                 shadow: 0.55,
             },
             TimeOfDay::GoldenHour => Palette {
-                zenith: rgb(58, 96, 168),
-                horizon: rgb(250, 196, 134),
-                sky_curve: 2.6,
+                zenith: rgb(52, 96, 170),
+                mid: rgb(176, 194, 204),
+                mid_at: 0.62,
+                horizon: rgb(252, 196, 128),
+                sky_curve: 1.6,
                 sun_y: horizon - 0.12,
                 disc: [6.0, 4.6, 2.6],
                 glow: rgb(250, 170, 90),
@@ -114,9 +122,11 @@ impl Palette {
                 shadow: 0.65,
             },
             TimeOfDay::Dusk => Palette {
-                zenith: rgb(24, 30, 74),
-                horizon: rgb(238, 132, 90),
-                sky_curve: 3.4,
+                zenith: rgb(20, 26, 68),
+                mid: rgb(112, 84, 132),
+                mid_at: 0.62,
+                horizon: rgb(242, 136, 84),
+                sky_curve: 1.5,
                 sun_y: horizon + 0.04,
                 disc: [0.0, 0.0, 0.0],
                 glow: rgb(220, 110, 70),
@@ -130,14 +140,16 @@ impl Palette {
                 shadow: 0.35,
             },
             TimeOfDay::Night => Palette {
-                zenith: rgb(4, 7, 20),
-                horizon: rgb(26, 38, 66),
-                sky_curve: 1.8,
+                zenith: rgb(3, 6, 18),
+                mid: rgb(9, 16, 38),
+                mid_at: 0.6,
+                horizon: rgb(30, 42, 70),
+                sky_curve: 1.2,
                 sun_y: 0.16,
                 disc: rgb(240, 236, 222),
                 glow: rgb(36, 44, 66),
                 glow_radius: 0.22,
-                ground: scale(rgb(90, 110, 150), 0.16),
+                ground: scale(rgb(100, 120, 160), 0.2),
                 direct: [0.1, 0.12, 0.16],
                 ambient: scale(rgb(70, 90, 140), 0.1),
                 light: light(40.0),

@@ -52,6 +52,7 @@ fn layer() -> impl Strategy<Value = Layer> {
                         width,
                         color,
                         haze,
+                        terraces: count * 2,
                     })
                 }
             ),
@@ -64,6 +65,7 @@ fn layer() -> impl Strategy<Value = Layer> {
                     warmth,
                     grain,
                     patches,
+                    cracks: warmth / 2.0,
                 })
             }
         ),

@@ -19,6 +19,10 @@ pub const PATCHES: Limit = Limit::new("floor.patches", 0.0, 1.0);
 checked!(de_warmth: f32 = WARMTH);
 checked!(de_grain: f32 = GRAIN);
 checked!(de_patches: f32 = PATCHES);
+checked!(de_cracks: f32 = CRACKS);
+
+/// Range of [`Floor::cracks`].
+pub const CRACKS: Limit = Limit::new("floor.cracks", 0.0, 1.0);
 
 /// Settings of the desert floor layer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,6 +46,10 @@ pub struct Floor {
     /// Range 0 to 1. Default: 0.3.
     #[serde(deserialize_with = "de_patches")]
     pub patches: f32,
+    /// Strength of the polygon cracks of a dried crust (salt pans, mud
+    /// flats). Range 0 to 1. Default: 0.
+    #[serde(deserialize_with = "de_cracks")]
+    pub cracks: f32,
 }
 
 impl Default for Floor {
@@ -53,6 +61,7 @@ impl Default for Floor {
             warmth: 0.5,
             grain: 0.05,
             patches: 0.3,
+            cracks: 0.0,
         }
     }
 }
@@ -63,7 +72,8 @@ impl Floor {
         OPACITY.check(f64::from(self.opacity), self.opacity)?;
         WARMTH.check(f64::from(self.warmth), self.warmth)?;
         GRAIN.check(f64::from(self.grain), self.grain)?;
-        PATCHES.check(f64::from(self.patches), self.patches)
+        PATCHES.check(f64::from(self.patches), self.patches)?;
+        CRACKS.check(f64::from(self.cracks), self.cracks)
     }
 
     pub(crate) fn prepare(&self, f: &Frame) -> FloorDraw {
@@ -88,6 +98,8 @@ impl Floor {
                     cover,
                     z: 0.22 / dy,
                     patches: self.patches * smoothstep(0.01, 0.07, dy),
+                    cracks: self.cracks * smoothstep(0.012, 0.06, dy),
+                    z_step: 0.22 / (dy * dy) / f.h,
                 }
             })
             .collect();
@@ -112,6 +124,10 @@ struct FloorRow {
     /// Strength of the patches on this row (fading out toward the horizon,
     /// where they would shimmer).
     patches: f32,
+    /// Strength of the cracks on this row (fading out toward the horizon).
+    cracks: f32,
+    /// Change of depth from this row to the next.
+    z_step: f32,
 }
 
 /// The floor prepared for one picture.
@@ -139,6 +155,94 @@ fn grain_tile() -> &'static [f32] {
     })
 }
 
+/// Lattice frequency of the crack polygons on the ground plane.
+const CRACK_FREQ: f32 = 9.0;
+/// Half the width of a crack, in polygon sizes.
+const CRACK_HALF_WIDTH: f32 = 0.018;
+
+/// One screen row of the crack polygons: a Voronoi diagram of one jittered
+/// point per lattice cell on the ground plane; its three lattice rows of
+/// points are computed once per screen row.
+struct CrackRow {
+    /// Ground x of the row's first pixel and per pixel, relative to the
+    /// first lattice column held.
+    gx0: f32,
+    gx_step: f32,
+    /// Ground depth of the row, relative to the first lattice row held.
+    gz: f32,
+    /// Lattice columns held per lattice row.
+    cells: usize,
+    /// A pixel's size on the ground, in polygon sizes (for anti-aliasing).
+    footprint: f32,
+    strength: f32,
+}
+
+impl CrackRow {
+    /// Brightness factor at pixel `x`: dark along the polygon edges.
+    #[inline]
+    fn shade(&self, x: usize, points: &[(f32, f32)]) -> f32 {
+        let gx = (x as f32 + 0.5) * self.gx_step + self.gx0;
+        let i = (gx as usize).clamp(1, self.cells - 2);
+        let (mut d1, mut d2) = (f32::INFINITY, f32::INFINITY);
+        let (mut p1, mut p2) = ((0.0, 0.0), (0.0, 0.0));
+        for j in 0..3 {
+            for &p in &points[j * self.cells + i - 1..j * self.cells + i + 2] {
+                let d = (gx - p.0) * (gx - p.0) + (self.gz - p.1) * (self.gz - p.1);
+                if d < d1 {
+                    (d2, p2) = (d1, p1);
+                    (d1, p1) = (d, p);
+                } else if d < d2 {
+                    (d2, p2) = (d, p);
+                }
+            }
+        }
+        // Distance to the bisector of the two nearest points: the edge.
+        let gap = ((p2.0 - p1.0) * (p2.0 - p1.0) + (p2.1 - p1.1) * (p2.1 - p1.1)).sqrt();
+        let edge = (d2 - d1) / (2.0 * gap.max(1e-6));
+        let line = ((CRACK_HALF_WIDTH - edge) / self.footprint + 0.5).clamp(0.0, 1.0);
+        1.0 - self.strength * 0.45 * line
+    }
+}
+
+impl FloorDraw {
+    /// The crack polygons' points for row `r` (into `points`), or `None`
+    /// where there are no cracks or they would be smaller than pixels.
+    fn crack_row(&self, r: &FloorRow, points: &mut Vec<(f32, f32)>) -> Option<CrackRow> {
+        if r.cracks <= 0.0 {
+            return None;
+        }
+        let span = self.aspect * r.z * CRACK_FREQ;
+        let left = -0.5 * span;
+        let ix0 = left.floor() - 1.0;
+        let cells = span.ceil() as usize + 4;
+        if cells > MAX_CELLS {
+            return None;
+        }
+        let gz = r.z * CRACK_FREQ;
+        let iz0 = gz.floor() - 1.0;
+        points.clear();
+        for j in 0..3 {
+            for i in 0..cells {
+                let (cx, cz) = ((ix0 as i32 + i as i32) as u32, (iz0 as i32 + j) as u32);
+                let h = hash2(cx, cz, self.seed ^ 0xc0ac);
+                let jx = 0.15 + 0.7 * unit(h);
+                let jz = 0.15 + 0.7 * unit(hash32(h));
+                points.push((i as f32 + jx, j as f32 + jz));
+            }
+        }
+        let gx_step = span / self.w;
+        let gz_step = r.z_step * CRACK_FREQ;
+        Some(CrackRow {
+            gx0: left - ix0,
+            gx_step,
+            footprint: (0.5 * (gx_step * gx_step + gz_step * gz_step)).sqrt(),
+            gz: gz - iz0,
+            cells,
+            strength: r.cracks,
+        })
+    }
+}
+
 /// Lattice frequency of the patches on the ground plane.
 const PATCH_FREQ: f32 = 1.6;
 /// Most lattice cells a row of patches spans (more are not drawn).
@@ -157,6 +261,7 @@ impl Draw for FloorDraw {
 
     fn draw(&self, band: &mut Band) {
         let mut lattice = [0.0f32; MAX_CELLS + 2];
+        let mut points = Vec::new();
         for y in band.y0.max(self.first)..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             let row = band.row(y);
@@ -181,6 +286,7 @@ impl Draw for FloorDraw {
                     *v = (a + (b - a) * sz - 0.5) * 2.0 * r.patches;
                 }
             }
+            let cracks = self.crack_row(r, &mut points);
             let op = r.cover * self.opacity;
             // Grain: a row of the fixed noise tile, shifted by a seeded
             // amount per row so the tile never lines up.
@@ -195,6 +301,9 @@ impl Draw for FloorDraw {
                     let t = gx - i as f32;
                     let s = t * t * (3.0 - 2.0 * t);
                     k += lattice[i] + (lattice[i + 1] - lattice[i]) * s;
+                }
+                if let Some(c) = &cracks {
+                    k *= c.shade(x, &points);
                 }
                 let over = scale(r.color, k);
                 if op >= 1.0 {

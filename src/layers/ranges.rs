@@ -19,6 +19,8 @@ pub const HEIGHT: Limit = Limit::new("ranges.height", 0.0, 0.5);
 pub const ROUGHNESS: Limit = Limit::new("ranges.roughness", 0.0, 1.0);
 /// Range of [`Ranges::haze`].
 pub const HAZE: Limit = Limit::new("ranges.haze", 0.0, 1.0);
+/// Range of [`Ranges::terraces`].
+pub const TERRACES: Limit = Limit::new("ranges.terraces", 0.0, 16.0);
 /// Range of [`Ranges::width`].
 pub const WIDTH: Limit = Limit::new("ranges.width", 0.1, 10.0);
 
@@ -27,6 +29,7 @@ checked!(de_height: f32 = HEIGHT);
 checked!(de_roughness: f32 = ROUGHNESS);
 checked!(de_haze: f32 = HAZE);
 checked!(de_width: f32 = WIDTH);
+checked!(de_terraces: u32 = TERRACES);
 
 /// Settings of the mountain ranges layer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,6 +57,10 @@ pub struct Ranges {
     /// Rock colour of the nearest range (before haze and light).
     /// Default: (132, 104, 88).
     pub color: Rgb,
+    /// Steps cut into the slopes: 0 for peaks, more for stepped mesas and
+    /// buttes. Range 0 to 16. Default: 0.
+    #[serde(deserialize_with = "de_terraces")]
+    pub terraces: u32,
     /// Strength of the aerial perspective: how much the farthest range fades
     /// into the horizon's colour. Range 0 to 1. Default: 0.6.
     #[serde(deserialize_with = "de_haze")]
@@ -70,6 +77,7 @@ impl Default for Ranges {
             roughness: 0.5,
             width: 1.0,
             color: Rgb(132, 104, 88),
+            terraces: 0,
             haze: 0.6,
         }
     }
@@ -83,6 +91,7 @@ impl Ranges {
         HEIGHT.check(f64::from(self.height), self.height)?;
         ROUGHNESS.check(f64::from(self.roughness), self.roughness)?;
         WIDTH.check(f64::from(self.width), self.width)?;
+        TERRACES.check(f64::from(self.terraces), self.terraces)?;
         HAZE.check(f64::from(self.haze), self.haze)
     }
 
@@ -104,14 +113,24 @@ impl Ranges {
             let height = self.height * (0.42 + 0.58 * far) * f.h;
             let freq = f64::from((2.0 + 3.5 * (1.0 - far)) / self.width);
             let octaves = 7;
-            let gain = 0.3 + 0.4 * self.roughness;
+            let gain = 0.35 + 0.4 * self.roughness;
             let seed = sub_seed(f.scene.seed, 100 + i as u32);
             // Ridge height over the horizon, 0..~1.2, at scene x (in heights,
             // so features keep their shape at any aspect).
             let profile = |sx: f64, octaves: u32| {
                 let v = fbm1(sx * freq, seed, octaves, gain);
                 let broad = fbm1(sx * freq * 0.3 + 31.7, seed ^ 0x55, 2, 0.5);
-                (0.5 + 0.6 * v + 0.5 * broad).clamp(0.0, 1.3)
+                if self.terraces == 0 {
+                    return (0.5 + 0.75 * v + 0.4 * broad).clamp(0.0, 1.3);
+                }
+                // Flat steps with steep risers, cut into the broad shape
+                // only; the fine octaves then roughen the steps a little.
+                let coarse = fbm1(sx * freq, seed, octaves.min(3), gain);
+                let m = (0.5 + 0.75 * coarse + 0.4 * broad).clamp(0.0, 1.3);
+                let k = self.terraces as f32;
+                let q = m * k;
+                let stepped = (q.floor() + crate::noise::smoothstep(0.55, 0.9, q.fract())) / k;
+                (stepped + 0.12 * (v - coarse)).clamp(0.0, 1.3)
             };
             let to_px = |m: f32| f.horizon - height * (0.2 + 0.8 * m.powf(1.2));
             let ridge: Vec<f32> = (0..=f.width)
@@ -131,12 +150,14 @@ impl Ranges {
                         ridge: 0.5 * (a + b),
                         inv: 1.0 / (1.0 + slope * slope).sqrt(),
                         shade: 1.0 + lit * (0.45 - 0.3 * far),
+                        gully: fbm1(sx * freq * 14.0 + 7.3, seed ^ 0x77, 3, 0.6)
+                            * (0.16 - 0.1 * far),
                     }
                 })
                 .collect();
             let min = cols.iter().map(|c| c.ridge).fold(f32::INFINITY, f32::min);
             top = top.min(min);
-            let haze = (self.haze * (0.25 + 0.75 * far)).min(1.0);
+            let haze = (self.haze * (0.2 + 0.6 * far)).min(1.0);
             let lit = mul(rock, p.ground);
             let base = mix(scale(lit, 0.55 + 0.25 * far), p.horizon, haze);
             ranges.push(Range {
@@ -165,6 +186,8 @@ struct Column {
     inv: f32,
     /// Light on the slope: above 1 facing the sun, below 1 facing away.
     shade: f32,
+    /// Erosion: streaks down the face, strongest below the ridge.
+    gully: f32,
 }
 
 struct Range {
@@ -204,6 +227,7 @@ impl Draw for RangesDraw {
                 let b = scale(r.haze_color, k);
                 let inv_soft = 1.0 / r.soft;
                 let fall_k = 1.0 / (0.7 * r.height);
+                let gully_k = 1.0 / (0.3 * r.height);
                 for (c, col) in row.iter_mut().zip(&r.cols) {
                     let d = (py - col.ridge) * col.inv * inv_soft;
                     if d <= -0.5 {
@@ -212,7 +236,8 @@ impl Draw for RangesDraw {
                     let cov = (d + 0.5).min(1.0) * self.opacity;
                     // The slope's light fades down the face.
                     let fall = (1.0 - (py - col.ridge) * fall_k).max(0.0);
-                    let s = 1.0 + (col.shade - 1.0) * fall;
+                    let below = ((py - col.ridge) * gully_k).min(1.0);
+                    let s = 1.0 + (col.shade - 1.0) * fall + col.gully * below;
                     let over = [a[0] * s + b[0], a[1] * s + b[1], a[2] * s + b[2]];
                     c[0] += (over[0] - c[0]) * cov;
                     c[1] += (over[1] - c[1]) * cov;

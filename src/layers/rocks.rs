@@ -153,6 +153,21 @@ impl Rocks {
             light,
         };
         let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
+        // Ground cleared for each visible tent: centre and radii, in heights.
+        let clearings: Vec<(f32, f32, f32, f32)> = f
+            .scene
+            .layers
+            .iter()
+            .filter_map(|l| match l {
+                super::Layer::Tent(t) if t.visible && t.opacity > 0.0 => Some((
+                    t.x * f.w / f.h,
+                    t.y + 0.04 * t.size,
+                    0.62 * t.size,
+                    0.1 * t.size,
+                )),
+                _ => None,
+            })
+            .collect();
         let stones: Vec<Stone> = (0..rows)
             .into_par_iter()
             .map(|r| {
@@ -169,12 +184,23 @@ impl Rocks {
                 let d = self.near_size * s * f.h;
                 let r32 = r as u32;
                 live_in_row(&grid, r)
-                    .map(|c| {
+                    .filter_map(|c| {
                         let h =
                             |k: u32| hash2(c as u32, r32.wrapping_mul(16).wrapping_add(k), seed);
                         let x = (c as f32 + 0.5) / cols as f32 * f.w
                             + self.jitter * d * signed(h(0)) * 0.5;
                         let y = y + self.jitter * d * signed(h(1)) * 0.18;
+                        // No stones where a tent is pitched.
+                        let cleared = clearings.iter().any(|c| {
+                            let (u, v) = (
+                                (x / f.h - c.0) / (c.2 + 0.4 * d / f.h),
+                                (y / f.h - c.1) / (c.3 + 0.3 * d / f.h),
+                            );
+                            u * u + v * v < 1.0
+                        });
+                        if cleared {
+                            return None;
+                        }
                         let size = d * (0.6 + 0.7 * unit(h(2)));
                         let rx = 0.5 * size;
                         let ry = rx * (0.6 + 0.3 * unit(h(3)));
@@ -188,7 +214,7 @@ impl Rocks {
                             base[2] * tone * (1.0 - warm),
                         ];
                         let facets = Facets::new(&lighting, albedo, |k| h(12 + k));
-                        Stone::new(StoneShape {
+                        Some(Stone::new(StoneShape {
                             x,
                             y,
                             rx_left: rx * (0.8 + 0.4 * unit(h(7))),
@@ -199,7 +225,7 @@ impl Rocks {
                             facets,
                             shadow: (sx * len, sz * len),
                             texture: h(11),
-                        })
+                        }))
                     })
                     .collect::<Vec<_>>()
             })
@@ -216,9 +242,20 @@ impl Rocks {
         })
     }
 
-    /// Number of stones this layer draws for `scene` (its live cells).
-    pub fn stone_count(scene: &crate::scene::Scene) -> Result<u64> {
-        Ok(scene.rock_grid()?.population())
+    /// Number of stones the first visible rocks layer of `scene` draws: its
+    /// live cells, less those on ground cleared for a tent.
+    pub fn stone_count(scene: &crate::scene::Scene) -> Result<usize> {
+        let rocks = scene.layers.iter().find_map(|l| match l {
+            super::Layer::Rocks(r) if r.visible => Some(r),
+            _ => None,
+        });
+        let Some(rocks) = rocks else { return Ok(0) };
+        let height = 1000;
+        let width = (height as f32 * scene.aspect).round() as u32;
+        Ok(rocks
+            .prepare(&Frame::new(scene, width, height))?
+            .stones
+            .len())
     }
 }
 
@@ -539,49 +576,5 @@ impl RocksDraw {
                 }
             }
         }
-    }
-}
-#[cfg(test)]
-mod tmp_tests {
-    #[test]
-    fn count_area() {
-        let mut scene = crate::Scene::default();
-        scene.automaton.density = 0.4;
-        scene.automaton.columns = 968;
-        for l in &mut scene.layers {
-            if let crate::Layer::Rocks(r) = l {
-                r.near_size = 0.012;
-                r.far_size = 0.005;
-                r.jitter = 0.3;
-            }
-        }
-        let f = super::Frame::new(&scene, 3840, 2160);
-        let r = super::Rocks {
-            near_size: 0.012,
-            far_size: 0.005,
-            jitter: 0.3,
-            ..Default::default()
-        };
-        let d = r.prepare(&f).unwrap();
-        let area: i64 = d
-            .stones
-            .iter()
-            .map(|s| i64::from(s.bbox[2] - s.bbox[0]) * i64::from(s.bbox[3] - s.bbox[1]))
-            .sum();
-        let body: f64 = d
-            .stones
-            .iter()
-            .map(|s| std::f64::consts::PI * f64::from(1.0 / s.inv[0]) * f64::from(1.0 / s.inv[2]))
-            .sum();
-        let shadow: f64 = d
-            .stones
-            .iter()
-            .map(|s| std::f64::consts::PI / f64::from(s.sinv[0]) / f64::from(s.sinv[1]))
-            .sum();
-        eprintln!(
-            "stones {} bbox area {area} body {body} shadow {shadow} index {}",
-            d.stones.len(),
-            d.index.ids.len()
-        );
     }
 }

@@ -82,7 +82,13 @@ impl Sky {
         let rows = (0..f.height)
             .map(|y| {
                 let t = ((y as f32 + 0.5) / horizon).min(1.0);
-                mix(p.zenith, p.horizon, t.powf(p.sky_curve))
+                if t < p.mid_at {
+                    let u = t / p.mid_at;
+                    mix(p.zenith, p.mid, u * u * (3.0 - 2.0 * u))
+                } else {
+                    let u = (t - p.mid_at) / (1.0 - p.mid_at);
+                    mix(p.mid, p.horizon, u.powf(p.sky_curve))
+                }
             })
             .collect();
         let (cx, cy) = (f.scene.sun_x * f.w, p.sun_y * f.h);
@@ -116,9 +122,9 @@ impl Sky {
         let milky_way = (p.stars > 0.9 && self.milky_way > 0.0).then(|| MilkyWay {
             strength: self.milky_way,
             seed: sub_seed(f.scene.seed, 13),
-            tilt: 0.55 + 0.4 * unit(sub_seed(f.scene.seed, 14)),
-            offset: 0.25 + 0.5 * unit(sub_seed(f.scene.seed, 15)),
-            color: scale(crate::color::Rgb(150, 160, 200).linear(), 0.05),
+            start: 0.02 + 0.12 * unit(sub_seed(f.scene.seed, 14)),
+            end: f.scene.horizon * (0.55 + 0.3 * unit(sub_seed(f.scene.seed, 15))),
+            color: scale(crate::color::Rgb(150, 160, 200).linear(), 0.14),
         });
         let stars = stars(self, f, milky_way.as_ref());
         SkyDraw {
@@ -224,17 +230,18 @@ struct Star {
 struct MilkyWay {
     strength: f32,
     seed: u32,
-    /// Rise of the band across the width, in heights.
-    tilt: f32,
-    /// Height of the band at the left edge, fraction of the height.
-    offset: f32,
+    /// Height of the band's centre at the left edge, fraction of the height.
+    start: f32,
+    /// Height of the band's centre at the right edge.
+    end: f32,
     color: Linear,
 }
 
 impl MilkyWay {
     /// The band's centre height (fraction of height) at `x` (fraction of width).
     fn centre(&self, x: f32) -> f32 {
-        self.offset - 0.5 * self.tilt * x + 0.15 * self.tilt * x * x
+        // A gentle arc from high on the left to low on the right.
+        self.start + (self.end - self.start) * x - 0.12 * x * (1.0 - x)
     }
 }
 
@@ -277,7 +284,7 @@ impl Draw for SkyDraw {
                 let sy = py / self.h;
                 for (x, c) in row.iter_mut().enumerate() {
                     let sx = (x as f32 + 0.5) / self.w;
-                    let d = (sy - mw.centre(sx)) / 0.07;
+                    let d = (sy - mw.centre(sx)) / 0.09;
                     if d.abs() >= 1.0 {
                         continue;
                     }

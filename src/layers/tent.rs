@@ -301,7 +301,7 @@ impl TentDraw {
         }
         if self.lantern > 0.0 {
             // The fly glows from inside.
-            let k = self.lantern * 0.35 * (1.0 - (2.0 * u).powi(2)).max(0.0);
+            let k = self.lantern * 0.2 * (1.0 - (2.0 * u).powi(2)).max(0.0);
             col = [
                 col[0] + self.fly[0] * k * 1.4,
                 col[1] + self.fly[1] * k * 0.9 + 0.004 * k,
