@@ -888,6 +888,14 @@ fn layer_fields_ui(ui: &mut Ui, layer: &mut Layer) {
                 ranges::HAZE,
                 "Aerial perspective: far ranges fade into the sky",
             );
+            int_slider(
+                ui,
+                "Terraces",
+                &mut l.terraces,
+                ranges::TERRACES,
+                false,
+                "Steps cut into the slopes: 0 for peaks, more for mesas and buttes",
+            );
             color_row(ui, "Rock colour", &mut l.color);
         }
         Layer::Floor(l) => {
@@ -912,6 +920,13 @@ fn layer_fields_ui(ui: &mut Ui, layer: &mut Layer) {
                 &mut l.patches,
                 floor::PATCHES,
                 "Large patches of desert pavement",
+            );
+            slider(
+                ui,
+                "Cracks",
+                &mut l.cracks,
+                floor::CRACKS,
+                "Polygon cracks of a dried crust (salt pans, mud flats)",
             );
         }
         Layer::Rocks(l) => {

@@ -214,6 +214,7 @@ pub fn randomize(scene: &Scene, locks: &Locks, roll: u64) -> Scene {
                 l.roughness = d.float(0.3, 0.7);
                 l.width = d.float(0.6, 2.0);
                 l.haze = d.float(0.3, 0.8);
+                l.terraces = *d.pick(&[0, 0, 0, 0, 2, 3, 5]);
             }
             Layer::Floor(l) => {
                 let [r, g, b] = *d.pick(SANDS);
@@ -221,6 +222,7 @@ pub fn randomize(scene: &Scene, locks: &Locks, roll: u64) -> Scene {
                 l.warmth = d.float(0.2, 0.8);
                 l.grain = d.float(0.02, 0.08);
                 l.patches = d.float(0.1, 0.5);
+                l.cracks = *d.pick(&[0.0, 0.0, 0.0, 0.3, 0.6]);
             }
             Layer::Rocks(l) => {
                 l.near_size = d.float(0.035, 0.065);
