@@ -417,8 +417,14 @@ fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
     ui.horizontal(|ui| {
         let label = ui.label("Seed");
         let seed = &mut state.scene.seed;
-        ui.add(egui::DragValue::new(seed).speed(1.0).range(0..=u64::MAX))
-            .labelled_by(label.id);
+        // A fixed width keeps the buttons in place as the seed's digits
+        // change (seeds from the dice have at most six).
+        let height = ui.spacing().interact_size.y;
+        ui.add_sized(
+            [72.0, height],
+            egui::DragValue::new(seed).speed(1.0).range(0..=u64::MAX),
+        )
+        .labelled_by(label.id);
         if ui
             .add_enabled(*seed > 0, egui::Button::new("◀"))
             .accessible_name("Previous seed")
