@@ -479,7 +479,7 @@ pub fn run() -> crate::Result<()> {
         "playa",
         options,
         Box::new(|cc| {
-            egui_extras_setup(&cc.egui_ctx);
+            setup_style(&cc.egui_ctx);
             Ok(Box::new(PlayaApp::from_storage(cc.storage)))
         }),
     )
@@ -490,7 +490,7 @@ pub fn run() -> crate::Result<()> {
 }
 
 /// Look and feel: the dark theme with slightly roomier controls.
-fn egui_extras_setup(ctx: &egui::Context) {
+fn setup_style(ctx: &egui::Context) {
     ctx.set_theme(egui::Theme::Dark);
     ctx.global_style_mut(|style| {
         style.spacing.item_spacing = egui::vec2(8.0, 6.0);
