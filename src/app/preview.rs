@@ -14,9 +14,12 @@ use crate::layers::Layer;
 use crate::scene::Scene;
 
 /// A change whose full preview is expected to take longer than this (from
-/// the last render's speed) first gets a quick frame at half the width
-/// and height (a quarter of the pixels), so the picture follows the hand.
-pub const QUICK_FRAME_MS: f64 = 30.0;
+/// the last render's speed) first gets a quick frame at half the width and
+/// height (a quarter of the pixels), so the picture follows the hand. Below
+/// it the quick frame costs more than it gives: it delays the full frame by
+/// its own render and paint (measured with `PLAYA_BENCH`: a 50-70 ms render
+/// reached the screen ~40% later with quick frames than without).
+pub const QUICK_FRAME_MS: f64 = 80.0;
 
 /// The largest side of a preview render, whatever the zoom (the GPU's
 /// `max_texture_side` may lower it further).
