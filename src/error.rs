@@ -75,7 +75,11 @@ impl Error {
     }
 
     /// An [`Error::OutOfRange`] for a quantity, its value and its documented limit.
-    pub fn out_of_range(what: &'static str, value: impl ToString, limit: impl Into<String>) -> Self {
+    pub fn out_of_range(
+        what: &'static str,
+        value: impl ToString,
+        limit: impl Into<String>,
+    ) -> Self {
         Error::OutOfRange {
             what,
             value: value.to_string(),

@@ -46,7 +46,13 @@ pub struct BitGrid {
 
 impl std::fmt::Debug for BitGrid {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "BitGrid {}x{} ({} alive)", self.width, self.height, self.population())?;
+        write!(
+            f,
+            "BitGrid {}x{} ({} alive)",
+            self.width,
+            self.height,
+            self.population()
+        )?;
         if self.width <= 64 && self.height <= 64 {
             for y in 0..self.height {
                 f.write_str("\n")?;
@@ -98,13 +104,19 @@ impl BitGrid {
 
     /// Whether cell (`x`, `y`) is alive. Panics if it is outside the grid.
     pub fn get(&self, x: usize, y: usize) -> bool {
-        assert!(x < self.width && y < self.height, "cell ({x}, {y}) outside grid");
+        assert!(
+            x < self.width && y < self.height,
+            "cell ({x}, {y}) outside grid"
+        );
         self.words[y * self.words_per_row + x / 64] >> (x % 64) & 1 == 1
     }
 
     /// Sets cell (`x`, `y`). Panics if it is outside the grid.
     pub fn set(&mut self, x: usize, y: usize, alive: bool) {
-        assert!(x < self.width && y < self.height, "cell ({x}, {y}) outside grid");
+        assert!(
+            x < self.width && y < self.height,
+            "cell ({x}, {y}) outside grid"
+        );
         let word = &mut self.words[y * self.words_per_row + x / 64];
         let bit = 1u64 << (x % 64);
         if alive {
@@ -184,7 +196,11 @@ impl BitGrid {
 pub fn check_size(width: usize, height: usize) -> Result<()> {
     let side = |what, v: usize| {
         if v == 0 || v > MAX_SIDE {
-            Err(Error::out_of_range(what, v, format!("must be 1 to {MAX_SIDE}")))
+            Err(Error::out_of_range(
+                what,
+                v,
+                format!("must be 1 to {MAX_SIDE}"),
+            ))
         } else {
             Ok(())
         }

@@ -155,7 +155,7 @@ impl RowSum {
     fn fill(&mut self, row: &[u64], width: usize, wrap: bool) {
         let n = row.len();
         let last_bit = (width - 1) % 64;
-        let valid = if width % 64 == 0 {
+        let valid = if width.is_multiple_of(64) {
             u64::MAX
         } else {
             (1u64 << (width % 64)) - 1
@@ -174,10 +174,20 @@ impl RowSum {
             put(0, w, c, e);
             return;
         }
-        put(0, (row[0] << 1) | west_in, row[0], (row[0] >> 1) | (row[1] << 63));
+        put(
+            0,
+            (row[0] << 1) | west_in,
+            row[0],
+            (row[0] >> 1) | (row[1] << 63),
+        );
         for j in 1..n - 1 {
             let c = row[j];
-            put(j, (c << 1) | (row[j - 1] >> 63), c, (c >> 1) | (row[j + 1] << 63));
+            put(
+                j,
+                (c << 1) | (row[j - 1] >> 63),
+                c,
+                (c >> 1) | (row[j + 1] << 63),
+            );
         }
         let c = row[n - 1];
         let w = ((c << 1) | (row[n - 2] >> 63)) & valid;

@@ -76,9 +76,7 @@ fn digits(rule: &str, part: &str, letter: &str) -> Result<u16> {
             _ => {
                 return Err(Error::Rule {
                     rule: rule.into(),
-                    reason: format!(
-                        "{letter}{part:?}: {c:?} is not a neighbour count (0-8)"
-                    ),
+                    reason: format!("{letter}{part:?}: {c:?} is not a neighbour count (0-8)"),
                 });
             }
         };

@@ -17,7 +17,11 @@ const BAND_ROWS: usize = 32;
 /// random bits are below it. `density` is quantized to 1/65536.
 pub fn threshold(density: f64) -> Result<u32> {
     if !(0.0..=1.0).contains(&density) {
-        return Err(Error::out_of_range("density", density, "must be between 0 and 1"));
+        return Err(Error::out_of_range(
+            "density",
+            density,
+            "must be between 0 and 1",
+        ));
     }
     Ok((density * 65536.0).round() as u32)
 }

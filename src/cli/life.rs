@@ -103,7 +103,11 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
         "Made by playa {}: {} generations of {rule}{}",
         env!("CARGO_PKG_VERSION"),
         args.gens,
-        if args.bounded { " on a bounded plane" } else { " on a torus" }
+        if args.bounded {
+            " on a bounded plane"
+        } else {
+            " on a torus"
+        }
     );
     let text = rle::to_string(&result, rule, &[comment]);
     match &args.out {

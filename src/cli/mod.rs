@@ -32,7 +32,9 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Some(Command::Life(args)) => life::run(args),
-        None => Err(CliError::Usage("no window yet: try `playa life --help`".into())),
+        None => Err(CliError::Usage(
+            "no window yet: try `playa life --help`".into(),
+        )),
     };
     match result {
         Ok(()) => 0,
@@ -74,7 +76,9 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     };
     let (w, h) = (num(w)?, num(h)?);
     if w == 0 || h == 0 {
-        return Err(format!("size {text:?}: width and height must be at least 1"));
+        return Err(format!(
+            "size {text:?}: width and height must be at least 1"
+        ));
     }
     Ok((w, h))
 }
