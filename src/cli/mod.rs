@@ -1,6 +1,7 @@
 //! The command line: a thin front end over the library.
 
 mod life;
+mod render;
 
 use clap::{Parser, Subcommand};
 
@@ -16,6 +17,8 @@ pub struct Cli {
 enum Command {
     /// Run the rock automaton on a seeded soup or an RLE pattern; write RLE.
     Life(life::LifeArgs),
+    /// Render scenes (presets, pictures, preset names) to PNG pictures.
+    Render(render::RenderArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -32,6 +35,7 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Some(Command::Life(args)) => life::run(args),
+        Some(Command::Render(args)) => render::run(args),
         None => Err(CliError::Usage(
             "no window yet: try `playa life --help`".into(),
         )),

@@ -1,0 +1,179 @@
+//! The compositor: a scene's layers, back to front, into an RGBA picture.
+//!
+//! The picture is composed in bands of [`BAND_ROWS`] rows, in parallel with
+//! rayon. Each band is composed in linear light in a small `f32` scratch
+//! buffer, then converted to 8-bit sRGB with dithering straight into the
+//! output image: no full-size float buffer is ever held, so a picture costs
+//! little more memory than its RGBA bytes.
+//!
+//! Every pixel depends only on the scene, the picture size and its own
+//! position (no sums across bands, no hash-map order), so the bytes are the
+//! same for any number of threads and on every run.
+
+use image::RgbaImage;
+use rayon::prelude::*;
+
+use crate::color::{Linear, encode_row};
+use crate::error::{Error, Result};
+use crate::layers::{Band, Draw, Frame};
+use crate::scene::Scene;
+
+/// Largest width or height of a picture, in pixels.
+pub const MAX_SIDE: u32 = 16_384;
+/// Most pixels in a picture (2^28: a 1 GiB RGBA buffer).
+pub const MAX_PIXELS: u64 = 1 << 28;
+/// Rows per band of composition.
+pub const BAND_ROWS: u32 = 8;
+
+/// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`].
+pub fn check_size(width: u32, height: u32) -> Result<()> {
+    for (what, v) in [("picture width", width), ("picture height", height)] {
+        if v == 0 || v > MAX_SIDE {
+            return Err(Error::out_of_range(
+                what,
+                v,
+                format!("must be 1 to {MAX_SIDE} pixels"),
+            ));
+        }
+    }
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_PIXELS {
+        return Err(Error::out_of_range(
+            "picture size",
+            format!("{width}x{height}"),
+            format!("at most {MAX_PIXELS} pixels"),
+        ));
+    }
+    Ok(())
+}
+
+/// The default picture size for `scene` at `width` pixels wide: the height
+/// follows the scene's aspect ratio.
+pub fn size_for_width(scene: &Scene, width: u32) -> (u32, u32) {
+    let height = (width as f32 / scene.aspect).round().max(1.0) as u32;
+    (width, height)
+}
+
+/// Renders `scene` at `width × height` pixels.
+///
+/// Rejects a size above the limits and a scene outside its limits
+/// ([`Scene::validate`]). Runs on the current rayon pool.
+pub fn render(scene: &Scene, width: u32, height: u32) -> Result<RgbaImage> {
+    check_size(width, height)?;
+    scene.validate()?;
+    let mut image = RgbaImage::new(width, height);
+    render_into(scene, &mut image)?;
+    Ok(image)
+}
+
+/// Renders `scene` into `image`, at the image's size.
+pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
+    let (width, height) = image.dimensions();
+    let composer = Composer::new(scene, width, height)?;
+    let band_bytes = width as usize * 4 * BAND_ROWS as usize;
+    image.par_chunks_mut(band_bytes).enumerate().for_each_init(
+        || composer.scratch(),
+        |scratch, (index, out)| composer.render_band(index, out, scratch),
+    );
+    Ok(())
+}
+
+/// A scene prepared for drawing at one size: its visible layers with their
+/// precomputed data. Bands can then be drawn in any order, on any thread.
+pub(crate) struct Composer {
+    width: u32,
+    height: u32,
+    layers: Vec<Box<dyn Draw>>,
+}
+
+impl Composer {
+    /// Checks the size and the scene, and prepares the layers.
+    pub fn new(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
+        check_size(width, height)?;
+        scene.validate()?;
+        let frame = Frame::new(scene, width, height);
+        let layers = scene
+            .layers
+            .iter()
+            .filter(|l| l.visible() && l.opacity() > 0.0)
+            .map(|l| l.prepare(&frame))
+            .collect::<Result<_>>()?;
+        Ok(Composer {
+            width,
+            height,
+            layers,
+        })
+    }
+
+    /// A scratch buffer for [`Composer::render_band`].
+    pub fn scratch(&self) -> Vec<Linear> {
+        vec![[0.0; 3]; self.width as usize * BAND_ROWS as usize]
+    }
+
+    /// Draws band `index` (rows `index * BAND_ROWS ..`, as many as `out`
+    /// holds) as 8-bit sRGB RGBA into `out`.
+    pub fn render_band(&self, index: usize, out: &mut [u8], scratch: &mut [Linear]) {
+        let width = self.width as usize;
+        let y0 = index as u32 * BAND_ROWS;
+        let rows = ((out.len() / (width * 4)) as u32).min(self.height.saturating_sub(y0));
+        let px = &mut scratch[..rows as usize * width];
+        // Layers under one that paints the whole band opaquely are not drawn.
+        let first = self
+            .layers
+            .iter()
+            .rposition(|l| l.covers(y0, y0 + rows))
+            .unwrap_or_else(|| {
+                px.fill([0.0; 3]);
+                0
+            });
+        let mut band = Band {
+            y0,
+            rows,
+            width: self.width,
+            index,
+            px,
+        };
+        for layer in &self.layers[first..] {
+            layer.draw(&mut band);
+        }
+        for (r, dst) in out
+            .chunks_exact_mut(width * 4)
+            .enumerate()
+            .take(rows as usize)
+        {
+            encode_row(&band.px[r * width..(r + 1) * width], dst, y0 + r as u32);
+        }
+    }
+
+    /// Draws rows `y0 .. y0 + out.len() / (width * 4)` into `out` (RGBA),
+    /// band after band; `y0` must start a band.
+    pub fn render_rows(&self, y0: u32, out: &mut [u8], scratch: &mut [Linear]) {
+        debug_assert_eq!(y0 % BAND_ROWS, 0);
+        let band_bytes = self.width as usize * 4 * BAND_ROWS as usize;
+        for (i, chunk) in out.chunks_mut(band_bytes).enumerate() {
+            self.render_band((y0 / BAND_ROWS) as usize + i, chunk, scratch);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(check_size(0, 10).is_err());
+        assert!(check_size(10, 0).is_err());
+        assert!(check_size(MAX_SIDE + 1, 1).is_err());
+        assert!(check_size(MAX_SIDE, MAX_SIDE).is_ok());
+        assert!(render(&Scene::default(), 0, 5).is_err());
+    }
+
+    #[test]
+    fn tiny_pictures_render() {
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (3, 2), (17, 9)] {
+            let img = render(&Scene::default(), w, h).unwrap();
+            assert_eq!(img.dimensions(), (w, h));
+        }
+    }
+}

@@ -1,0 +1,587 @@
+//! Rocks: the automaton's survivors as stones on the ground.
+//!
+//! The grid lies on the ground plane in perspective: its columns span the
+//! picture's width, its rows run from just below the horizon to the bottom,
+//! evenly spaced in depth, so far rows crowd toward the horizon. Each live
+//! cell becomes a stone that grows toward the viewer (the original sketch:
+//! 30 px far, 50 px near on a 1000 px canvas), jittered in place, size and
+//! shape, lit from the sun's side, with a soft contact shadow.
+//!
+//! Stones are drawn far to near (the grid's row-major order). For the bands,
+//! each stone is filed under every band its box meets, in that order, so a
+//! band draws exactly the stones that touch it, in the global order.
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{Band, Draw, Frame};
+use crate::color::{Linear, Rgb, mix, mul, scale};
+use crate::compose::BAND_ROWS;
+use crate::error::Result;
+use crate::noise::{hash2, hash32, signed, sub_seed, unit};
+use crate::scene::{Limit, OPACITY, checked, de_opacity};
+
+/// Range of [`Rocks::near_size`] and [`Rocks::far_size`].
+pub const SIZE: Limit = Limit::new("rocks size", 0.0005, 0.3);
+/// Range of [`Rocks::top`].
+pub const TOP: Limit = Limit::new("rocks.top", 0.0, 0.5);
+/// Range of [`Rocks::bottom`].
+pub const BOTTOM: Limit = Limit::new("rocks.bottom", 0.0, 1.5);
+/// Range of [`Rocks::jitter`].
+pub const JITTER: Limit = Limit::new("rocks.jitter", 0.0, 2.0);
+/// Range of the alphas and [`Rocks::secondary_share`].
+pub const UNIT: Limit = Limit::new("rocks alpha or share", 0.0, 1.0);
+/// Range of [`Rocks::shadow`].
+pub const SHADOW: Limit = Limit::new("rocks.shadow", 0.0, 2.0);
+
+checked!(de_size: f32 = SIZE);
+checked!(de_top: f32 = TOP);
+checked!(de_bottom: f32 = BOTTOM);
+checked!(de_jitter: f32 = JITTER);
+checked!(de_unit: f32 = UNIT);
+checked!(de_shadow: f32 = SHADOW);
+
+/// Settings of the rocks layer. The grid itself comes from the scene's
+/// [`crate::scene::Automaton`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rocks {
+    /// Whether the layer is drawn. Default: true.
+    pub visible: bool,
+    /// Opacity, 0 to 1. Default: 1.
+    #[serde(deserialize_with = "de_opacity")]
+    pub opacity: f32,
+    /// Stone diameter on the nearest row, fraction of the height. Range
+    /// 0.0005 to 0.3. Default: 0.042.
+    #[serde(deserialize_with = "de_size")]
+    pub near_size: f32,
+    /// Stone diameter on the farthest row, fraction of the height; the
+    /// ratio near / far sets the perspective. Range 0.0005 to 0.3.
+    /// Default: 0.022.
+    #[serde(deserialize_with = "de_size")]
+    pub far_size: f32,
+    /// Gap between the horizon and the farthest row, fraction of the height.
+    /// Range 0 to 0.5. Default: 0.02.
+    #[serde(deserialize_with = "de_top")]
+    pub top: f32,
+    /// Height of the nearest row, fraction of the height from the top (above
+    /// 1 is below the picture). Range 0 to 1.5. Default: 0.98.
+    #[serde(deserialize_with = "de_bottom")]
+    pub bottom: f32,
+    /// Random displacement of each stone, in stone diameters. Range 0 to 2.
+    /// Default: 0.5.
+    #[serde(deserialize_with = "de_jitter")]
+    pub jitter: f32,
+    /// Colour of most stones. Default: (116, 116, 108).
+    pub primary: Rgb,
+    /// Opacity of the primary stones. Range 0 to 1. Default: 0.7.
+    #[serde(deserialize_with = "de_unit")]
+    pub primary_alpha: f32,
+    /// Colour of the other stones. Default: (87, 93, 55), olive.
+    pub secondary: Rgb,
+    /// Opacity of the secondary stones. Range 0 to 1. Default: 0.9.
+    #[serde(deserialize_with = "de_unit")]
+    pub secondary_alpha: f32,
+    /// Share of stones in the secondary colour. Range 0 to 1. Default: 1/15.
+    #[serde(deserialize_with = "de_unit")]
+    pub secondary_share: f32,
+    /// Strength of the contact shadows. Range 0 to 2. Default: 1.
+    #[serde(deserialize_with = "de_shadow")]
+    pub shadow: f32,
+}
+
+impl Default for Rocks {
+    fn default() -> Self {
+        Rocks {
+            visible: true,
+            opacity: 1.0,
+            near_size: 0.042,
+            far_size: 0.022,
+            top: 0.02,
+            bottom: 0.98,
+            jitter: 0.5,
+            primary: Rgb(116, 116, 108),
+            primary_alpha: 0.7,
+            secondary: Rgb(87, 93, 55),
+            secondary_alpha: 0.9,
+            secondary_share: 1.0 / 15.0,
+            shadow: 1.0,
+        }
+    }
+}
+
+impl Rocks {
+    /// Checks the numbers against their limits.
+    pub fn validate(&self) -> Result<()> {
+        OPACITY.check(f64::from(self.opacity), self.opacity)?;
+        SIZE.check(f64::from(self.near_size), self.near_size)?;
+        SIZE.check(f64::from(self.far_size), self.far_size)?;
+        TOP.check(f64::from(self.top), self.top)?;
+        BOTTOM.check(f64::from(self.bottom), self.bottom)?;
+        JITTER.check(f64::from(self.jitter), self.jitter)?;
+        UNIT.check(f64::from(self.primary_alpha), self.primary_alpha)?;
+        UNIT.check(f64::from(self.secondary_alpha), self.secondary_alpha)?;
+        UNIT.check(f64::from(self.secondary_share), self.secondary_share)?;
+        SHADOW.check(f64::from(self.shadow), self.shadow)
+    }
+
+    pub(crate) fn prepare(&self, f: &Frame) -> Result<RocksDraw> {
+        let grid = f.scene.rock_grid()?;
+        let (cols, rows) = (grid.width(), grid.height());
+        let p = &f.palette;
+        let seed = sub_seed(f.scene.seed, 300);
+        let light = p.light;
+        // Shadows fall away from the sun, longer when it is low.
+        let flat = (light[0] * light[0] + light[2] * light[2]).sqrt().max(1e-3);
+        let (sx, sz) = (-light[0] / flat, -light[2] / flat);
+        let len = (flat / light[1].max(0.12)).clamp(0.35, 2.5);
+        let depth = self.near_size / self.far_size;
+        let y_far = f.scene.horizon + self.top;
+        let span = self.bottom - y_far;
+        // The stone colours are the original sketch's translucent colours
+        // laid over the sand, made opaque: the same flat colour, but solid
+        // stones that shade and overlap cleanly.
+        let sand = ground_albedo(f.scene);
+        let colors = [
+            mix(sand, self.primary.linear(), self.primary_alpha),
+            mix(sand, self.secondary.linear(), self.secondary_alpha),
+        ];
+        let lighting = Lighting {
+            direct: p.direct,
+            ambient: p.ambient,
+            bounce: scale(mul(sand, p.ground), 0.35),
+            light,
+        };
+        let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
+        let stones: Vec<Stone> = (0..rows)
+            .into_par_iter()
+            .map(|r| {
+                // Rows evenly spaced in depth: screen height and size go as
+                // 1 / depth, normalized so the far row sits at y_far.
+                let t = (r as f32 + 0.5) / rows as f32;
+                let (s, norm) = if (depth - 1.0).abs() < 1e-3 {
+                    (1.0, t)
+                } else {
+                    let s = 1.0 / (depth + (1.0 - depth) * t);
+                    (s, (s - 1.0 / depth) / (1.0 - 1.0 / depth))
+                };
+                let y = (y_far + span * norm) * f.h;
+                let d = self.near_size * s * f.h;
+                let r32 = r as u32;
+                live_in_row(&grid, r)
+                    .map(|c| {
+                        let h =
+                            |k: u32| hash2(c as u32, r32.wrapping_mul(16).wrapping_add(k), seed);
+                        let x = (c as f32 + 0.5) / cols as f32 * f.w
+                            + self.jitter * d * signed(h(0)) * 0.5;
+                        let y = y + self.jitter * d * signed(h(1)) * 0.18;
+                        let size = d * (0.6 + 0.7 * unit(h(2)));
+                        let rx = 0.5 * size;
+                        let ry = rx * (0.6 + 0.3 * unit(h(3)));
+                        let pick = u64::from(hash32(h(4))) < secondary;
+                        let tone = 0.8 + 0.4 * unit(h(5));
+                        let warm = 0.08 * signed(h(6));
+                        let base = colors[usize::from(pick)];
+                        let albedo = [
+                            base[0] * tone * (1.0 + warm),
+                            base[1] * tone,
+                            base[2] * tone * (1.0 - warm),
+                        ];
+                        let facets = Facets::new(&lighting, albedo, |k| h(12 + k));
+                        Stone::new(StoneShape {
+                            x,
+                            y,
+                            rx_left: rx * (0.8 + 0.4 * unit(h(7))),
+                            rx_right: rx * (0.8 + 0.4 * unit(h(8))),
+                            ry_top: ry * (1.0 + 0.5 * unit(h(9))),
+                            ry_bottom: ry * 0.4,
+                            shear: 0.35 * signed(h(10)),
+                            facets,
+                            shadow: (sx * len, sz * len),
+                            texture: h(11),
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .flatten()
+            .collect();
+        let bands = (f.height as usize).div_ceil(BAND_ROWS as usize);
+        let index = BandIndex::new(&stones, bands);
+        Ok(RocksDraw {
+            opacity: self.opacity,
+            stones,
+            index,
+            shadow: p.shadow * self.shadow,
+            width: f.width,
+        })
+    }
+
+    /// Number of stones this layer draws for `scene` (its live cells).
+    pub fn stone_count(scene: &crate::scene::Scene) -> Result<u64> {
+        Ok(scene.rock_grid()?.population())
+    }
+}
+
+/// The live columns of row `r`, west to east.
+fn live_in_row(grid: &crate::grid::BitGrid, r: usize) -> impl Iterator<Item = usize> + '_ {
+    grid.row(r).iter().enumerate().flat_map(|(i, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                i * 64 + b
+            })
+        })
+    })
+}
+
+/// The colour of the sand under the rocks: the first floor layer's.
+fn ground_albedo(scene: &crate::scene::Scene) -> Linear {
+    scene
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            super::Layer::Floor(f) => Some(f.color),
+            _ => None,
+        })
+        .unwrap_or(super::Floor::default().color)
+        .linear()
+}
+
+/// The light falling on the stones.
+struct Lighting {
+    direct: Linear,
+    ambient: Linear,
+    /// Light bounced up from the sand.
+    bounce: Linear,
+    light: [f32; 3],
+}
+
+impl Lighting {
+    /// Colour of a flat facet of `albedo` facing `n` (unit: x right, y up,
+    /// z toward the viewer).
+    fn facet(&self, albedo: Linear, n: [f32; 3]) -> Linear {
+        let l = self.light;
+        let lambert = (n[0] * l[0] + n[1] * l[1] + n[2] * l[2]).max(0.0);
+        let up = 0.5 + 0.5 * n[1];
+        let mut c = [0.0; 3];
+        for i in 0..3 {
+            c[i] = albedo[i]
+                * (self.direct[i] * lambert + self.ambient[i] * up + self.bounce[i] * (1.0 - up));
+        }
+        c
+    }
+}
+
+/// A stone's three flat faces (top, left, right), lit once per stone, and
+/// where they meet, in the stone's unit coordinates.
+struct Facets {
+    top: Linear,
+    left: Linear,
+    right: Linear,
+    /// The top face ends at `nv = ridge + tilt * nu`.
+    ridge: f32,
+    tilt: f32,
+    /// Left and right faces meet at `nu = split + lean * nv`.
+    split: f32,
+    lean: f32,
+}
+
+impl Facets {
+    fn new(lighting: &Lighting, albedo: Linear, h: impl Fn(u32) -> u32) -> Facets {
+        let norm = |v: [f32; 3]| {
+            let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            [v[0] / n, v[1] / n, v[2] / n]
+        };
+        let top = norm([0.35 * signed(h(0)), 1.0, 0.35 + 0.4 * unit(h(1))]);
+        let left = norm([-0.85 - 0.3 * unit(h(2)), 0.25 + 0.3 * unit(h(3)), 0.55]);
+        let right = norm([0.85 + 0.3 * unit(h(4)), 0.25 + 0.3 * unit(h(5)), 0.55]);
+        Facets {
+            top: lighting.facet(albedo, top),
+            left: lighting.facet(albedo, left),
+            right: lighting.facet(albedo, right),
+            ridge: -0.15 + 0.3 * signed(h(6)) * 0.5,
+            tilt: 0.35 * signed(h(7)),
+            split: 0.25 * signed(h(8)),
+            lean: 0.4 * signed(h(9)),
+        }
+    }
+}
+
+/// Where and how a stone is, in pixels.
+struct StoneShape {
+    x: f32,
+    y: f32,
+    rx_left: f32,
+    rx_right: f32,
+    ry_top: f32,
+    ry_bottom: f32,
+    shear: f32,
+    facets: Facets,
+    /// Shadow direction on screen times its length, in stone radii.
+    shadow: (f32, f32),
+    texture: u32,
+}
+
+/// A stone ready to rasterize: an egg-shaped outline made of four quarter
+/// ellipses (so it can be lopsided and flat-bottomed), sheared, with three
+/// lit faces, plus the ellipse of its contact shadow.
+struct Stone {
+    x: f32,
+    y: f32,
+    /// 1 / radius: left, right, top, bottom.
+    inv: [f32; 4],
+    shear: f32,
+    facets: Facets,
+    /// Pixels over which faces blend (a slightly rounded edge).
+    soft: f32,
+    /// Shadow centre and 1 / radii.
+    sx: f32,
+    sy: f32,
+    sinv: [f32; 2],
+    texture: u32,
+    /// Box in pixels: x0, y0, x1, y1 (x1, y1 excluded; may be negative or
+    /// past the picture, clipped when drawn).
+    bbox: [i32; 4],
+}
+
+impl Stone {
+    fn new(s: StoneShape) -> Stone {
+        let rx = 0.5 * (s.rx_left + s.rx_right);
+        let ry = s.ry_top.max(s.ry_bottom);
+        let sx = s.x + s.shadow.0 * rx * 0.55;
+        let sy = s.y + s.ry_bottom * 0.4 + s.shadow.1.abs() * ry * 0.25;
+        let srx = rx * (1.05 + 0.45 * s.shadow.0.abs());
+        let sry = ry * 0.55 + s.ry_bottom * 0.5;
+        let reach_x = s.rx_left.max(s.rx_right) + s.shear.abs() * ry + 1.5;
+        let x0 = (s.x - reach_x).min(sx - srx) - 1.0;
+        let x1 = (s.x + reach_x).max(sx + srx) + 1.0;
+        let y0 = s.y - s.ry_top - 1.5;
+        let y1 = (s.y + s.ry_bottom + 1.5).max(sy + sry + 1.0);
+        Stone {
+            x: s.x,
+            y: s.y,
+            inv: [
+                1.0 / s.rx_left.max(0.05),
+                1.0 / s.rx_right.max(0.05),
+                1.0 / s.ry_top.max(0.05),
+                1.0 / s.ry_bottom.max(0.05),
+            ],
+            shear: s.shear,
+            facets: s.facets,
+            soft: (0.12 * ry).max(0.7),
+            sx,
+            sy,
+            sinv: [1.0 / srx.max(0.05), 1.0 / sry.max(0.05)],
+            texture: s.texture,
+            bbox: [
+                x0.floor() as i32,
+                y0.floor() as i32,
+                x1.ceil() as i32,
+                y1.ceil() as i32,
+            ],
+        }
+    }
+}
+
+/// Stones filed by band, in drawing order (compressed rows: `start[b]..start[b+1]`
+/// of `ids` are band `b`'s stones).
+struct BandIndex {
+    start: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl BandIndex {
+    fn new(stones: &[Stone], bands: usize) -> BandIndex {
+        let range = |s: &Stone| {
+            let b0 = (s.bbox[1].max(0) as u32 / BAND_ROWS) as usize;
+            let b1 = ((s.bbox[3].max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
+            (b0, b1.min(bands.saturating_sub(1)))
+        };
+        let mut count = vec![0u32; bands + 1];
+        for s in stones {
+            let (b0, b1) = range(s);
+            for c in count.iter_mut().take(b1 + 1).skip(b0) {
+                *c += 1;
+            }
+        }
+        let mut start = vec![0u32; bands + 1];
+        for b in 0..bands {
+            start[b + 1] = start[b] + count[b];
+        }
+        let mut fill = start.clone();
+        let mut ids = vec![0u32; start[bands] as usize];
+        for (i, s) in stones.iter().enumerate() {
+            let (b0, b1) = range(s);
+            for f in fill.iter_mut().take(b1 + 1).skip(b0) {
+                ids[*f as usize] = i as u32;
+                *f += 1;
+            }
+        }
+        BandIndex { start, ids }
+    }
+
+    fn band(&self, b: usize) -> &[u32] {
+        match (self.start.get(b), self.start.get(b + 1)) {
+            (Some(&s), Some(&e)) => &self.ids[s as usize..e as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// The rocks prepared for one picture.
+pub(crate) struct RocksDraw {
+    opacity: f32,
+    stones: Vec<Stone>,
+    index: BandIndex,
+    shadow: f32,
+    width: u32,
+}
+
+impl Draw for RocksDraw {
+    fn draw(&self, band: &mut Band) {
+        for &i in self.index.band(band.index) {
+            self.draw_stone(&self.stones[i as usize], band);
+        }
+    }
+}
+
+impl RocksDraw {
+    fn draw_stone(&self, s: &Stone, band: &mut Band) {
+        let y0 = s.bbox[1].max(band.y0 as i32) as u32;
+        let y1 = s.bbox[3].min(band.y1() as i32).max(0) as u32;
+        let width = self.width as f32;
+        let op = self.opacity;
+        let shadow = self.shadow * op;
+        let fc = &s.facets;
+        // Pixels per unit of the stone's coordinates, for the face blends.
+        let (ry_px, rx_px) = (1.0 / s.inv[2], 0.5 / s.inv[0] + 0.5 / s.inv[1]);
+        let inv_soft = 1.0 / s.soft;
+        // Half a pixel, in the stone's smallest unit: the band where the
+        // outline is anti-aliased. Inside it coverage is 1.
+        let r_min = 1.0 / s.inv.iter().fold(0.0f32, |a, &b| a.max(b));
+        let margin = 0.75 / r_min;
+        let outer2 = (1.0 + margin) * (1.0 + margin);
+        let inner2 = if margin < 1.0 {
+            (1.0 - margin) * (1.0 - margin)
+        } else {
+            0.0
+        };
+        // Columns [a, b) of the picture covered by `lo..hi` (pixel units).
+        let span = |lo: f32, hi: f32| -> (usize, usize) {
+            let a = (lo - 0.5).ceil().clamp(0.0, width) as usize;
+            let b = ((hi - 0.5).floor() + 1.0).clamp(0.0, width) as usize;
+            (a, b.max(a))
+        };
+        for y in y0..y1 {
+            let py = y as f32 + 0.5;
+            let row = band.row(y);
+            // Contact shadow: a soft ellipse, darkest at its centre.
+            let sdy = (py - s.sy) * s.sinv[1];
+            let sdy2 = sdy * sdy;
+            if sdy2 < 1.0 {
+                let half = (1.0 - sdy2).sqrt() / s.sinv[0];
+                let (a, b) = span(s.sx - half, s.sx + half);
+                for (k, c) in row[a..b].iter_mut().enumerate() {
+                    let sdx = ((a + k) as f32 + 0.5 - s.sx) * s.sinv[0];
+                    let g = (sdx * sdx + sdy2).min(1.0);
+                    let k = (1.0 - g) * shadow;
+                    let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
+                    c[0] *= m;
+                    c[1] *= m;
+                    c[2] *= m * 1.03;
+                }
+            }
+            // The stone.
+            let dy = py - s.y;
+            let nv = dy * if dy < 0.0 { s.inv[2] } else { s.inv[3] };
+            let nv2 = nv * nv;
+            if nv2 >= outer2 {
+                continue;
+            }
+            let reach = (outer2 - nv2).sqrt();
+            let cx = s.x - s.shear * dy;
+            let (a, b) = span(cx - reach / s.inv[0], cx + reach / s.inv[1]);
+            // Darker toward the ground; the faces' blend along the row.
+            let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
+            let dy2 = dy * dy;
+            let grain_row = y.wrapping_mul(0x85eb_ca6b) ^ s.texture;
+            for (k, c) in row[a..b].iter_mut().enumerate() {
+                let x = a + k;
+                let dx = x as f32 + 0.5 - cx;
+                let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
+                let f = nu * nu + nv2;
+                if f >= outer2 {
+                    continue;
+                }
+                let cov = if f <= inner2 {
+                    1.0
+                } else {
+                    // Distance to the outline along the ray from the centre.
+                    let root = f.sqrt();
+                    let len = (dx * dx + dy2).sqrt();
+                    (0.5 - len * (1.0 - 1.0 / root)).clamp(0.0, 1.0)
+                };
+                let side =
+                    (0.5 + (nu - fc.split - fc.lean * nv) * rx_px * inv_soft).clamp(0.0, 1.0);
+                let top = (0.5 + (fc.ridge + fc.tilt * nu - nv) * ry_px * inv_soft).clamp(0.0, 1.0);
+                // Rounded off toward the outline, and a little grit.
+                let round = 1.0 - 0.2 * f.min(1.0);
+                let grit =
+                    1.0 + 0.08 * signed(hash32((x as u32).wrapping_mul(0x9e37_79b9) ^ grain_row));
+                let shade = ao * grit * round;
+                let a = cov * op;
+                for i in 0..3 {
+                    let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
+                    let v = (sides + (fc.top[i] - sides) * top) * shade;
+                    c[i] += (v - c[i]) * a;
+                }
+            }
+        }
+    }
+}
+#[cfg(test)]
+mod tmp_tests {
+    #[test]
+    fn count_area() {
+        let mut scene = crate::Scene::default();
+        scene.automaton.density = 0.4;
+        scene.automaton.columns = 968;
+        for l in &mut scene.layers {
+            if let crate::Layer::Rocks(r) = l {
+                r.near_size = 0.012;
+                r.far_size = 0.005;
+                r.jitter = 0.3;
+            }
+        }
+        let f = super::Frame::new(&scene, 3840, 2160);
+        let r = super::Rocks {
+            near_size: 0.012,
+            far_size: 0.005,
+            jitter: 0.3,
+            ..Default::default()
+        };
+        let d = r.prepare(&f).unwrap();
+        let area: i64 = d
+            .stones
+            .iter()
+            .map(|s| i64::from(s.bbox[2] - s.bbox[0]) * i64::from(s.bbox[3] - s.bbox[1]))
+            .sum();
+        let body: f64 = d
+            .stones
+            .iter()
+            .map(|s| std::f64::consts::PI * f64::from(1.0 / s.inv[0]) * f64::from(1.0 / s.inv[2]))
+            .sum();
+        let shadow: f64 = d
+            .stones
+            .iter()
+            .map(|s| std::f64::consts::PI / f64::from(s.sinv[0]) / f64::from(s.sinv[1]))
+            .sum();
+        eprintln!(
+            "stones {} bbox area {area} body {body} shadow {shadow} index {}",
+            d.stones.len(),
+            d.index.ids.len()
+        );
+    }
+}

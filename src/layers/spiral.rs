@@ -1,0 +1,232 @@
+//! The spiral: the line drawing of the original sketches. A segment is
+//! drawn, turned by a fixed angle (160°) and lengthened by a fixed step, over
+//! and over; the result is a star-like spiral, drawn here as an ornament
+//! (a constellation over the night sky, say) with anti-aliased lines.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Band, Draw, Frame};
+use crate::color::{Linear, Rgb, add, scale};
+use crate::error::Result;
+use crate::scene::{Limit, OPACITY, checked, de_opacity};
+
+/// Most segments of the spiral.
+pub const MAX_SEGMENTS: u32 = 10_000;
+/// Range of [`Spiral::x`] and [`Spiral::y`].
+pub const POSITION: Limit = Limit::new("spiral position", -1.0, 2.0);
+/// Range of [`Spiral::length`] and [`Spiral::step`].
+pub const LENGTH: Limit = Limit::new("spiral length or step", 0.0, 1.0);
+/// Range of [`Spiral::turn`].
+pub const TURN: Limit = Limit::new("spiral.turn", -360.0, 360.0);
+/// Range of [`Spiral::segments`].
+pub const SEGMENTS: Limit = Limit::new("spiral.segments", 0.0, MAX_SEGMENTS as f64);
+/// Range of [`Spiral::width`].
+pub const WIDTH: Limit = Limit::new("spiral.width", 0.0, 0.05);
+
+checked!(de_position: f32 = POSITION);
+checked!(de_length: f32 = LENGTH);
+checked!(de_turn: f32 = TURN);
+checked!(de_segments: u32 = SEGMENTS);
+checked!(de_width: f32 = WIDTH);
+
+/// Settings of the spiral layer. Off by default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Spiral {
+    /// Whether the layer is drawn. Default: false.
+    pub visible: bool,
+    /// Opacity, 0 to 1. Default: 0.7.
+    #[serde(deserialize_with = "de_opacity")]
+    pub opacity: f32,
+    /// Start of the first segment, fraction of the width. Range -1 to 2.
+    /// Default: 0.62.
+    #[serde(deserialize_with = "de_position")]
+    pub x: f32,
+    /// Start of the first segment, fraction of the height. Range -1 to 2.
+    /// Default: 0.22.
+    #[serde(deserialize_with = "de_position")]
+    pub y: f32,
+    /// Length of the first segment, fraction of the height. Range 0 to 1.
+    /// Default: 0.01.
+    #[serde(deserialize_with = "de_length")]
+    pub length: f32,
+    /// Growth of each segment over the last, fraction of the height. Range 0
+    /// to 1. Default: 0.006.
+    #[serde(deserialize_with = "de_length")]
+    pub step: f32,
+    /// Turn between segments, degrees. Range -360 to 360. Default: 160.
+    #[serde(deserialize_with = "de_turn")]
+    pub turn: f32,
+    /// Number of segments. Range 0 to [`MAX_SEGMENTS`]. Default: 36.
+    #[serde(deserialize_with = "de_segments")]
+    pub segments: u32,
+    /// Line width, fraction of the height. Range 0 to 0.05. Default: 0.0015.
+    #[serde(deserialize_with = "de_width")]
+    pub width: f32,
+    /// Line colour. Default: (236, 230, 255).
+    pub color: Rgb,
+}
+
+impl Default for Spiral {
+    fn default() -> Self {
+        Spiral {
+            visible: false,
+            opacity: 0.7,
+            x: 0.62,
+            y: 0.22,
+            length: 0.01,
+            step: 0.006,
+            turn: 160.0,
+            segments: 36,
+            width: 0.0015,
+            color: Rgb(236, 230, 255),
+        }
+    }
+}
+
+impl Spiral {
+    /// Checks the numbers against their limits.
+    pub fn validate(&self) -> Result<()> {
+        OPACITY.check(f64::from(self.opacity), self.opacity)?;
+        POSITION.check(f64::from(self.x), self.x)?;
+        POSITION.check(f64::from(self.y), self.y)?;
+        LENGTH.check(f64::from(self.length), self.length)?;
+        LENGTH.check(f64::from(self.step), self.step)?;
+        TURN.check(f64::from(self.turn), self.turn)?;
+        SEGMENTS.check(f64::from(self.segments), self.segments)?;
+        WIDTH.check(f64::from(self.width), self.width)
+    }
+
+    /// The spiral's vertices in scene units (x in heights from the left, y
+    /// in heights from the top).
+    pub fn points(&self, aspect: f32) -> Vec<(f32, f32)> {
+        let mut p = (self.x * aspect, self.y);
+        let mut angle = 0.0f32;
+        let mut len = self.length;
+        let mut out = Vec::with_capacity(self.segments as usize + 1);
+        out.push(p);
+        for _ in 0..self.segments {
+            p = (p.0 + len * angle.cos(), p.1 - len * angle.sin());
+            out.push(p);
+            angle += self.turn.to_radians();
+            len += self.step;
+        }
+        out
+    }
+
+    pub(crate) fn prepare(&self, f: &Frame) -> SpiralDraw {
+        let pts: Vec<(f32, f32)> = self
+            .points(f.w / f.h)
+            .into_iter()
+            .map(|(x, y)| (x * f.h, y * f.h))
+            .collect();
+        // Thin lines keep their weight at any size: below a pixel they are
+        // drawn a pixel wide and fainter.
+        let width = self.width * f.h;
+        let hw = (0.5 * width).max(0.5);
+        let faint = (width / (2.0 * hw)).min(1.0);
+        let reach = hw + 1.5;
+        let segments = pts
+            .windows(2)
+            .map(|s| {
+                let (a, b) = (s[0], s[1]);
+                Segment {
+                    a,
+                    b,
+                    y0: (a.1.min(b.1) - reach).floor().max(0.0) as u32,
+                    y1: (a.1.max(b.1) + reach).ceil().max(0.0) as u32,
+                }
+            })
+            .collect();
+        let star_r = (0.0025 * f.h).max(0.8);
+        SpiralDraw {
+            opacity: self.opacity * faint,
+            color: self.color.linear(),
+            segments,
+            vertices: pts,
+            hw,
+            star_r,
+            star_energy: ((0.0025 * f.h) / star_r).powi(2),
+        }
+    }
+}
+
+struct Segment {
+    a: (f32, f32),
+    b: (f32, f32),
+    y0: u32,
+    y1: u32,
+}
+
+/// The spiral prepared for one picture.
+pub(crate) struct SpiralDraw {
+    opacity: f32,
+    color: Linear,
+    segments: Vec<Segment>,
+    vertices: Vec<(f32, f32)>,
+    hw: f32,
+    star_r: f32,
+    star_energy: f32,
+}
+
+impl Draw for SpiralDraw {
+    fn draw(&self, band: &mut Band) {
+        let (by0, by1) = (band.y0, band.y1());
+        let width = band.width;
+        let reach = self.hw + 1.5;
+        for s in &self.segments {
+            if s.y1 <= by0 || s.y0 >= by1 {
+                continue;
+            }
+            let (ax, ay) = s.a;
+            let (dx, dy) = (s.b.0 - ax, s.b.1 - ay);
+            let len2 = (dx * dx + dy * dy).max(1e-9);
+            for y in s.y0.max(by0)..s.y1.min(by1) {
+                let py = y as f32 + 0.5;
+                // Columns the segment can reach on this row.
+                let (t0, t1) = if dy.abs() < 1e-6 {
+                    (0.0, 1.0)
+                } else {
+                    let ta = ((py - reach - ay) / dy).clamp(0.0, 1.0);
+                    let tb = ((py + reach - ay) / dy).clamp(0.0, 1.0);
+                    (ta.min(tb), ta.max(tb))
+                };
+                let xa = ax + dx * t0;
+                let xb = ax + dx * t1;
+                let x0 = (xa.min(xb) - reach).floor().max(0.0) as u32;
+                let x1 = ((xa.max(xb) + reach).ceil().max(0.0) as u32).min(width);
+                let row = band.row(y);
+                for x in x0..x1 {
+                    let px = x as f32 + 0.5;
+                    let t = (((px - ax) * dx + (py - ay) * dy) / len2).clamp(0.0, 1.0);
+                    let (ex, ey) = (px - ax - dx * t, py - ay - dy * t);
+                    let d = (ex * ex + ey * ey).sqrt();
+                    let cov = (self.hw + 0.5 - d).clamp(0.0, 1.0);
+                    if cov > 0.0 {
+                        let c = &mut row[x as usize];
+                        // Lines add light, like a constellation drawn in the sky.
+                        *c = add(*c, scale(self.color, cov * self.opacity * 0.35));
+                    }
+                }
+            }
+        }
+        // A small star at every vertex.
+        let r = self.star_r;
+        for &(vx, vy) in &self.vertices {
+            let y0 = (vy - r * 3.0).floor().max(by0 as f32) as u32;
+            let y1 = ((vy + r * 3.0).ceil().max(0.0) as u32).min(by1);
+            for y in y0..y1 {
+                let dy = y as f32 + 0.5 - vy;
+                let x0 = (vx - r * 3.0).floor().max(0.0) as u32;
+                let x1 = ((vx + r * 3.0).ceil().max(0.0) as u32).min(width);
+                let row = band.row(y);
+                for x in x0..x1 {
+                    let dx = x as f32 + 0.5 - vx;
+                    let g = (-(dx * dx + dy * dy) / (r * r)).exp() * self.star_energy;
+                    let c = &mut row[x as usize];
+                    *c = add(*c, scale(self.color, g * self.opacity * 1.5));
+                }
+            }
+        }
+    }
+}

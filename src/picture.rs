@@ -1,0 +1,521 @@
+//! Pictures as PNG files that carry their own recipe.
+//!
+//! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
+//! with the scene's RON in a compressed iTXt chunk, keyword
+//! [`SCENE_KEY`], placed before the image data. Reading the recipe back
+//! stops at the first image data chunk: a picture's pixels are never read
+//! to get its recipe, and a file above [`MAX_PNG_BYTES`] is refused before
+//! anything is read.
+
+use std::io::{BufRead, BufReader, Seek, Write};
+use std::path::Path;
+use std::str::FromStr;
+
+use image::RgbaImage;
+use rayon::prelude::*;
+
+use crate::compose::Composer;
+use crate::encoder::{self, STRIP_ROWS};
+use crate::error::{Error, Result};
+use crate::scene::{MAX_RON_BYTES, Scene};
+
+/// Keyword of the text chunk holding the scene's RON.
+pub const SCENE_KEY: &str = "playa:scene";
+/// Largest PNG file whose recipe is read (512 MiB); bigger files are refused
+/// before reading.
+pub const MAX_PNG_BYTES: u64 = 512 << 20;
+/// Largest text chunk accepted when reading a recipe, decompressed.
+pub const MAX_TEXT_BYTES: usize = MAX_RON_BYTES;
+/// The 8-byte signature every PNG file starts with.
+const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+
+/// How hard the PNG encoder works.
+///
+/// Default: [`Compression::Fast`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// Fast compression (fdeflate), a little bigger files.
+    #[default]
+    Fast,
+    /// zlib's balanced level.
+    Default,
+    /// Smallest files, slowest.
+    Best,
+}
+
+impl Compression {
+    /// All levels, fastest first.
+    pub const ALL: [Compression; 3] = [Compression::Fast, Compression::Default, Compression::Best];
+
+    /// The level's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Fast => "fast",
+            Compression::Default => "default",
+            Compression::Best => "best",
+        }
+    }
+
+    fn png(self) -> png::Compression {
+        match self {
+            Compression::Fast => png::Compression::Fast,
+            Compression::Default => png::Compression::Balanced,
+            Compression::Best => png::Compression::High,
+        }
+    }
+}
+
+impl FromStr for Compression {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Compression::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("compression {s:?} must be fast, default or best"))
+    }
+}
+
+/// Strips compressed at once before they are written: bounds the memory
+/// held for compressed data whatever the picture's size.
+const WINDOW_STRIPS: usize = 64;
+
+/// Encodes `image` as a PNG into `out`, with `scene`'s RON as the
+/// [`SCENE_KEY`] text chunk and each `(keyword, text)` of `extra_text` as a
+/// further compressed iTXt chunk (e.g. a share code), all before the image
+/// data.
+///
+/// [`Compression::Fast`] uses playa's own parallel encoder: strips of 32
+/// rows filtered and Huffman-coded independently, on all cores, into one
+/// standard zlib stream; the other levels use the `png` crate's zlib
+/// encoder with adaptive filtering, row by row.
+pub fn encode_png<W: Write>(
+    out: W,
+    image: &RgbaImage,
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    let (width, height) = image.dimensions();
+    let texts = texts(scene, extra_text);
+    if compression == Compression::Fast {
+        let raw = image.as_raw();
+        let strip_bytes = width as usize * 4 * STRIP_ROWS as usize;
+        return write_strips(out, width, height, &texts, |i, buffers| {
+            let rows = &raw[i * strip_bytes..((i + 1) * strip_bytes).min(raw.len())];
+            encoder::compress_strip(rows, width as usize, buffers)
+        });
+    }
+    let fail = |e: png::EncodingError| Error::Png {
+        source_name: "PNG encoder".into(),
+        reason: e.to_string(),
+    };
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    encoder.set_compression(compression.png());
+    let mut writer = encoder.write_header().map_err(fail)?;
+    for chunk in &texts {
+        writer.write_text_chunk(chunk).map_err(fail)?;
+    }
+    let mut stream = writer.stream_writer_with_size(1 << 20).map_err(fail)?;
+    // Drop the alpha channel a band of rows at a time.
+    let row_px = width as usize;
+    let mut rgb = Vec::with_capacity(row_px * 3 * 64);
+    for rows in image.as_raw().chunks(row_px * 4 * 64) {
+        rgb.clear();
+        for p in rows.chunks_exact(4) {
+            rgb.extend_from_slice(&p[..3]);
+        }
+        stream.write_all(&rgb).map_err(|e| Error::Png {
+            source_name: "PNG encoder".into(),
+            reason: e.to_string(),
+        })?;
+    }
+    stream.finish().map_err(fail)?;
+    Ok(())
+}
+
+/// Renders `scene` at `width × height` straight into a PNG (as
+/// [`encode_png`] of [`crate::render`], byte for byte). With
+/// [`Compression::Fast`] the picture is rendered strip by strip, each strip
+/// compressed as soon as it is drawn, in parallel: no full-size image is
+/// ever held, so memory stays small at any size.
+pub fn render_png<W: Write>(
+    out: W,
+    scene: &Scene,
+    width: u32,
+    height: u32,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    if compression != Compression::Fast {
+        let image = crate::render(scene, width, height)?;
+        return encode_png(out, &image, scene, extra_text, compression);
+    }
+    let composer = Composer::new(scene, width, height)?;
+    let texts = texts(scene, extra_text);
+    write_strips(out, width, height, &texts, |i, buffers| {
+        let y0 = i as u32 * STRIP_ROWS;
+        let rows = STRIP_ROWS.min(height - y0) as usize;
+        let mut rgba = std::mem::take(&mut buffers.rgba);
+        rgba.resize(rows * width as usize * 4, 0);
+        if buffers.scratch.is_empty() {
+            buffers.scratch = composer.scratch();
+        }
+        composer.render_rows(y0, &mut rgba, &mut buffers.scratch);
+        let strip = encoder::compress_strip(&rgba, width as usize, buffers);
+        buffers.rgba = rgba;
+        strip
+    })
+}
+
+/// [`render_png`] into a file, atomically.
+pub fn render_png_file(
+    path: &Path,
+    scene: &Scene,
+    width: u32,
+    height: u32,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    write_file(path, |w| {
+        render_png(w, scene, width, height, extra_text, compression)
+    })
+}
+
+/// The text chunks of a picture: the recipe first, then `extra_text`.
+fn texts(scene: &Scene, extra_text: &[(&str, String)]) -> Vec<png::text_metadata::ITXtChunk> {
+    std::iter::once((SCENE_KEY, scene.to_ron()))
+        .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())))
+        .map(|(keyword, text)| {
+            let mut chunk = png::text_metadata::ITXtChunk::new(keyword, text);
+            // Compressing text held in memory cannot fail.
+            let _ = chunk.compress_text();
+            chunk
+        })
+        .collect()
+}
+
+/// Writes a PNG whose image data are the strips `strip(0..n)`, computed in
+/// parallel windows and written in order.
+fn write_strips<W: Write>(
+    mut out: W,
+    width: u32,
+    height: u32,
+    texts: &[png::text_metadata::ITXtChunk],
+    strip: impl Fn(usize, &mut encoder::Buffers) -> encoder::Strip + Sync,
+) -> Result<()> {
+    use png::text_metadata::EncodableTextChunk;
+    let io = |e: std::io::Error| Error::Png {
+        source_name: "PNG encoder".into(),
+        reason: e.to_string(),
+    };
+    let chunk = |out: &mut W, kind: &[u8; 4], data: &[u8]| -> Result<()> {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(kind);
+        crc.update(data);
+        out.write_all(&(data.len() as u32).to_be_bytes())
+            .map_err(io)?;
+        out.write_all(kind).map_err(io)?;
+        out.write_all(data).map_err(io)?;
+        out.write_all(&crc.finalize().to_be_bytes()).map_err(io)
+    };
+    out.write_all(&SIGNATURE).map_err(io)?;
+    let mut ihdr = Vec::with_capacity(13);
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    // 8-bit RGB, deflate, adaptive filtering, not interlaced.
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &ihdr)?;
+    chunk(&mut out, b"sRGB", &[0])?;
+    for text in texts {
+        text.encode(&mut out).map_err(|e| Error::Png {
+            source_name: "PNG encoder".into(),
+            reason: e.to_string(),
+        })?;
+    }
+    chunk(&mut out, b"IDAT", &encoder::zlib_header())?;
+    let count = height.div_ceil(STRIP_ROWS) as usize;
+    let mut checksums = Vec::with_capacity(count);
+    for start in (0..count).step_by(WINDOW_STRIPS) {
+        let strips: Vec<encoder::Strip> = (start..(start + WINDOW_STRIPS).min(count))
+            .into_par_iter()
+            .map_init(encoder::Buffers::default, |buffers, i| strip(i, buffers))
+            .collect();
+        for s in strips {
+            chunk(&mut out, b"IDAT", &s.deflate)?;
+            checksums.push(s.checksum());
+        }
+    }
+    chunk(&mut out, b"IDAT", &encoder::zlib_trailer(checksums))?;
+    chunk(&mut out, b"IEND", &[])
+}
+
+/// [`encode_png`] into memory.
+pub fn encode_png_to_vec(
+    image: &RgbaImage,
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    encode_png(&mut bytes, image, scene, extra_text, compression)?;
+    Ok(bytes)
+}
+
+/// Writes `image` as a PNG file with its recipe (see [`encode_png`]),
+/// atomically: a failure leaves no partial file.
+pub fn write_png(
+    path: &Path,
+    image: &RgbaImage,
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    write_file(path, |w| {
+        encode_png(w, image, scene, extra_text, compression)
+    })
+}
+
+/// Writes a file atomically through a buffer, keeping the encoder's error.
+fn write_file(
+    path: &Path,
+    encode: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
+) -> Result<()> {
+    let mut failure = None;
+    let result = crate::export::write_atomically_with(path, |file| {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
+        encode(&mut buffered).map_err(|e| {
+            let message = e.to_string();
+            failure = Some(e);
+            std::io::Error::other(message)
+        })?;
+        buffered.flush()
+    });
+    match (result, failure) {
+        (Err(_), Some(e)) => Err(e),
+        (r, _) => r,
+    }
+}
+
+/// The text of the chunk `keyword` of the PNG read from `reader`, looking
+/// only at the chunks before the image data. `Ok(None)` if the PNG has no
+/// such chunk there. `source_name` names the input in errors.
+pub fn read_text<R: BufRead + Seek>(
+    mut reader: R,
+    source_name: &str,
+    keyword: &str,
+) -> Result<Option<String>> {
+    let fail = |reason: String| Error::Png {
+        source_name: source_name.to_string(),
+        reason,
+    };
+    let mut signature = [0u8; 8];
+    let got =
+        read_up_to(&mut reader, &mut signature).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if got < 8 || signature != SIGNATURE {
+        return Err(fail("not a PNG file".into()));
+    }
+    reader
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    let mut decoder = png::Decoder::new_with_limits(
+        reader,
+        png::Limits {
+            bytes: 4 * MAX_TEXT_BYTES,
+        },
+    );
+    decoder.set_ignore_text_chunk(false);
+    let info = decoder
+        .read_info()
+        .map_err(|e| fail(format!("damaged PNG: {e}")))?;
+    let info = info.info();
+    for chunk in &info.utf8_text {
+        if chunk.keyword == keyword {
+            let mut chunk = chunk.clone();
+            chunk
+                .decompress_text_with_limit(MAX_TEXT_BYTES)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
+            return chunk
+                .get_text()
+                .map(Some)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+        }
+    }
+    for chunk in &info.compressed_latin1_text {
+        if chunk.keyword == keyword {
+            let mut chunk = chunk.clone();
+            chunk
+                .decompress_text_with_limit(MAX_TEXT_BYTES)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
+            return chunk
+                .get_text()
+                .map(Some)
+                .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+        }
+    }
+    Ok(info
+        .uncompressed_latin1_text
+        .iter()
+        .find(|c| c.keyword == keyword)
+        .map(|c| c.text.clone()))
+}
+
+fn read_up_to<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// The scene recipe embedded in PNG bytes. Errors say whether the bytes are
+/// not a PNG, a PNG without a recipe, or a PNG with a bad recipe.
+pub fn decode_recipe(bytes: &[u8], source_name: &str) -> Result<Scene> {
+    if bytes.len() as u64 > MAX_PNG_BYTES {
+        return Err(Error::Png {
+            source_name: source_name.to_string(),
+            reason: format!("file is larger than the limit of {MAX_PNG_BYTES} bytes"),
+        });
+    }
+    recipe_from(std::io::Cursor::new(bytes), source_name)
+}
+
+/// The scene recipe of the PNG file at `path`. The file's size is checked
+/// against [`MAX_PNG_BYTES`] first, and only its chunks before the image
+/// data are read.
+pub fn read_recipe(path: &Path) -> Result<Scene> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len > MAX_PNG_BYTES {
+        return Err(Error::Png {
+            source_name: name,
+            reason: format!("file is {len} bytes, larger than the limit of {MAX_PNG_BYTES}"),
+        });
+    }
+    recipe_from(BufReader::with_capacity(64 << 10, file), &name)
+}
+
+fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Scene> {
+    let text = read_text(reader, source_name, SCENE_KEY)?.ok_or_else(|| Error::Png {
+        source_name: source_name.to_string(),
+        reason: format!("PNG has no {SCENE_KEY} recipe (not made by playa?)"),
+    })?;
+    Scene::from_ron(&text, &format!("{source_name} ({SCENE_KEY})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> (Scene, RgbaImage) {
+        let scene = Scene::default();
+        let image = crate::render(&scene, 48, 27).unwrap();
+        (scene, image)
+    }
+
+    #[test]
+    fn recipe_round_trips() {
+        let (scene, image) = small();
+        for c in Compression::ALL {
+            let bytes =
+                encode_png_to_vec(&image, &scene, &[("playa:code", "x1".into())], c).unwrap();
+            assert_eq!(decode_recipe(&bytes, "mem").unwrap(), scene);
+            let code = read_text(std::io::Cursor::new(&bytes), "mem", "playa:code").unwrap();
+            assert_eq!(code.as_deref(), Some("x1"));
+            let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
+            assert_eq!(decoded, image);
+        }
+    }
+
+    #[test]
+    fn fast_encoding_decodes_to_the_pixels_at_any_size() {
+        let scene = Scene::default();
+        for (w, h) in [
+            (1, 1),
+            (1, 40),
+            (2, 33),
+            (3, 31),
+            (17, 64),
+            (65, 97),
+            (300, 7),
+        ] {
+            let mut image = RgbaImage::new(w, h);
+            for (i, p) in image.pixels_mut().enumerate() {
+                let v = crate::noise::hash32(i as u32);
+                // Mixed content: flat runs, gradients and noise.
+                *p = image::Rgba([
+                    if i % 7 < 3 { 10 } else { v as u8 },
+                    (i % 251) as u8,
+                    (v >> 8) as u8 & 0x0f,
+                    255,
+                ]);
+            }
+            let bytes = encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
+            let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
+            assert_eq!(decoded, image, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn rendering_straight_to_png_matches_render_then_encode() {
+        for name in ["death-valley", "night-under-stars"] {
+            let scene = crate::presets::load(name).unwrap();
+            for (w, h) in [(97, 55), (320, 180)] {
+                let image = crate::render(&scene, w, h).unwrap();
+                for c in Compression::ALL {
+                    let a = encode_png_to_vec(&image, &scene, &[], c).unwrap();
+                    let mut b = Vec::new();
+                    render_png(&mut b, &scene, w, h, &[], c).unwrap();
+                    assert!(a == b, "{name} {w}x{h} {c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_inputs_say_what_is_wrong() {
+        let err = decode_recipe(b"hello world", "a.png")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a.png") && err.contains("not a PNG"), "{err}");
+        let err = decode_recipe(b"", "e.png").unwrap_err().to_string();
+        assert!(err.contains("not a PNG"), "{err}");
+
+        let mut plain = Vec::new();
+        image::DynamicImage::ImageRgba8(RgbaImage::new(4, 4))
+            .write_to(
+                &mut std::io::Cursor::new(&mut plain),
+                image::ImageFormat::Png,
+            )
+            .unwrap();
+        let err = decode_recipe(&plain, "p.png").unwrap_err().to_string();
+        assert!(err.contains("no playa:scene recipe"), "{err}");
+
+        let (_, image) = small();
+        let mut bad = Vec::new();
+        let mut enc = png::Encoder::new(&mut bad, 48, 27);
+        enc.set_color(png::ColorType::Rgba);
+        enc.add_itxt_chunk(SCENE_KEY.into(), "(seed: \"x\")".into())
+            .unwrap();
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(image.as_raw()).unwrap();
+        w.finish().unwrap();
+        let err = decode_recipe(&bad, "b.png").unwrap_err().to_string();
+        assert!(err.contains("b.png (playa:scene): line 1, column"), "{err}");
+
+        let (scene, image) = small();
+        let bytes = encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
+        let err = decode_recipe(&bytes[..40], "t.png")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("t.png"), "{err}");
+    }
+}

@@ -1,0 +1,421 @@
+//! The scene: everything that decides the pixels, as plain data.
+//!
+//! A scene is written as RON. Every field has a default, so a preset names
+//! only what it changes:
+//!
+//! ```ron
+//! (
+//!     seed: 7,
+//!     time: GoldenHour,
+//!     automaton: (density: 0.5, columns: 240),
+//!     layers: [Sky(()), Ranges((count: 2)), Floor(()), Rocks(()), Tent((x: 0.7))],
+//! )
+//! ```
+//!
+//! Geometry is in scene units, never pixels: horizontal positions are
+//! fractions of the picture's width, vertical positions and sizes fractions
+//! of its height. The same scene renders the same picture at any resolution.
+//!
+//! Every number has a documented range ([`Limit`]); a value outside it is
+//! rejected when the RON is read (with its line and column) and by
+//! [`Scene::validate`]. Floats are plain `f32` with the ranges documented on
+//! each field.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::grid::{BitGrid, Topology};
+use crate::layers::{Floor, Layer, Ranges, Rocks, Sky, Spiral, Tent};
+use crate::life::Life;
+use crate::palette::TimeOfDay;
+use crate::rule::Rule;
+
+/// A documented range for a number in a scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    /// The name of the quantity, as in the RON (`"automaton.density"`).
+    pub what: &'static str,
+    /// Smallest accepted value.
+    pub min: f64,
+    /// Largest accepted value.
+    pub max: f64,
+}
+
+impl Limit {
+    /// A limit named `what` from `min` to `max`, both included.
+    pub const fn new(what: &'static str, min: f64, max: f64) -> Limit {
+        Limit { what, min, max }
+    }
+
+    /// Checks `value` (shown as `shown`); NaN is always out of range.
+    pub fn check(&self, value: f64, shown: impl ToString) -> Result<()> {
+        if value.is_nan() || value < self.min || value > self.max {
+            Err(Error::out_of_range(
+                self.what,
+                shown,
+                format!("must be a number from {} to {}", self.min, self.max),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Defines `fn $name` for `#[serde(deserialize_with = "...")]`: reads a
+/// `$ty` and rejects it unless it is within `$limit`, so that serde reports
+/// the bad value with its line and column.
+macro_rules! checked {
+    ($name:ident: $ty:ty = $limit:expr) => {
+        pub(crate) fn $name<'de, D: serde::Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<$ty, D::Error> {
+            let v = <$ty as serde::Deserialize>::deserialize(d)?;
+            $limit
+                .check(f64::from(v), v)
+                .map_err(serde::de::Error::custom)?;
+            Ok(v)
+        }
+    };
+}
+pub(crate) use checked;
+
+/// Narrowest accepted aspect ratio (width / height).
+pub const MIN_ASPECT: f32 = 0.25;
+/// Widest accepted aspect ratio (width / height).
+pub const MAX_ASPECT: f32 = 4.0;
+/// Most columns of the rock automaton's grid.
+pub const MAX_COLUMNS: u32 = 2048;
+/// Most cells (columns × rows) of the rock automaton's grid.
+pub const MAX_GRID_CELLS: u64 = 1 << 22;
+/// Most generations of the rock automaton.
+pub const MAX_GENERATIONS: u32 = 1000;
+/// Most layers in a scene.
+pub const MAX_LAYERS: usize = 32;
+/// Longest scene text accepted by [`Scene::from_ron`], in bytes (1 MiB).
+pub const MAX_RON_BYTES: usize = 1 << 20;
+
+/// Range of [`Scene::aspect`].
+pub const ASPECT: Limit = Limit::new("aspect", MIN_ASPECT as f64, MAX_ASPECT as f64);
+/// Range of [`Scene::sun_x`].
+pub const SUN_X: Limit = Limit::new("sun_x", -0.5, 1.5);
+/// Range of [`Scene::horizon`].
+pub const HORIZON: Limit = Limit::new("horizon", 0.1, 0.9);
+/// Range of [`Automaton::density`].
+pub const DENSITY: Limit = Limit::new("automaton.density", 0.0, 1.0);
+/// Range of [`Automaton::generations`].
+pub const GENERATIONS: Limit = Limit::new("automaton.generations", 0.0, MAX_GENERATIONS as f64);
+/// Range of [`Automaton::columns`].
+pub const COLUMNS: Limit = Limit::new("automaton.columns", 1.0, MAX_COLUMNS as f64);
+/// Range of every layer's `opacity`.
+pub const OPACITY: Limit = Limit::new("opacity", 0.0, 1.0);
+
+checked!(de_aspect: f32 = ASPECT);
+checked!(de_sun_x: f32 = SUN_X);
+checked!(de_horizon: f32 = HORIZON);
+checked!(de_density: f32 = DENSITY);
+checked!(de_generations: u32 = GENERATIONS);
+checked!(de_columns: u32 = COLUMNS);
+checked!(de_opacity: f32 = OPACITY);
+
+/// A landscape: seed, framing, light, the rock automaton and the layers.
+///
+/// Default: the Death Valley campsite (`presets/death-valley.ron`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scene {
+    /// Seed of everything random: the soup, ridgelines, stars, grain and the
+    /// stones' jitter. Default: 1.
+    pub seed: u64,
+    /// Intended width / height of the picture; sets the rock grid's rows and
+    /// the default output size. Range 0.25 to 4. Default: 16/9.
+    #[serde(deserialize_with = "de_aspect")]
+    pub aspect: f32,
+    /// Time of day: sky colours, sun height and light. Default: noon.
+    pub time: TimeOfDay,
+    /// Horizontal position of the sun (or moon), fraction of the width; also
+    /// the side the light comes from. Range -0.5 to 1.5. Default: 0.74.
+    #[serde(deserialize_with = "de_sun_x")]
+    pub sun_x: f32,
+    /// Height of the horizon, fraction of the height from the top. Range 0.1
+    /// to 0.9. Default: 0.56.
+    #[serde(deserialize_with = "de_horizon")]
+    pub horizon: f32,
+    /// The cellular automaton whose survivors become stones.
+    pub automaton: Automaton,
+    /// The layers, drawn in order (back to front). Default: sky, ranges,
+    /// floor, rocks, tent and a hidden spiral.
+    pub layers: Vec<Layer>,
+}
+
+/// The rock automaton: a seeded soup run a few generations of a Life-like
+/// rule; every surviving cell becomes a stone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Automaton {
+    /// Share of live cells in the soup. Range 0 to 1 (quantized to 1/65536).
+    /// Default: 0.8.
+    #[serde(deserialize_with = "de_density")]
+    pub density: f32,
+    /// Generations run before the survivors are placed. Range 0 to
+    /// [`MAX_GENERATIONS`]. Default: 8.
+    #[serde(deserialize_with = "de_generations")]
+    pub generations: u32,
+    /// The rule, as `"B3/S23"` (or Golly's `"23/3"`). Default: `"B3/S23"`.
+    pub rule: Rule,
+    /// Torus (edges wrap) or bounded plane. Default: torus.
+    pub topology: Topology,
+    /// Columns of the grid, spread over the picture's width; the rows are
+    /// `columns / aspect`, spread from the horizon to the bottom. Range 1 to
+    /// [`MAX_COLUMNS`], with at most [`MAX_GRID_CELLS`] cells. Default: 560.
+    #[serde(deserialize_with = "de_columns")]
+    pub columns: u32,
+}
+
+impl Default for Automaton {
+    fn default() -> Self {
+        Automaton {
+            density: 0.8,
+            generations: 8,
+            rule: Rule::default(),
+            topology: Topology::Torus,
+            columns: 560,
+        }
+    }
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Scene {
+            seed: 1,
+            aspect: 16.0 / 9.0,
+            time: TimeOfDay::Noon,
+            sun_x: 0.74,
+            horizon: 0.56,
+            automaton: Automaton::default(),
+            layers: Scene::default_layers(),
+        }
+    }
+}
+
+impl Scene {
+    /// The default layer list: sky, ranges, floor, rocks, tent, and the
+    /// spiral (hidden).
+    pub fn default_layers() -> Vec<Layer> {
+        vec![
+            Layer::Sky(Sky::default()),
+            Layer::Ranges(Ranges::default()),
+            Layer::Floor(Floor::default()),
+            Layer::Rocks(Rocks::default()),
+            Layer::Tent(Tent::default()),
+            Layer::Spiral(Spiral::default()),
+        ]
+    }
+
+    /// Reads a scene from RON text. `source_name` (a file name, "share
+    /// code", ...) starts every error message; syntax errors, unknown fields
+    /// and out-of-range values name their line and column.
+    pub fn from_ron(text: &str, source_name: &str) -> Result<Scene> {
+        let fail = |reason: String| Error::Scene {
+            source_name: source_name.to_string(),
+            reason,
+        };
+        if text.len() > MAX_RON_BYTES {
+            return Err(fail(format!(
+                "scene text is {} bytes, more than the limit of {MAX_RON_BYTES}",
+                text.len()
+            )));
+        }
+        let scene: Scene = ron::Options::default()
+            .with_recursion_limit(32)
+            .from_str(text)
+            .map_err(|e| {
+                fail(format!(
+                    "line {}, column {}: {}",
+                    e.span.start.line, e.span.start.col, e.code
+                ))
+            })?;
+        scene.validate().map_err(|e| fail(e.to_string()))?;
+        Ok(scene)
+    }
+
+    /// Reads a scene from a RON file, refusing files above [`MAX_RON_BYTES`]
+    /// before reading them.
+    pub fn from_ron_file(path: &std::path::Path) -> Result<Scene> {
+        use std::io::Read;
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let mut text = String::new();
+        file.take(MAX_RON_BYTES as u64 + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| Error::io(path, e))?;
+        Scene::from_ron(&text, &path.display().to_string())
+    }
+
+    /// The scene as pretty RON, every field written out.
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new()
+            .struct_names(false)
+            .depth_limit(3)
+            .indentor("    ");
+        // Serializing plain data with finite floats cannot fail.
+        ron::ser::to_string_pretty(self, config).expect("a scene always serializes")
+    }
+
+    /// Checks every number against its documented limit ([`Limit`]s of
+    /// this module and of each layer) and the grid against
+    /// [`MAX_GRID_CELLS`].
+    pub fn validate(&self) -> Result<()> {
+        ASPECT.check(f64::from(self.aspect), self.aspect)?;
+        SUN_X.check(f64::from(self.sun_x), self.sun_x)?;
+        HORIZON.check(f64::from(self.horizon), self.horizon)?;
+        let a = &self.automaton;
+        DENSITY.check(f64::from(a.density), a.density)?;
+        GENERATIONS.check(f64::from(a.generations), a.generations)?;
+        COLUMNS.check(f64::from(a.columns), a.columns)?;
+        let (cols, rows) = self.grid_size();
+        let cells = cols as u64 * rows as u64;
+        if cells > MAX_GRID_CELLS {
+            return Err(Error::out_of_range(
+                "automaton grid",
+                format!("{cols}x{rows} ({cells} cells)"),
+                format!("at most {MAX_GRID_CELLS} cells (columns × columns / aspect)"),
+            ));
+        }
+        if self.layers.len() > MAX_LAYERS {
+            return Err(Error::out_of_range(
+                "number of layers",
+                self.layers.len(),
+                format!("at most {MAX_LAYERS}"),
+            ));
+        }
+        for layer in &self.layers {
+            layer.validate()?;
+        }
+        Ok(())
+    }
+
+    /// Columns and rows of the rock automaton's grid (rows follow from the
+    /// aspect ratio).
+    pub fn grid_size(&self) -> (usize, usize) {
+        let cols = self.automaton.columns.max(1) as usize;
+        let rows = (cols as f64 / f64::from(self.aspect.max(MIN_ASPECT))).round();
+        (cols, (rows as usize).max(1))
+    }
+
+    /// The rock automaton's grid after its generations: the soup of
+    /// `(columns, rows, density, seed)` run with the rule on the topology.
+    /// Each live cell is a stone.
+    pub fn rock_grid(&self) -> Result<BitGrid> {
+        self.validate()?;
+        let (cols, rows) = self.grid_size();
+        let a = &self.automaton;
+        let soup = crate::soup::soup(cols, rows, f64::from(a.density), self.seed)?;
+        Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
+    }
+
+    /// The file name stem for this scene rendered with `seed`:
+    /// `{name}-{seed}`.
+    pub fn file_stem(name: &str, seed: u64) -> String {
+        format!("{name}-{seed}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_round_trips_through_ron() {
+        let scene = Scene::default();
+        let text = scene.to_ron();
+        assert_eq!(Scene::from_ron(&text, "test").unwrap(), scene, "{text}");
+    }
+
+    #[test]
+    fn empty_scene_is_the_default() {
+        assert_eq!(Scene::from_ron("()", "x").unwrap(), Scene::default());
+    }
+
+    #[test]
+    fn a_preset_names_only_what_it_changes() {
+        let s = Scene::from_ron(
+            "(seed: 9, automaton: (rule: \"23/3\"), layers: [Sky(()), Tent((x: 0.2))])",
+            "p",
+        )
+        .unwrap();
+        assert_eq!(s.seed, 9);
+        assert_eq!(s.automaton.rule, Rule::CONWAY);
+        assert_eq!(s.automaton.density, 0.8);
+        assert_eq!(s.layers.len(), 2);
+        let Layer::Tent(t) = &s.layers[1] else {
+            panic!()
+        };
+        assert_eq!(t.x, 0.2);
+        assert_eq!(t.size, Tent::default().size);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let err = Scene::from_ron("(\n  seed: 1,\n  colour: 3,\n)", "bad.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("bad.ron: line 3, column "), "{err}");
+        assert!(err.contains("colour"), "{err}");
+
+        let err = Scene::from_ron("(\n  automaton: (density: 7.5),\n)", "d.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("d.ron: line 2, column "), "{err}");
+        assert!(
+            err.contains("automaton.density 7.5 is out of range"),
+            "{err}"
+        );
+
+        let err = Scene::from_ron("(automaton: (columns: 1000000000))", "c")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("2048"), "{err}");
+        let err = Scene::from_ron("(automaton: (generations: 1000000))", "g")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("1000"), "{err}");
+        let err = Scene::from_ron("(horizon: NaN)", "n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("horizon"), "{err}");
+        let err = Scene::from_ron("(automaton: (columns: -5))", "neg");
+        assert!(err.is_err());
+        let err = Scene::from_ron("(automaton: (rule: \"B0/S1\"))", "r")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("B0"), "{err}");
+    }
+
+    #[test]
+    fn validate_rejects_what_code_builds() {
+        let mut s = Scene::default();
+        s.automaton.columns = MAX_COLUMNS;
+        s.aspect = MIN_ASPECT;
+        assert!(s.validate().unwrap_err().to_string().contains("cells"));
+        let s = Scene {
+            layers: vec![Layer::Sky(Sky::default()); MAX_LAYERS + 1],
+            ..Scene::default()
+        };
+        assert!(s.validate().is_err());
+        let s = Scene {
+            aspect: f32::NAN,
+            ..Scene::default()
+        };
+        assert!(s.validate().is_err());
+    }
+
+    #[test]
+    fn huge_text_is_refused() {
+        let text = " ".repeat(MAX_RON_BYTES + 1);
+        assert!(
+            Scene::from_ron(&text, "big")
+                .unwrap_err()
+                .to_string()
+                .contains("limit")
+        );
+    }
+}
