@@ -16,7 +16,10 @@ fn life(c: &mut Criterion) {
         let start = soup(side, side, 0.8, 1).unwrap();
         group.throughput(Throughput::Elements((side * side) as u64 * u64::from(gens)));
         for &n in &threads {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap();
             let id = BenchmarkId::new(format!("{side}x{side}x{gens}"), format!("{n}-threads"));
             group.bench_with_input(id, &start, |b, start| {
                 b.iter(|| pool.install(|| Life::default().run(start, gens)))

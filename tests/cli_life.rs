@@ -33,7 +33,10 @@ fn stats_list_every_generation() {
     let out = playa(&["life", "--size", "64x64", "--gens", "5", "--stats"]);
     assert!(out.status.success());
     let err = stderr(&out);
-    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("generation")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("generation"))
+        .collect();
     assert_eq!(lines.len(), 6, "{err}");
     assert!(lines[0].contains("population") && lines[0].contains("clumps"));
 }
@@ -43,7 +46,11 @@ fn pattern_in_and_out_through_files() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("glider.rle");
     let output = dir.path().join("after.rle");
-    std::fs::write(&input, "#N Glider\nx = 3, y = 3, rule = 23/3\nbob$2bo$3o!\n").unwrap();
+    std::fs::write(
+        &input,
+        "#N Glider\nx = 3, y = 3, rule = 23/3\nbob$2bo$3o!\n",
+    )
+    .unwrap();
     let out = playa(&[
         "life",
         "--in",

@@ -27,7 +27,14 @@ fn shifted(g: &BitGrid, dx: usize, dy: usize) -> BitGrid {
     out
 }
 
-const RULES: [&str; 6] = ["B3/S23", "B36/S23", "B3678/S34678", "B2/S", "B1/S012345678", "B35678/S5678"];
+const RULES: [&str; 6] = [
+    "B3/S23",
+    "B36/S23",
+    "B3678/S34678",
+    "B2/S",
+    "B1/S012345678",
+    "B35678/S5678",
+];
 
 /// Sizes that exercise every edge of the packing: single cells, single rows
 /// and columns, word boundaries at 63/64/65, and a non-square odd grid.
@@ -79,7 +86,11 @@ fn large_odd_grid_matches_reference_on_one_and_many_threads() {
     let life = Life::default();
     let expected = reference::step(&start, Rule::CONWAY, Topology::Torus);
     for threads in [1, 2, 3, 8] {
-        assert_eq!(with_threads(threads, || life.step(&start)), expected, "{threads} threads");
+        assert_eq!(
+            with_threads(threads, || life.step(&start)),
+            expected,
+            "{threads} threads"
+        );
     }
 }
 
@@ -147,7 +158,10 @@ fn glider_dies_at_the_corner_of_a_bounded_plane() {
     let glider = grid_from(16, 16, &GLIDER);
     let end = life.run(&glider, 4 * 16);
     // It turns into a block in the corner: never a glider again, never moving.
-    assert_eq!(end, grid_from(16, 16, &[(14, 14), (15, 14), (14, 15), (15, 15)]));
+    assert_eq!(
+        end,
+        grid_from(16, 16, &[(14, 14), (15, 14), (14, 15), (15, 15)])
+    );
     assert_eq!(life.step(&end), end);
     assert!(end.alive_cells().all(|(x, y)| x >= 14 && y >= 14));
 }
