@@ -484,8 +484,10 @@ pub fn run() -> crate::Result<()> {
         }),
     )
     .map_err(|e| crate::Error::Io {
-        path: "window".into(),
-        error: std::io::Error::other(e.to_string()),
+        path: "display".into(),
+        error: std::io::Error::other(format!(
+            "cannot open the playa window ({e}); `playa render` makes pictures without one"
+        )),
     })
 }
 
