@@ -442,7 +442,9 @@ impl PlayaApp {
 }
 
 impl eframe::App for PlayaApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        self.trace
+            .last_frame_cpu(frame.info().cpu_usage, self.preview.in_flight());
         PlayaApp::ui(self, ui);
         if self.trace.should_close() {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

@@ -50,6 +50,12 @@ pub struct Trace {
     drag_frames: Vec<f64>,
     /// During the drag, with a render running: time between frame starts.
     drag_intervals: Vec<f64>,
+    /// During the drag, with a render running: eframe's time for the whole
+    /// last frame (building, tessellating, painting; not waiting for vsync).
+    drag_cpu: Vec<f64>,
+    /// Before the changes, nothing rendering, a repaint every frame: time
+    /// between frame starts (building, painting and swapping a frame).
+    idle_intervals: Vec<f64>,
     renders: Vec<f64>,
     last_frame: Option<Instant>,
     finished: bool,
@@ -83,6 +89,8 @@ impl Trace {
             drag: Vec::new(),
             drag_frames: Vec::new(),
             drag_intervals: Vec::new(),
+            drag_cpu: Vec::new(),
+            idle_intervals: Vec::new(),
             renders: Vec::new(),
             last_frame: None,
             finished: false,
@@ -123,6 +131,14 @@ impl Trace {
         }
     }
 
+    /// eframe's measure of the last frame's time (`cpu_usage`: building,
+    /// tessellating and painting it), given at the start of the next.
+    pub fn last_frame_cpu(&mut self, seconds: Option<f32>, in_flight: bool) {
+        if let (Some(Phase::Drag(_)), Some(s), true) = (self.bench, seconds, in_flight) {
+            self.drag_cpu.push(f64::from(s) * 1e3);
+        }
+    }
+
     /// The end of a UI frame that started at `start`.
     pub fn frame(&mut self, ctx: &egui::Context, start: Instant, in_flight: bool) {
         let took = start.elapsed().as_secs_f64() * 1e3;
@@ -148,6 +164,9 @@ impl Trace {
                 Phase::Drag(_) => self.drag.push(ms),
                 _ => {}
             }
+        }
+        if let (Phase::Warmup(_), false, Some(i)) = (phase, in_flight, interval) {
+            self.idle_intervals.push(i);
         }
         if matches!(phase, Phase::Drag(_)) && in_flight {
             self.drag_frames.push(took);
@@ -211,7 +230,9 @@ impl Trace {
              change -> preview shown, dragging at 60 Hz: {}\n  \
              preview render in the worker: {}\n  \
              UI frame build time while rendering (drag): {}\n  \
-             frame interval while rendering (drag, 60 Hz asked): {}",
+             whole frame incl. GL paint, eframe's cpu_usage, while rendering (drag): {}\n  \
+             frame interval while rendering (drag, 60 Hz asked): {}\n  \
+             frame interval, nothing rendering, repainting continuously: {}",
             self.forced_size
                 .map_or("window-sized".to_string(), |[w, h]| format!("{w}x{h}")),
             stats(&self.isolated),
@@ -219,7 +240,9 @@ impl Trace {
             stats(&self.drag),
             stats(&self.renders),
             stats(&self.drag_frames),
+            stats(&self.drag_cpu),
             stats(&self.drag_intervals),
+            stats(&self.idle_intervals),
         );
         eprintln!("{summary}");
         if let Some(f) = &mut self.file {
