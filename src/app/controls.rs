@@ -103,6 +103,8 @@ impl Controls {
     pub fn ui(&mut self, ui: &mut Ui, state: &mut AppState) -> Vec<Event> {
         let mut events = Vec::new();
         self.poll_open_dialog(&mut events);
+        // A scroll bar beside the controls, not over their right-hand buttons.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
