@@ -1,1 +1,33 @@
-fn main() {}
+//! Cell-generations per second of the bit-parallel engine on 80% torus soups.
+//!
+//! `cargo bench --bench life`; criterion reports the throughput in elements
+//! (= cell-generations) per second for each size and thread count.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use playa::{Life, soup};
+
+fn life(c: &mut Criterion) {
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut threads = vec![1, all];
+    threads.dedup();
+    let mut group = c.benchmark_group("life");
+    group.sample_size(10);
+    for (side, gens) in [(1024usize, 100u32), (4096, 20), (8192, 8)] {
+        let start = soup(side, side, 0.8, 1).unwrap();
+        group.throughput(Throughput::Elements((side * side) as u64 * u64::from(gens)));
+        for &n in &threads {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap();
+            let id = BenchmarkId::new(format!("{side}x{side}x{gens}"), format!("{n}-threads"));
+            group.bench_with_input(id, &start, |b, start| {
+                b.iter(|| pool.install(|| Life::default().run(start, gens)))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, life);
+criterion_main!(benches);

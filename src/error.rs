@@ -9,13 +9,14 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    // The io error is part of the message rather than a `#[source]`, so that
+    // printing the error chain does not say it twice.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file involved.
         path: PathBuf,
         /// What the operating system said.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A Life-like rule string could not be parsed.
     #[error("invalid rule {rule:?}: {reason}")]
@@ -66,10 +67,10 @@ pub enum Error {
 
 impl Error {
     /// An [`Error::Io`] for `path`.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
 

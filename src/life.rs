@@ -155,7 +155,7 @@ impl RowSum {
     fn fill(&mut self, row: &[u64], width: usize, wrap: bool) {
         let n = row.len();
         let last_bit = (width - 1) % 64;
-        let valid = if width % 64 == 0 {
+        let valid = if width.is_multiple_of(64) {
             u64::MAX
         } else {
             (1u64 << (width % 64)) - 1

@@ -97,9 +97,21 @@ mod tests {
         assert_eq!(soup(1, 1, 0.5, 0).unwrap().fingerprint(), PINNED_1);
     }
 
-    const PINNED_64: u64 = 0;
-    const PINNED_1000: u64 = 0;
-    const PINNED_1: u64 = 0;
+    const PINNED_64: u64 = 0x6ba0_396c_14ee_ed7e;
+    const PINNED_1000: u64 = 0x1047_c933_a62d_f960;
+    const PINNED_1: u64 = 0x8b2d_e55a_4af8_06c4;
+
+    #[test]
+    fn thread_count_does_not_change_the_soup() {
+        let on = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+                .install(|| soup(777, 1000, 0.8, 9).unwrap())
+        };
+        assert_eq!(on(1), on(3));
+    }
 
     #[test]
     fn bad_densities_are_refused() {
