@@ -19,7 +19,12 @@
 //! Every number has a documented range ([`Limit`]); a value outside it is
 //! rejected when the RON is read (with its line and column) and by
 //! [`Scene::validate`]. Floats are plain `f32` with the ranges documented on
-//! each field.
+//! each field, kept to a documented precision ([`fields`]): every scene read
+//! (RON, serde, share code, PNG recipe) is quantized, and [`crate::render`]
+//! draws the quantized scene, so scenes that differ only below the precision
+//! are the same picture and the same share code.
+
+pub mod fields;
 
 use serde::{Deserialize, Serialize};
 
@@ -47,9 +52,13 @@ impl Limit {
         Limit { what, min, max }
     }
 
-    /// Checks `value` (shown as `shown`); NaN is always out of range.
+    /// Checks `value` (shown as `shown`); NaN is always out of range. The
+    /// ends are compared as `f32`, the type of the settings, so that `0.3`
+    /// written in a scene passes a limit of 0.3 (as an `f32` it is a hair
+    /// above the `f64` 0.3).
     pub fn check(&self, value: f64, shown: impl ToString) -> Result<()> {
-        if value.is_nan() || value < self.min || value > self.max {
+        let (min, max) = (f64::from(self.min as f32), f64::from(self.max as f32));
+        if value.is_nan() || value < min || value > max {
             Err(Error::out_of_range(
                 self.what,
                 shown,
@@ -121,7 +130,9 @@ checked!(de_opacity: f32 = OPACITY);
 ///
 /// Default: the Death Valley campsite (`presets/death-valley.ron`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+// `remote = "Self"`: the derived code becomes `Scene::serialize` and
+// `Scene::deserialize`, wrapped below by impls that quantize.
+#[serde(default, deny_unknown_fields, remote = "Self")]
 pub struct Scene {
     /// Seed of everything random: the soup, ridgelines, stars, grain and the
     /// stones' jitter. Default: 1.
@@ -152,7 +163,7 @@ pub struct Scene {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Automaton {
-    /// Share of live cells in the soup. Range 0 to 1 (quantized to 1/65536).
+    /// Share of live cells in the soup. Range 0 to 1, precision 0.001.
     /// Default: 0.8.
     #[serde(deserialize_with = "de_density")]
     pub density: f32,
@@ -197,7 +208,38 @@ impl Default for Scene {
     }
 }
 
+impl Serialize for Scene {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        Scene::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scene {
+    /// Reads a scene and quantizes it ([`Scene::quantize`]).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Scene, D::Error> {
+        let mut scene = Scene::deserialize(d)?;
+        scene.quantize();
+        Ok(scene)
+    }
+}
+
 impl Scene {
+    /// Rounds every float to its documented precision (see [`fields`]).
+    /// Values outside their limits stay outside, for [`Scene::validate`].
+    pub fn quantize(&mut self) {
+        fields::quantize_scene(self);
+        for layer in &mut self.layers {
+            fields::quantize_layer(layer);
+        }
+    }
+
+    /// A quantized copy of the scene ([`Scene::quantize`]).
+    pub fn quantized(&self) -> Scene {
+        let mut scene = self.clone();
+        scene.quantize();
+        scene
+    }
+
     /// The default layer list: sky, ranges, floor, rocks, tent, and the
     /// spiral (hidden).
     pub fn default_layers() -> Vec<Layer> {
@@ -307,7 +349,7 @@ impl Scene {
     pub fn rock_grid(&self) -> Result<BitGrid> {
         self.validate()?;
         let (cols, rows) = self.grid_size();
-        let a = &self.automaton;
+        let a = &self.quantized().automaton;
         let soup = crate::soup::soup(cols, rows, f64::from(a.density), self.seed)?;
         Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
     }
