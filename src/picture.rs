@@ -319,7 +319,7 @@ mod tests {
         w.write_image_data(image.as_raw()).unwrap();
         w.finish().unwrap();
         let err = decode_recipe(&bad, "b.png").unwrap_err().to_string();
-        assert!(err.contains("b.png (playa:scene):1:"), "{err}");
+        assert!(err.contains("b.png (playa:scene): line 1, column"), "{err}");
 
         let (scene, image) = small();
         let bytes = encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();

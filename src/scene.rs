@@ -272,7 +272,7 @@ impl Scene {
             .from_str(text)
             .map_err(|e| {
                 fail(format!(
-                    "{}:{}: {}",
+                    "line {}, column {}: {}",
                     e.span.start.line, e.span.start.col, e.code
                 ))
             })?;
@@ -400,13 +400,13 @@ mod tests {
         let err = Scene::from_ron("(\n  seed: 1,\n  colour: 3,\n)", "bad.ron")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("bad.ron:3:"), "{err}");
+        assert!(err.starts_with("bad.ron: line 3, column "), "{err}");
         assert!(err.contains("colour"), "{err}");
 
         let err = Scene::from_ron("(\n  automaton: (density: 7.5),\n)", "d.ron")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("d.ron:2:"), "{err}");
+        assert!(err.starts_with("d.ron: line 2, column "), "{err}");
         assert!(
             err.contains("automaton.density 7.5 is out of range"),
             "{err}"
@@ -438,11 +438,15 @@ mod tests {
         s.automaton.columns = MAX_COLUMNS;
         s.aspect = MIN_ASPECT;
         assert!(s.validate().unwrap_err().to_string().contains("cells"));
-        let mut s = Scene::default();
-        s.layers = vec![Layer::Sky(Sky::default()); MAX_LAYERS + 1];
+        let s = Scene {
+            layers: vec![Layer::Sky(Sky::default()); MAX_LAYERS + 1],
+            ..Scene::default()
+        };
         assert!(s.validate().is_err());
-        let mut s = Scene::default();
-        s.aspect = f32::NAN;
+        let s = Scene {
+            aspect: f32::NAN,
+            ..Scene::default()
+        };
         assert!(s.validate().is_err());
     }
 

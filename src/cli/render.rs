@@ -164,10 +164,12 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             });
         }
     }
-    if single_file.is_some() && jobs.len() > 1 {
+    if let Some(file) = single_file
+        && jobs.len() > 1
+    {
         return Err(CliError::Usage(format!(
             "--out {} names one file, but the batch has {} images; give a directory",
-            single_file.unwrap().display(),
+            file.display(),
             jobs.len()
         )));
     }

@@ -517,9 +517,9 @@ impl RocksDraw {
                                 ^ s.texture,
                         ));
                 let shade = ao * grit * round;
-                for i in 0..3 {
+                for (i, v) in col.iter_mut().enumerate() {
                     let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
-                    col[i] = (sides + (fc.top[i] - sides) * top) * shade;
+                    *v = (sides + (fc.top[i] - sides) * top) * shade;
                 }
                 let a = cov * op;
                 c[0] += (col[0] - c[0]) * a;

@@ -1,0 +1,247 @@
+//! `playa render` end to end: batches, naming, skipping, and every bad input
+//! giving one line that names it while the rest of the batch is rendered.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn playa(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playa"))
+        .current_dir(dir)
+        .arg("render")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Names of the files in `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn no_input_renders_the_default_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(dir.path(), &["--size", "64x36"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(dir.path()), ["death-valley-1.png"]);
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        summary.contains("1 images in") && summary.contains("images/s"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn list_names_every_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(dir.path(), &["--list"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    for p in playa::presets::PRESETS {
+        assert!(out.contains(p.name), "{out}");
+    }
+}
+
+#[test]
+fn batch_of_presets_and_seeds_into_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &[
+            "salt-flat",
+            "golden-hour",
+            "--seeds",
+            "5..=7",
+            "--size",
+            "48x27",
+            "--out",
+            "out",
+            "--jobs",
+            "3",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        files(&dir.path().join("out")),
+        [
+            "golden-hour-5.png",
+            "golden-hour-6.png",
+            "golden-hour-7.png",
+            "salt-flat-5.png",
+            "salt-flat-6.png",
+            "salt-flat-7.png"
+        ]
+    );
+    // The recipe carries the seed it was rendered with.
+    let scene = playa::picture::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
+    assert_eq!(scene.seed, 6);
+}
+
+#[test]
+fn existing_files_are_skipped_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("death-valley-3.png");
+    std::fs::write(&path, b"keep me").unwrap();
+    let o = playa(dir.path(), &["--seed", "3", "--size", "32x18"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("1 skipped"));
+    assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
+    let o = playa(dir.path(), &["--seed", "3", "--size", "32x18", "--force"]);
+    assert!(o.status.success());
+    assert_ne!(std::fs::read(&path).unwrap(), b"keep me");
+}
+
+#[test]
+fn a_picture_re_renders_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &[
+            "night-under-stars",
+            "--seed",
+            "9",
+            "--size",
+            "120x68",
+            "--out",
+            "a.png",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa(dir.path(), &["a.png", "--size", "120x68", "--out", "again"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&dir.path().join("again")), ["a-9.png"]);
+    assert_eq!(
+        std::fs::read(dir.path().join("a.png")).unwrap(),
+        std::fs::read(dir.path().join("again/a-9.png")).unwrap()
+    );
+    // A picture named after its seed keeps its name.
+    let o = playa(
+        dir.path(),
+        &["again/a-9.png", "--size", "16x9", "--out", "y"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&dir.path().join("y")), ["a-9.png"]);
+}
+
+#[test]
+fn each_bad_input_is_named_and_the_rest_is_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("broken.ron"), "(seed: 1,\n  colour: 3)").unwrap();
+    std::fs::write(d.join("absurd.ron"), "(automaton: (columns: 1000000000))").unwrap();
+    std::fs::write(d.join("good.ron"), "(seed: 4, time: Dusk)").unwrap();
+    let mut plain = Vec::new();
+    image::DynamicImage::ImageRgba8(image::RgbaImage::new(8, 8))
+        .write_to(
+            &mut std::io::Cursor::new(&mut plain),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    std::fs::write(d.join("plain.png"), plain).unwrap();
+    std::fs::write(d.join("fake.png"), "not really").unwrap();
+    let o = playa(
+        d,
+        &[
+            "missing.ron",
+            "broken.ron",
+            "absurd.ron",
+            "plain.png",
+            "fake.png",
+            "no-such-preset",
+            "good.ron",
+            "salt-flat",
+            "--size",
+            "40x22",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let line = |needle: &str, what: &str| {
+        assert!(
+            err.lines().any(|l| l.contains(needle) && l.contains(what)),
+            "no line with {needle:?} and {what:?} in:\n{err}"
+        )
+    };
+    line("missing.ron", "no such file");
+    line("broken.ron", "line 2, column");
+    line("broken.ron", "colour");
+    line("absurd.ron", "2048");
+    line("plain.png", "no playa:scene recipe");
+    line("fake.png", "not a PNG");
+    line("no-such-preset", "no such preset");
+    assert_eq!(files(&d.join("out")), ["good-4.png", "salt-flat-3.png"]);
+}
+
+#[test]
+fn bad_sizes_are_refused_with_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    for size in ["0x10", "10x0", "16385x10", "16384x16385", "axb"] {
+        let o = playa(dir.path(), &["--size", size]);
+        assert_eq!(o.status.code(), Some(2), "{size}");
+        assert!(
+            stderr(&o).contains(size.split('x').next().unwrap()),
+            "{size}: {}",
+            stderr(&o)
+        );
+    }
+    assert!(stderr(&playa(dir.path(), &["--size", "20000x10"])).contains("16384"));
+    assert!(files(dir.path()).is_empty());
+}
+
+#[test]
+fn unwritable_output_is_named_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    // The output "directory" is a file: nothing can be written under it.
+    let o = playa(
+        dir.path(),
+        &["salt-flat", "--size", "16x9", "--out", "file/sub"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("salt-flat") && err.contains("file/sub/salt-flat-3.png"),
+        "{err}"
+    );
+    assert_eq!(files(dir.path()), ["file"]);
+}
+
+#[test]
+fn one_file_out_needs_one_image() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &["--seeds", "1..3", "--out", "one.png", "--size", "16x9"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one.png"));
+    assert!(files(dir.path()).is_empty());
+}
+
+#[test]
+fn no_temporary_files_are_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &["--seeds", "0..4", "--size", "32x18", "--jobs", "2"],
+    );
+    assert!(o.status.success());
+    assert_eq!(files(dir.path()).len(), 4);
+    assert!(
+        files(dir.path())
+            .iter()
+            .all(|f| f.ends_with(".png") && !f.starts_with('.'))
+    );
+}

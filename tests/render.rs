@@ -1,0 +1,169 @@
+//! Pictures: pinned pixel hashes of every preset, thread-count independence,
+//! resolution independence and the PNG recipe round trip.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use image::RgbaImage;
+use playa::picture::{self, Compression};
+use playa::{Scene, presets, render};
+
+/// FNV-1a (64-bit) of the picture's size and RGBA bytes.
+fn fnv64(image: &RgbaImage) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let (w, h) = image.dimensions();
+    for b in w
+        .to_le_bytes()
+        .into_iter()
+        .chain(h.to_le_bytes())
+        .chain(image.as_raw().iter().copied())
+    {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+fn hashes_file() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/render_hashes.txt")
+}
+
+/// Every preset at 192×108 has the pixel hash pinned in
+/// `tests/render_hashes.txt`. After an intended change of the pictures,
+/// `PLAYA_BLESS=1 cargo test --release --test render` rewrites the file
+/// (review the new pictures before committing it).
+#[test]
+fn preset_pixels_are_pinned() {
+    let mut got = BTreeMap::new();
+    for p in presets::PRESETS {
+        let scene = p.scene().unwrap();
+        let image = render(&scene, 192, 108).unwrap();
+        got.insert(p.name.to_string(), format!("{:016x}", fnv64(&image)));
+    }
+    let text: String = got.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
+    if std::env::var_os("PLAYA_BLESS").is_some() {
+        std::fs::write(hashes_file(), &text).unwrap();
+        eprintln!("wrote {}:\n{text}", hashes_file().display());
+        return;
+    }
+    let pinned = std::fs::read_to_string(hashes_file()).expect("tests/render_hashes.txt");
+    let pinned: BTreeMap<String, String> = pinned
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    assert_eq!(
+        got, pinned,
+        "pixels changed; if intended, run with PLAYA_BLESS=1"
+    );
+}
+
+#[test]
+fn one_thread_and_four_threads_give_the_same_bytes() {
+    for p in presets::PRESETS {
+        let scene = p.scene().unwrap();
+        let one = in_pool(1, || render(&scene, 333, 187).unwrap());
+        let four = in_pool(4, || render(&scene, 333, 187).unwrap());
+        assert!(one == four, "{} differs between 1 and 4 threads", p.name);
+        let again = in_pool(3, || render(&scene, 333, 187).unwrap());
+        assert!(one == again, "{} differs between runs", p.name);
+    }
+}
+
+/// Mean absolute difference per channel (0..255) between `small` and
+/// `large` box-downscaled by `k`.
+fn downscaled_difference(small: &RgbaImage, large: &RgbaImage, k: u32) -> f64 {
+    let (w, h) = small.dimensions();
+    assert_eq!(large.dimensions(), (w * k, h * k));
+    let mut total = 0.0f64;
+    for y in 0..h {
+        for x in 0..w {
+            for c in 0..3 {
+                let mut sum = 0.0f64;
+                for dy in 0..k {
+                    for dx in 0..k {
+                        sum += f64::from(large.get_pixel(x * k + dx, y * k + dy)[c]);
+                    }
+                }
+                let mean = sum / f64::from(k * k);
+                total += (mean - f64::from(small.get_pixel(x, y)[c])).abs();
+            }
+        }
+    }
+    total / f64::from(w * h * 3)
+}
+
+#[test]
+fn a_larger_render_scaled_down_matches_the_small_one() {
+    for p in presets::PRESETS {
+        let scene = p.scene().unwrap();
+        let small = render(&scene, 480, 270).unwrap();
+        let large = render(&scene, 1920, 1080).unwrap();
+        let diff = downscaled_difference(&small, &large, 4);
+        eprintln!("{}: mean abs difference {diff:.3}", p.name);
+        assert!(diff < 2.5, "{}: {diff}", p.name);
+    }
+}
+
+#[test]
+fn a_different_scene_is_a_different_picture() {
+    let base = render(&Scene::default(), 160, 90).unwrap();
+    let mut other = Scene::default();
+    other.seed += 1;
+    assert_ne!(base, render(&other, 160, 90).unwrap());
+}
+
+#[test]
+fn recipe_round_trip_gives_identical_bytes() {
+    for p in presets::PRESETS {
+        let mut scene = p.scene().unwrap();
+        scene.seed = 12345;
+        let image = render(&scene, 240, 135).unwrap();
+        let bytes = picture::encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
+        let back = picture::decode_recipe(&bytes, "mem").unwrap();
+        assert_eq!(back, scene);
+        let again = render(&back, 240, 135).unwrap();
+        let bytes2 = picture::encode_png_to_vec(&again, &back, &[], Compression::Fast).unwrap();
+        assert!(
+            bytes == bytes2,
+            "{}: PNG bytes differ after the round trip",
+            p.name
+        );
+    }
+}
+
+#[test]
+fn recipe_is_read_from_a_file_without_reading_the_pixels() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.png");
+    let scene = Scene::default();
+    let image = render(&scene, 64, 36).unwrap();
+    picture::write_png(&path, &image, &scene, &[], Compression::Best).unwrap();
+    assert_eq!(picture::read_recipe(&path).unwrap(), scene);
+    // Cut the file right after the recipe: the image data is gone, the
+    // recipe still reads.
+    let bytes = std::fs::read(&path).unwrap();
+    let idat = bytes.windows(4).position(|w| w == b"IDAT").unwrap();
+    std::fs::write(&path, &bytes[..idat + 4]).unwrap();
+    assert_eq!(picture::read_recipe(&path).unwrap(), scene);
+    let err = picture::read_recipe(&dir.path().join("missing.png")).unwrap_err();
+    assert!(err.to_string().contains("missing.png"), "{err}");
+}
+
+#[test]
+fn every_preset_renders_at_odd_sizes() {
+    for p in presets::PRESETS {
+        let scene = p.scene().unwrap();
+        for (w, h) in [(1, 1), (2, 3), (101, 37), (37, 101)] {
+            assert_eq!(render(&scene, w, h).unwrap().dimensions(), (w, h));
+        }
+    }
+}

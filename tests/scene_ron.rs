@@ -1,0 +1,219 @@
+//! Scenes survive RON: any valid scene written and read back is the same.
+
+use playa::color::Rgb;
+use playa::layers::{Floor, Layer, Ranges, Rocks, Sky, Spiral, Tent};
+use playa::scene::Automaton;
+use playa::{Rule, Scene, TimeOfDay, Topology};
+use proptest::prelude::*;
+
+fn rgb() -> impl Strategy<Value = Rgb> {
+    any::<(u8, u8, u8)>().prop_map(|(r, g, b)| Rgb(r, g, b))
+}
+
+fn layer() -> impl Strategy<Value = Layer> {
+    let common = (any::<bool>(), 0.0f32..=1.0);
+    prop_oneof![
+        (
+            common.clone(),
+            any::<bool>(),
+            0.0f32..0.2,
+            0.0f32..4.0,
+            0u32..20_000,
+            0.0f32..2.0
+        )
+            .prop_map(
+                |((visible, opacity), sun, sun_size, glow, stars, milky_way)| Layer::Sky(Sky {
+                    visible,
+                    opacity,
+                    sun,
+                    sun_size,
+                    glow,
+                    stars,
+                    milky_way,
+                })
+            ),
+        (
+            common.clone(),
+            1u32..=4,
+            0.0f32..0.5,
+            0.0f32..1.0,
+            0.1f32..10.0,
+            rgb(),
+            0.0f32..1.0
+        )
+            .prop_map(
+                |((visible, opacity), count, height, roughness, width, color, haze)| {
+                    Layer::Ranges(Ranges {
+                        visible,
+                        opacity,
+                        count,
+                        height,
+                        roughness,
+                        width,
+                        color,
+                        haze,
+                    })
+                }
+            ),
+        (common.clone(), rgb(), 0.0f32..1.0, 0.0f32..0.5, 0.0f32..1.0).prop_map(
+            |((visible, opacity), color, warmth, grain, patches)| {
+                Layer::Floor(Floor {
+                    visible,
+                    opacity,
+                    color,
+                    warmth,
+                    grain,
+                    patches,
+                })
+            }
+        ),
+        (
+            common.clone(),
+            0.0005f32..0.3,
+            0.0005f32..0.3,
+            0.0f32..0.5,
+            0.0f32..1.5,
+            0.0f32..2.0,
+            rgb(),
+            rgb(),
+            0.0f32..1.0
+        )
+            .prop_map(
+                |(
+                    (visible, opacity),
+                    near_size,
+                    far_size,
+                    top,
+                    bottom,
+                    jitter,
+                    primary,
+                    secondary,
+                    share,
+                )| {
+                    Layer::Rocks(Rocks {
+                        visible,
+                        opacity,
+                        near_size,
+                        far_size,
+                        top,
+                        bottom,
+                        jitter,
+                        primary,
+                        secondary,
+                        secondary_share: share,
+                        ..Rocks::default()
+                    })
+                }
+            ),
+        (
+            common.clone(),
+            -0.5f32..1.5,
+            0.0f32..1.5,
+            0.0f32..1.0,
+            rgb(),
+            0.0f32..2.0
+        )
+            .prop_map(|((visible, opacity), x, y, size, color, lantern)| {
+                Layer::Tent(Tent {
+                    visible,
+                    opacity,
+                    x,
+                    y,
+                    size,
+                    color,
+                    lantern,
+                })
+            }),
+        (
+            common,
+            -1.0f32..2.0,
+            0.0f32..1.0,
+            -360.0f32..360.0,
+            0u32..200,
+            0.0f32..0.05,
+            rgb()
+        )
+            .prop_map(
+                |((visible, opacity), x, length, turn, segments, width, color)| {
+                    Layer::Spiral(Spiral {
+                        visible,
+                        opacity,
+                        x,
+                        length,
+                        turn,
+                        segments,
+                        width,
+                        color,
+                        ..Spiral::default()
+                    })
+                }
+            ),
+    ]
+}
+
+fn scene() -> impl Strategy<Value = Scene> {
+    (
+        any::<u64>(),
+        0.25f32..4.0,
+        0usize..4,
+        (-0.5f32..1.5, 0.1f32..0.9),
+        (
+            0.0f32..=1.0,
+            0u32..=1000,
+            0u16..512,
+            0u16..512,
+            any::<bool>(),
+            1u32..=400,
+        ),
+        prop::collection::vec(layer(), 0..8),
+    )
+        .prop_map(
+            |(
+                seed,
+                aspect,
+                time,
+                (sun_x, horizon),
+                (density, generations, b, s, torus, columns),
+                layers,
+            )| {
+                Scene {
+                    seed,
+                    aspect,
+                    time: TimeOfDay::ALL[time],
+                    sun_x,
+                    horizon,
+                    automaton: Automaton {
+                        density,
+                        generations,
+                        rule: Rule::from_masks(b & !1, s).unwrap(),
+                        topology: if torus {
+                            Topology::Torus
+                        } else {
+                            Topology::Bounded
+                        },
+                        columns,
+                    },
+                    layers,
+                }
+            },
+        )
+}
+
+proptest! {
+    #[test]
+    fn ron_round_trip(scene in scene()) {
+        scene.validate().unwrap();
+        let text = scene.to_ron();
+        let back = Scene::from_ron(&text, "round trip").unwrap();
+        prop_assert_eq!(&back, &scene);
+        prop_assert_eq!(back.to_ron(), text);
+    }
+}
+
+#[test]
+fn every_preset_round_trips() {
+    for p in playa::presets::PRESETS {
+        let scene = p.scene().unwrap();
+        assert_eq!(Scene::from_ron(&scene.to_ron(), p.name).unwrap(), scene);
+    }
+}
