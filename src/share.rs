@@ -142,6 +142,15 @@ pub fn decode(code: &str) -> Result<Scene> {
     Ok(scene)
 }
 
+/// Whether `text` has the shape of a share code of any format (`playa`,
+/// digits, `-`), valid or not: tells a code from a file or preset name.
+pub fn looks_like_code(text: &str) -> bool {
+    text.trim()
+        .strip_prefix(PREFIX)
+        .and_then(|rest| rest.split_once('-'))
+        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// The part after `playa1-`, or why there is none.
 fn strip_prefix(code: &str) -> Result<&str> {
     let not_a_code = || {
