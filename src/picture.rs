@@ -363,8 +363,10 @@ mod tests {
 
     #[test]
     fn either_chunk_is_a_recipe_and_both_must_agree() {
-        let mut scene = Scene::default();
-        scene.seed = 77;
+        let scene = Scene {
+            seed: 77,
+            ..Scene::default()
+        };
         let code = share::encode(&scene);
         let ron = scene.to_ron();
         let decode = |texts: &[(&str, &str)]| decode_recipe(&png_with(texts), "x.png");
