@@ -78,15 +78,74 @@ macro_rules! checked {
         pub(crate) fn $name<'de, D: serde::Deserializer<'de>>(
             d: D,
         ) -> std::result::Result<$ty, D::Error> {
-            let v = <$ty as serde::Deserialize>::deserialize(d)?;
-            $limit
-                .check(f64::from(v), v)
-                .map_err(serde::de::Error::custom)?;
-            Ok(v)
+            <$ty as $crate::scene::Checked>::read(d, &$limit)
         }
     };
 }
 pub(crate) use checked;
+
+/// Reads a seed, naming its range when the number is outside it.
+fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
+    struct Seed;
+    impl serde::de::Visitor<'_> for Seed {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a seed, a whole number from 0 to 18446744073709551615")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<u64, E> {
+            Err(E::custom(out_of_range_seed(v)))
+        }
+    }
+    fn out_of_range_seed(v: impl std::fmt::Display) -> Error {
+        Error::out_of_range(
+            "seed",
+            v,
+            "must be a whole number from 0 to 18446744073709551615",
+        )
+    }
+    d.deserialize_any(Seed)
+}
+
+/// A setting type read through [`Limit`]s.
+pub(crate) trait Checked: Sized {
+    /// Reads a value and checks it against `limit`.
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        limit: &Limit,
+    ) -> std::result::Result<Self, D::Error>;
+}
+
+impl Checked for f32 {
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        limit: &Limit,
+    ) -> std::result::Result<f32, D::Error> {
+        let v = f32::deserialize(d)?;
+        limit
+            .check(f64::from(v), v)
+            .map_err(serde::de::Error::custom)?;
+        Ok(v)
+    }
+}
+
+impl Checked for u32 {
+    /// Read as an `i64`, so that a negative or huge count is reported
+    /// against the limit rather than as a bare "out of bounds".
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        limit: &Limit,
+    ) -> std::result::Result<u32, D::Error> {
+        let v = i64::deserialize(d)?;
+        limit.check(v as f64, v).map_err(serde::de::Error::custom)?;
+        u32::try_from(v).map_err(serde::de::Error::custom)
+    }
+}
 
 /// Narrowest accepted aspect ratio (width / height).
 pub const MIN_ASPECT: f32 = 0.25;
@@ -135,7 +194,8 @@ checked!(de_opacity: f32 = OPACITY);
 #[serde(default, deny_unknown_fields, remote = "Self")]
 pub struct Scene {
     /// Seed of everything random: the soup, ridgelines, stars, grain and the
-    /// stones' jitter. Default: 1.
+    /// stones' jitter. Any whole number from 0 to 2^64 − 1. Default: 1.
+    #[serde(deserialize_with = "de_seed")]
     pub seed: u64,
     /// Intended width / height of the picture; sets the rock grid's rows and
     /// the default output size. Range 0.25 to 4. Default: 16/9.

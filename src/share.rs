@@ -354,6 +354,19 @@ fn seal(payload: &Bits) -> String {
     code
 }
 
+/// A code holding `bytes` as its payload (most significant bit first, the
+/// last `drop_bits` bits left out), with a good checksum: lets the fuzzer
+/// reach the payload parser. Not a way to make codes.
+#[doc(hidden)]
+pub fn seal_bytes(bytes: &[u8], drop_bits: usize) -> String {
+    let mut bits = Bits::default();
+    for &b in bytes {
+        bits.push(u64::from(b), 8);
+    }
+    bits.bits.truncate(bits.len().saturating_sub(drop_bits));
+    seal(&bits)
+}
+
 /// The payload of `scene` against base number `index`.
 fn payload(scene: &Scene, index: usize, base: &Scene) -> Bits {
     let mut w = Bits::default();
