@@ -66,7 +66,8 @@ pub fn render(scene: &Scene, width: u32, height: u32) -> Result<RgbaImage> {
     Ok(image)
 }
 
-/// Renders `scene` into `image`, at the image's size.
+/// Renders `scene` into `image`, at the image's size. The scene is drawn
+/// quantized ([`Scene::quantize`]), as its share code records it.
 pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
     let (width, height) = image.dimensions();
     let composer = Composer::new(scene, width, height)?;
@@ -90,6 +91,7 @@ impl Composer {
     /// Checks the size and the scene, and prepares the layers.
     pub fn new(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
         check_size(width, height)?;
+        let scene = &scene.quantized();
         scene.validate()?;
         let frame = Frame::new(scene, width, height);
         let layers = scene

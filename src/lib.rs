@@ -21,6 +21,7 @@ pub mod reference;
 pub mod rle;
 pub mod rule;
 pub mod scene;
+pub mod share;
 pub mod soup;
 
 pub use compose::render;

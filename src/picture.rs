@@ -2,10 +2,11 @@
 //!
 //! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
 //! with the scene's RON in a compressed iTXt chunk, keyword
-//! [`SCENE_KEY`], placed before the image data. Reading the recipe back
-//! stops at the first image data chunk: a picture's pixels are never read
-//! to get its recipe, and a file above [`MAX_PNG_BYTES`] is refused before
-//! anything is read.
+//! [`SCENE_KEY`], and its share code in a tEXt chunk, keyword [`CODE_KEY`],
+//! both placed before the image data. Reading the recipe back stops at the
+//! first image data chunk: a picture's pixels are never read to get its
+//! recipe, and a file above [`MAX_PNG_BYTES`] is refused before anything is
+//! read. Either chunk is enough; when both are there they must agree.
 
 use std::io::{BufRead, BufReader, Seek, Write};
 use std::path::Path;
@@ -18,9 +19,12 @@ use crate::compose::Composer;
 use crate::encoder::{self, STRIP_ROWS};
 use crate::error::{Error, Result};
 use crate::scene::{MAX_RON_BYTES, Scene};
+use crate::share;
 
 /// Keyword of the text chunk holding the scene's RON.
 pub const SCENE_KEY: &str = "playa:scene";
+/// Keyword of the text chunk holding the scene's share code.
+pub const CODE_KEY: &str = "playa:code";
 /// Largest PNG file whose recipe is read (512 MiB); bigger files are refused
 /// before reading.
 pub const MAX_PNG_BYTES: u64 = 512 << 20;
@@ -80,9 +84,10 @@ impl FromStr for Compression {
 const WINDOW_STRIPS: usize = 64;
 
 /// Encodes `image` as a PNG into `out`, with `scene`'s RON as the
-/// [`SCENE_KEY`] text chunk and each `(keyword, text)` of `extra_text` as a
-/// further compressed iTXt chunk (e.g. a share code), all before the image
-/// data.
+/// [`SCENE_KEY`] text chunk, its share code as the [`CODE_KEY`] chunk and
+/// each `(keyword, text)` of `extra_text` as a further compressed iTXt
+/// chunk, all before the image data (`extra_text` may not use playa's two
+/// keywords).
 ///
 /// [`Compression::Fast`] uses playa's own parallel encoder: strips of 32
 /// rows filtered and Huffman-coded independently, on all cores, into one
@@ -96,7 +101,7 @@ pub fn encode_png<W: Write>(
     compression: Compression,
 ) -> Result<()> {
     let (width, height) = image.dimensions();
-    let texts = texts(scene, extra_text);
+    let texts = texts(scene, extra_text)?;
     if compression == Compression::Fast {
         let raw = image.as_raw();
         let strip_bytes = width as usize * 4 * STRIP_ROWS as usize;
@@ -154,7 +159,7 @@ pub fn render_png<W: Write>(
         return encode_png(out, &image, scene, extra_text, compression);
     }
     let composer = Composer::new(scene, width, height)?;
-    let texts = texts(scene, extra_text);
+    let texts = texts(scene, extra_text)?;
     write_strips(out, width, height, &texts, |i, buffers| {
         let y0 = i as u32 * STRIP_ROWS;
         let rows = STRIP_ROWS.min(height - y0) as usize;
@@ -185,16 +190,31 @@ pub fn render_png_file(
 }
 
 /// The text chunks of a picture: the recipe first, then `extra_text`.
-fn texts(scene: &Scene, extra_text: &[(&str, String)]) -> Vec<png::text_metadata::ITXtChunk> {
-    std::iter::once((SCENE_KEY, scene.to_ron()))
+/// The text chunks of a picture of `scene`: its share code (plain, so any
+/// PNG tool shows it), its RON and `extra_text` (compressed).
+fn texts(
+    scene: &Scene,
+    extra_text: &[(&str, String)],
+) -> Result<Vec<png::text_metadata::ITXtChunk>> {
+    if let Some((keyword, _)) = extra_text
+        .iter()
+        .find(|(k, _)| *k == SCENE_KEY || *k == CODE_KEY)
+    {
+        return Err(Error::Png {
+            source_name: "PNG encoder".into(),
+            reason: format!("the {keyword} chunk is written by playa itself"),
+        });
+    }
+    let code = png::text_metadata::ITXtChunk::new(CODE_KEY, share::encode(scene));
+    let compressed = std::iter::once((SCENE_KEY, scene.to_ron()))
         .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())))
         .map(|(keyword, text)| {
             let mut chunk = png::text_metadata::ITXtChunk::new(keyword, text);
             // Compressing text held in memory cannot fail.
             let _ = chunk.compress_text();
             chunk
-        })
-        .collect()
+        });
+    Ok(std::iter::once(code).chain(compressed).collect())
 }
 
 /// Writes a PNG whose image data are the strips `strip(0..n)`, computed in
@@ -303,10 +323,20 @@ fn write_file(
 /// only at the chunks before the image data. `Ok(None)` if the PNG has no
 /// such chunk there. `source_name` names the input in errors.
 pub fn read_text<R: BufRead + Seek>(
-    mut reader: R,
+    reader: R,
     source_name: &str,
     keyword: &str,
 ) -> Result<Option<String>> {
+    let [text] = read_texts(reader, source_name, [keyword])?;
+    Ok(text)
+}
+
+/// The texts of the chunks `keywords`, as [`read_text`], in one pass.
+pub fn read_texts<R: BufRead + Seek, const N: usize>(
+    mut reader: R,
+    source_name: &str,
+    keywords: [&str; N],
+) -> Result<[Option<String>; N]> {
     let fail = |reason: String| Error::Png {
         source_name: source_name.to_string(),
         reason,
@@ -331,35 +361,42 @@ pub fn read_text<R: BufRead + Seek>(
         .read_info()
         .map_err(|e| fail(format!("damaged PNG: {e}")))?;
     let info = info.info();
-    for chunk in &info.utf8_text {
-        if chunk.keyword == keyword {
-            let mut chunk = chunk.clone();
-            chunk
-                .decompress_text_with_limit(MAX_TEXT_BYTES)
-                .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
-            return chunk
-                .get_text()
-                .map(Some)
-                .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+    let find = |keyword: &str| -> Result<Option<String>> {
+        for chunk in &info.utf8_text {
+            if chunk.keyword == keyword {
+                let mut chunk = chunk.clone();
+                chunk
+                    .decompress_text_with_limit(MAX_TEXT_BYTES)
+                    .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
+                return chunk
+                    .get_text()
+                    .map(Some)
+                    .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+            }
         }
-    }
-    for chunk in &info.compressed_latin1_text {
-        if chunk.keyword == keyword {
-            let mut chunk = chunk.clone();
-            chunk
-                .decompress_text_with_limit(MAX_TEXT_BYTES)
-                .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
-            return chunk
-                .get_text()
-                .map(Some)
-                .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+        for chunk in &info.compressed_latin1_text {
+            if chunk.keyword == keyword {
+                let mut chunk = chunk.clone();
+                chunk
+                    .decompress_text_with_limit(MAX_TEXT_BYTES)
+                    .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
+                return chunk
+                    .get_text()
+                    .map(Some)
+                    .map_err(|e| fail(format!("{keyword} chunk: {e}")));
+            }
         }
+        Ok(info
+            .uncompressed_latin1_text
+            .iter()
+            .find(|c| c.keyword == keyword)
+            .map(|c| c.text.clone()))
+    };
+    let mut texts = [const { None }; N];
+    for (text, keyword) in texts.iter_mut().zip(keywords) {
+        *text = find(keyword)?;
     }
-    Ok(info
-        .uncompressed_latin1_text
-        .iter()
-        .find(|c| c.keyword == keyword)
-        .map(|c| c.text.clone()))
+    Ok(texts)
 }
 
 fn read_up_to<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -403,12 +440,33 @@ pub fn read_recipe(path: &Path) -> Result<Scene> {
     recipe_from(BufReader::with_capacity(64 << 10, file), &name)
 }
 
+/// The recipe: the [`SCENE_KEY`] chunk, checked against the [`CODE_KEY`]
+/// chunk when there is one; else the code alone.
 fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Scene> {
-    let text = read_text(reader, source_name, SCENE_KEY)?.ok_or_else(|| Error::Png {
+    let fail = |reason: String| Error::Png {
         source_name: source_name.to_string(),
-        reason: format!("PNG has no {SCENE_KEY} recipe (not made by playa?)"),
-    })?;
-    Scene::from_ron(&text, &format!("{source_name} ({SCENE_KEY})"))
+        reason,
+    };
+    let [text, code] = read_texts(reader, source_name, [SCENE_KEY, CODE_KEY])?;
+    let coded = code
+        .map(|code| share::decode(&code).map_err(|e| fail(format!("{CODE_KEY} chunk: {e}"))))
+        .transpose()?;
+    match (text, coded) {
+        (Some(text), coded) => {
+            let scene = Scene::from_ron(&text, &format!("{source_name} ({SCENE_KEY})"))?;
+            match coded {
+                Some(coded) if coded != scene => Err(fail(format!(
+                    "its {SCENE_KEY} and {CODE_KEY} chunks describe different scenes \
+                     (was the file edited?)"
+                ))),
+                _ => Ok(scene),
+            }
+        }
+        (None, Some(coded)) => Ok(coded),
+        (None, None) => Err(fail(format!(
+            "PNG has no {SCENE_KEY} recipe (not made by playa?)"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -426,13 +484,65 @@ mod tests {
         let (scene, image) = small();
         for c in Compression::ALL {
             let bytes =
-                encode_png_to_vec(&image, &scene, &[("playa:code", "x1".into())], c).unwrap();
+                encode_png_to_vec(&image, &scene, &[("playa:note", "x1".into())], c).unwrap();
             assert_eq!(decode_recipe(&bytes, "mem").unwrap(), scene);
-            let code = read_text(std::io::Cursor::new(&bytes), "mem", "playa:code").unwrap();
-            assert_eq!(code.as_deref(), Some("x1"));
+            let note = read_text(std::io::Cursor::new(&bytes), "mem", "playa:note").unwrap();
+            assert_eq!(note.as_deref(), Some("x1"));
+            let code = read_text(std::io::Cursor::new(&bytes), "mem", CODE_KEY).unwrap();
+            assert_eq!(code, Some(share::encode(&scene)));
             let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
             assert_eq!(decoded, image);
         }
+    }
+
+    /// A small PNG with the text chunks `texts` (keyword, text).
+    fn png_with(texts: &[(&str, &str)]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut enc = png::Encoder::new(&mut bytes, 2, 2);
+        enc.set_color(png::ColorType::Rgb);
+        for (k, t) in texts {
+            enc.add_text_chunk(k.to_string(), t.to_string()).unwrap();
+        }
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(&[0; 12]).unwrap();
+        w.finish().unwrap();
+        bytes
+    }
+
+    #[test]
+    fn either_chunk_is_a_recipe_and_both_must_agree() {
+        let scene = Scene {
+            seed: 77,
+            ..Scene::default()
+        };
+        let code = share::encode(&scene);
+        let ron = scene.to_ron();
+        let decode = |texts: &[(&str, &str)]| decode_recipe(&png_with(texts), "x.png");
+        assert_eq!(decode(&[(CODE_KEY, &code)]).unwrap(), scene);
+        assert_eq!(decode(&[(SCENE_KEY, &ron)]).unwrap(), scene);
+        assert_eq!(
+            decode(&[(SCENE_KEY, &ron), (CODE_KEY, &code)]).unwrap(),
+            scene
+        );
+
+        let other = share::encode(&Scene::default());
+        let err = decode(&[(SCENE_KEY, &ron), (CODE_KEY, &other)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("x.png") && err.contains("different scenes"),
+            "{err}"
+        );
+        let err = decode(&[(CODE_KEY, "playa1-AAAAAAA")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("playa:code chunk: share code"), "{err}");
+
+        let (scene, image) = small();
+        let err = encode_png_to_vec(&image, &scene, &[(CODE_KEY, "x".into())], Compression::Fast)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("written by playa itself"), "{err}");
     }
 
     #[test]

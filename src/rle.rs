@@ -427,7 +427,8 @@ impl Body {
                     let n = self.take_count()?;
                     let rows = self.grid.height() as u64;
                     // One row end past the last row is allowed: some writers end with `$!`.
-                    if self.y as u64 + n > rows {
+                    // Saturating: a count near u64::MAX must not wrap around.
+                    if (self.y as u64).saturating_add(n) > rows {
                         return Err(format!("more rows than y = {rows}"));
                     }
                     self.y += n as usize;
@@ -470,7 +471,7 @@ impl Body {
         if self.y >= height {
             return Err(format!("more rows than y = {height}"));
         }
-        if self.x as u64 + n > width as u64 {
+        if (self.x as u64).saturating_add(n) > width as u64 {
             return Err(format!(
                 "row {} has more than x = {width} cells",
                 self.y + 1

@@ -19,7 +19,12 @@
 //! Every number has a documented range ([`Limit`]); a value outside it is
 //! rejected when the RON is read (with its line and column) and by
 //! [`Scene::validate`]. Floats are plain `f32` with the ranges documented on
-//! each field.
+//! each field, kept to a documented precision ([`fields`]): every scene read
+//! (RON, serde, share code, PNG recipe) is quantized, and [`crate::render`]
+//! draws the quantized scene, so scenes that differ only below the precision
+//! are the same picture and the same share code.
+
+pub mod fields;
 
 use serde::{Deserialize, Serialize};
 
@@ -47,9 +52,13 @@ impl Limit {
         Limit { what, min, max }
     }
 
-    /// Checks `value` (shown as `shown`); NaN is always out of range.
+    /// Checks `value` (shown as `shown`); NaN is always out of range. The
+    /// ends are compared as `f32`, the type of the settings, so that `0.3`
+    /// written in a scene passes a limit of 0.3 (as an `f32` it is a hair
+    /// above the `f64` 0.3).
     pub fn check(&self, value: f64, shown: impl ToString) -> Result<()> {
-        if value.is_nan() || value < self.min || value > self.max {
+        let (min, max) = (f64::from(self.min as f32), f64::from(self.max as f32));
+        if value.is_nan() || value < min || value > max {
             Err(Error::out_of_range(
                 self.what,
                 shown,
@@ -69,15 +78,74 @@ macro_rules! checked {
         pub(crate) fn $name<'de, D: serde::Deserializer<'de>>(
             d: D,
         ) -> std::result::Result<$ty, D::Error> {
-            let v = <$ty as serde::Deserialize>::deserialize(d)?;
-            $limit
-                .check(f64::from(v), v)
-                .map_err(serde::de::Error::custom)?;
-            Ok(v)
+            <$ty as $crate::scene::Checked>::read(d, &$limit)
         }
     };
 }
 pub(crate) use checked;
+
+/// Reads a seed, naming its range when the number is outside it.
+fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
+    struct Seed;
+    impl serde::de::Visitor<'_> for Seed {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a seed, a whole number from 0 to 18446744073709551615")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<u64, E> {
+            Err(E::custom(out_of_range_seed(v)))
+        }
+    }
+    fn out_of_range_seed(v: impl std::fmt::Display) -> Error {
+        Error::out_of_range(
+            "seed",
+            v,
+            "must be a whole number from 0 to 18446744073709551615",
+        )
+    }
+    d.deserialize_any(Seed)
+}
+
+/// A setting type read through [`Limit`]s.
+pub(crate) trait Checked: Sized {
+    /// Reads a value and checks it against `limit`.
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        limit: &Limit,
+    ) -> std::result::Result<Self, D::Error>;
+}
+
+impl Checked for f32 {
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        limit: &Limit,
+    ) -> std::result::Result<f32, D::Error> {
+        let v = f32::deserialize(d)?;
+        limit
+            .check(f64::from(v), v)
+            .map_err(serde::de::Error::custom)?;
+        Ok(v)
+    }
+}
+
+impl Checked for u32 {
+    /// Read as an `i64`, so that a negative or huge count is reported
+    /// against the limit rather than as a bare "out of bounds".
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        limit: &Limit,
+    ) -> std::result::Result<u32, D::Error> {
+        let v = i64::deserialize(d)?;
+        limit.check(v as f64, v).map_err(serde::de::Error::custom)?;
+        u32::try_from(v).map_err(serde::de::Error::custom)
+    }
+}
 
 /// Narrowest accepted aspect ratio (width / height).
 pub const MIN_ASPECT: f32 = 0.25;
@@ -121,10 +189,13 @@ checked!(de_opacity: f32 = OPACITY);
 ///
 /// Default: the Death Valley campsite (`presets/death-valley.ron`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+// `remote = "Self"`: the derived code becomes `Scene::serialize` and
+// `Scene::deserialize`, wrapped below by impls that quantize.
+#[serde(default, deny_unknown_fields, remote = "Self")]
 pub struct Scene {
     /// Seed of everything random: the soup, ridgelines, stars, grain and the
-    /// stones' jitter. Default: 1.
+    /// stones' jitter. Any whole number from 0 to 2^64 − 1. Default: 1.
+    #[serde(deserialize_with = "de_seed")]
     pub seed: u64,
     /// Intended width / height of the picture; sets the rock grid's rows and
     /// the default output size. Range 0.25 to 4. Default: 16/9.
@@ -152,7 +223,7 @@ pub struct Scene {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Automaton {
-    /// Share of live cells in the soup. Range 0 to 1 (quantized to 1/65536).
+    /// Share of live cells in the soup. Range 0 to 1, precision 0.001.
     /// Default: 0.8.
     #[serde(deserialize_with = "de_density")]
     pub density: f32,
@@ -197,7 +268,38 @@ impl Default for Scene {
     }
 }
 
+impl Serialize for Scene {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        Scene::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scene {
+    /// Reads a scene and quantizes it ([`Scene::quantize`]).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Scene, D::Error> {
+        let mut scene = Scene::deserialize(d)?;
+        scene.quantize();
+        Ok(scene)
+    }
+}
+
 impl Scene {
+    /// Rounds every float to its documented precision (see [`fields`]).
+    /// Values outside their limits stay outside, for [`Scene::validate`].
+    pub fn quantize(&mut self) {
+        fields::quantize_scene(self);
+        for layer in &mut self.layers {
+            fields::quantize_layer(layer);
+        }
+    }
+
+    /// A quantized copy of the scene ([`Scene::quantize`]).
+    pub fn quantized(&self) -> Scene {
+        let mut scene = self.clone();
+        scene.quantize();
+        scene
+    }
+
     /// The default layer list: sky, ranges, floor, rocks, tent, and the
     /// spiral (hidden).
     pub fn default_layers() -> Vec<Layer> {
@@ -307,7 +409,7 @@ impl Scene {
     pub fn rock_grid(&self) -> Result<BitGrid> {
         self.validate()?;
         let (cols, rows) = self.grid_size();
-        let a = &self.automaton;
+        let a = &self.quantized().automaton;
         let soup = crate::soup::soup(cols, rows, f64::from(a.density), self.seed)?;
         Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
     }

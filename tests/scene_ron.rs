@@ -201,14 +201,28 @@ fn scene() -> impl Strategy<Value = Scene> {
         )
 }
 
+/// Any valid scene at its documented precision: the form every scene read
+/// from RON has.
+fn quantized_scene() -> impl Strategy<Value = Scene> {
+    scene().prop_map(|s| s.quantized())
+}
+
 proptest! {
     #[test]
-    fn ron_round_trip(scene in scene()) {
+    fn ron_round_trip(scene in quantized_scene()) {
         scene.validate().unwrap();
         let text = scene.to_ron();
         let back = Scene::from_ron(&text, "round trip").unwrap();
         prop_assert_eq!(&back, &scene);
         prop_assert_eq!(back.to_ron(), text);
+    }
+}
+
+proptest! {
+    #[test]
+    fn reading_quantizes(scene in scene()) {
+        let back = Scene::from_ron(&scene.to_ron(), "any").unwrap();
+        prop_assert_eq!(back, scene.quantized());
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod life;
 mod render;
+mod share;
 
 use clap::{Parser, Subcommand};
 
@@ -17,8 +18,10 @@ pub struct Cli {
 enum Command {
     /// Run the rock automaton on a seeded soup or an RLE pattern; write RLE.
     Life(life::LifeArgs),
-    /// Render scenes (presets, pictures, preset names) to PNG pictures.
+    /// Render scenes (presets, pictures, preset names, share codes) to PNG pictures.
     Render(render::RenderArgs),
+    /// Print a scene's share code, or a share code's scene.
+    Share(share::ShareArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -36,6 +39,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Some(Command::Life(args)) => life::run(args),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Share(args)) => share::run(args),
         None => playa::app::run().map_err(CliError::from),
     };
     match result {

@@ -5,16 +5,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use std::collections::HashMap;
+
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::{CliError, parse_size};
 use playa::picture::{self, Compression};
-use playa::{Scene, compose, presets};
+use playa::{Scene, compose, presets, share};
 
 /// Most images one `playa render` makes (inputs × seeds).
 pub const MAX_BATCH: u64 = 100_000;
+/// The name pictures of share codes are filed under: `shared-{seed}.png`.
+pub const SHARED: &str = "shared";
 /// Default picture width; the height follows the scene's aspect ratio.
 pub const DEFAULT_WIDTH: u32 = 1920;
 
@@ -22,10 +26,14 @@ pub const DEFAULT_WIDTH: u32 = 1920;
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// Scenes to render: preset files (.ron), pictures made by playa (.png,
-    /// re-rendered from their recipe) or names of shipped presets (see
-    /// --list). Default: the death-valley preset.
-    #[arg(value_name = "PRESET.ron|PICTURE.png|NAME")]
+    /// re-rendered from their recipe), names of shipped presets (see
+    /// --list) or share codes. Default: the death-valley preset.
+    #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
     inputs: Vec<String>,
+    /// Render the scene of a share code (`playa share` makes them); may be
+    /// given more than once. Its pictures are named shared-{seed}.png.
+    #[arg(long = "code", value_name = "CODE")]
+    codes: Vec<String>,
     /// Render with this seed instead of the scene's own.
     #[arg(long, conflicts_with = "seeds")]
     seed: Option<u64>,
@@ -112,7 +120,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         }
         None => None,
     };
-    let inputs = if args.inputs.is_empty() {
+    let inputs = if args.inputs.is_empty() && args.codes.is_empty() {
         vec![presets::DEFAULT.to_string()]
     } else {
         args.inputs.clone()
@@ -124,6 +132,12 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         match load(input) {
             Ok((name, scene)) => scenes.push((input.clone(), name, scene)),
             Err(e) => failures.push(format!("{input}: {}", strip_source(&e, input))),
+        }
+    }
+    for code in &args.codes {
+        match share::decode(code) {
+            Ok(scene) => scenes.push((code.clone(), SHARED.to_string(), scene)),
+            Err(e) => failures.push(format!("{code}: {e}")),
         }
     }
     let seeds = |scene: &Scene| -> Vec<u64> {
@@ -163,6 +177,31 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 path,
             });
         }
+    }
+    // Two different scenes must not be written to one file (two codes with
+    // the same seed, say); the same scene given twice is made once.
+    let mut by_path: HashMap<&Path, &Job> = HashMap::new();
+    let mut duplicates = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        match by_path.get(job.path.as_path()) {
+            Some(first) if first.scene == job.scene => duplicates.push(i),
+            Some(first) if single_file.is_none() => {
+                return Err(CliError::Usage(format!(
+                    "{} and {} would both be written to {}: render them separately, \
+                     with their own --out",
+                    first.input,
+                    job.input,
+                    job.path.display()
+                )));
+            }
+            _ => {
+                by_path.insert(&job.path, job);
+            }
+        }
+    }
+    drop(by_path);
+    for i in duplicates.into_iter().rev() {
+        jobs.remove(i);
     }
     if let Some(file) = single_file
         && jobs.len() > 1
@@ -253,8 +292,9 @@ fn make(job: &Job, compression: Compression) -> playa::Result<()> {
     picture::render_png_file(&job.path, &job.scene, w, h, &[], compression)
 }
 
-/// An input's scene and the name its pictures are filed under.
-fn load(input: &str) -> playa::Result<(String, Scene)> {
+/// An input's scene and the name its pictures are filed under: a preset or
+/// picture file, a shipped preset's name, or a share code.
+pub(super) fn load(input: &str) -> playa::Result<(String, Scene)> {
     let path = Path::new(input);
     let stem = || {
         path.file_stem()
@@ -285,6 +325,9 @@ fn load(input: &str) -> playa::Result<(String, Scene)> {
     if let Some(preset) = presets::find(input) {
         return Ok((preset.name.to_string(), preset.scene()?));
     }
+    if share::looks_like_code(input) {
+        return Ok((SHARED.to_string(), share::decode(input)?));
+    }
     if path.extension().is_some() || input.contains(['/', '\\']) {
         return Err(playa::Error::io(
             path,
@@ -296,7 +339,7 @@ fn load(input: &str) -> playa::Result<(String, Scene)> {
 
 /// The error's text without a leading `input: ` (the line names the input
 /// itself).
-fn strip_source(e: &playa::Error, input: &str) -> String {
+pub(super) fn strip_source(e: &playa::Error, input: &str) -> String {
     let text = e.to_string();
     text.strip_prefix(&format!("{input}: "))
         .map(str::to_string)

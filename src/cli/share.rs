@@ -1,0 +1,44 @@
+//! `playa share`: a scene's share code, and a code's scene.
+
+use clap::Args;
+
+use super::CliError;
+use super::render::{load, strip_source};
+use playa::{presets, share};
+
+/// Arguments of `playa share`.
+#[derive(Debug, Args)]
+pub struct ShareArgs {
+    /// The scene: a preset file (.ron), a picture made by playa (.png), the
+    /// name of a shipped preset or a share code. Default: the death-valley
+    /// preset.
+    #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
+    input: Option<String>,
+    /// Share the scene with this seed instead of its own.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print the scene of this share code as RON (a preset file) instead.
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["input", "seed"])]
+    decode: Option<String>,
+}
+
+pub fn run(args: ShareArgs) -> Result<(), CliError> {
+    if let Some(code) = args.decode {
+        let scene = share::decode(&code)?;
+        // A comment line first, as in the shipped presets: what this is.
+        println!(
+            "// Shared scene {}\n{}",
+            share::encode(&scene),
+            scene.to_ron()
+        );
+        return Ok(());
+    }
+    let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
+    let (_, mut scene) =
+        load(input).map_err(|e| anyhow::anyhow!("{input}: {}", strip_source(&e, input)))?;
+    if let Some(seed) = args.seed {
+        scene.seed = seed;
+    }
+    println!("{}", share::encode(&scene));
+    Ok(())
+}

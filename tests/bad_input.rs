@@ -1,0 +1,279 @@
+//! Bad input never breaks playa: every loader — share code, RON scene, RLE
+//! pattern, PNG recipe — returns an error for empty, huge, truncated,
+//! bit-flipped, mistyped and random input, and names the documented limit
+//! for absurd values, instead of panicking or trying.
+
+use std::io::Write;
+use std::path::Path;
+
+use playa::picture::{self, Compression};
+use playa::{Scene, presets, rle, share};
+use proptest::prelude::*;
+
+/// The loaders, over bytes: `Ok` with the scene (or nothing for RLE).
+fn share_code(bytes: &[u8]) -> Result<Option<Scene>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+    share::decode(text).map(Some).map_err(|e| e.to_string())
+}
+
+fn scene_ron(bytes: &[u8]) -> Result<Option<Scene>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+    Scene::from_ron(text, "in.ron")
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+fn rle_pattern(bytes: &[u8]) -> Result<Option<Scene>, String> {
+    rle::read(bytes).map(|_| None).map_err(|e| e.to_string())
+}
+
+fn png_recipe(bytes: &[u8]) -> Result<Option<Scene>, String> {
+    picture::decode_recipe(bytes, "in.png")
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+type Loader = fn(&[u8]) -> Result<Option<Scene>, String>;
+const LOADERS: [(&str, Loader); 4] = [
+    ("share code", share_code),
+    ("RON", scene_ron),
+    ("RLE", rle_pattern),
+    ("PNG", png_recipe),
+];
+
+/// A good input for each loader, in the order of [`LOADERS`].
+fn good_inputs() -> [Vec<u8>; 4] {
+    let mut scene = presets::load("night-under-stars").unwrap();
+    scene.seed = 31;
+    let image = playa::render(&scene, 32, 18).unwrap();
+    let png = picture::encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
+    [
+        share::encode(&scene).into_bytes(),
+        scene.to_ron().into_bytes(),
+        b"#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n".to_vec(),
+        png,
+    ]
+}
+
+/// A loader's result must be an error or a valid scene.
+fn valid_or_error(result: &Result<Option<Scene>, String>) {
+    if let Ok(Some(scene)) = result {
+        scene.validate().unwrap();
+    }
+}
+
+#[test]
+fn good_inputs_load() {
+    for ((name, load), input) in LOADERS.iter().zip(good_inputs()) {
+        assert!(load(&input).is_ok(), "{name}");
+    }
+}
+
+#[test]
+fn empty_input_is_refused() {
+    for (name, load) in LOADERS {
+        for empty in [&b""[..], b" ", b"\n\n", b"\0"] {
+            assert!(load(empty).is_err(), "{name} accepted {empty:?}");
+        }
+    }
+}
+
+#[test]
+fn every_input_of_the_wrong_type_is_refused() {
+    let inputs = good_inputs();
+    for (i, (name, load)) in LOADERS.iter().enumerate() {
+        for (j, input) in inputs.iter().enumerate() {
+            if i != j {
+                assert!(load(input).is_err(), "{name} accepted a {}", LOADERS[j].0);
+            }
+        }
+    }
+}
+
+#[test]
+fn truncated_inputs_are_refused() {
+    let [code, ron, rle_text, png] = good_inputs();
+    for cut in 0..code.len() {
+        assert!(share_code(&code[..cut]).is_err(), "code cut at {cut}");
+    }
+    let last_paren = ron.iter().rposition(|&b| b == b')').unwrap();
+    for cut in 0..last_paren {
+        assert!(scene_ron(&ron[..cut]).is_err(), "RON cut at {cut}");
+    }
+    let bang = rle_text.iter().position(|&b| b == b'!').unwrap();
+    for cut in 0..bang {
+        assert!(rle_pattern(&rle_text[..cut]).is_err(), "RLE cut at {cut}");
+    }
+    // The recipe is read up to the first image data: a cut before it fails.
+    let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
+    for cut in 0..idat {
+        assert!(png_recipe(&png[..cut]).is_err(), "PNG cut at {cut}");
+    }
+}
+
+#[test]
+fn bit_flips_are_refused_or_harmless() {
+    let inputs = good_inputs();
+    let scene = png_recipe(&inputs[3]).unwrap().unwrap();
+    for ((name, load), input) in LOADERS.iter().zip(&inputs) {
+        // The PNG's recipe is in its first chunks; its pixels are not read.
+        let end = match *name {
+            "PNG" => input.windows(4).position(|w| w == b"IDAT").unwrap(),
+            _ => input.len(),
+        };
+        for at in 0..end {
+            for bit in 0..8 {
+                let mut flipped = input.clone();
+                flipped[at] ^= 1 << bit;
+                let result = load(&flipped);
+                valid_or_error(&result);
+                match *name {
+                    // Every character counts and is checksummed.
+                    "share code" => assert!(result.is_err(), "flip at {at}.{bit}"),
+                    // Chunks are checksummed: never another scene.
+                    "PNG" => {
+                        if let Ok(Some(s)) = result {
+                            assert_eq!(s, scene, "flip at {at}.{bit}")
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// A sparse file of 1 GiB: it takes no disk space, and reading it whole
+/// would take a gigabyte of memory.
+fn huge_file(dir: &Path, name: &str, head: &[u8]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(head).unwrap();
+    file.set_len(1 << 30).unwrap();
+    path
+}
+
+#[test]
+fn huge_files_are_refused_without_being_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let ron = huge_file(dir.path(), "huge.ron", b"(seed: 1, ");
+    let err = Scene::from_ron_file(&ron).unwrap_err().to_string();
+    assert!(err.contains("huge.ron") && err.contains("1048576"), "{err}");
+
+    let rle_path = huge_file(dir.path(), "huge.rle", b"x = 3, y = 3\n");
+    let err = rle::read_file(&rle_path).unwrap_err().to_string();
+    assert!(err.contains("longer than 65536 bytes"), "{err}");
+
+    let png_path = huge_file(dir.path(), "huge.png", &good_inputs()[3][..64]);
+    let err = picture::read_recipe(&png_path).unwrap_err().to_string();
+    assert!(
+        err.contains("huge.png") && err.contains(&picture::MAX_PNG_BYTES.to_string()),
+        "{err}"
+    );
+
+    let long = format!("playa1-{}", "A".repeat(10 << 20));
+    let err = share::decode(&long).unwrap_err().to_string();
+    assert!(err.contains(&share::MAX_CODE_CHARS.to_string()), "{err}");
+    let big = " ".repeat(playa::scene::MAX_RON_BYTES + 1);
+    let err = Scene::from_ron(&big, "big").unwrap_err().to_string();
+    assert!(err.contains("1048576"), "{err}");
+}
+
+#[test]
+fn absurd_values_are_refused_naming_the_limit() {
+    let ron_cases = [
+        ("(automaton: (columns: 1000000000))", "2048"),
+        ("(automaton: (columns: 0))", "automaton.columns 0"),
+        ("(automaton: (columns: -5))", "columns"),
+        ("(automaton: (generations: 1000000))", "1000"),
+        ("(automaton: (density: -0.5))", "from 0 to 1"),
+        ("(horizon: NaN)", "horizon NaN"),
+        ("(aspect: inf)", "aspect inf"),
+        ("(sun_x: 1e40)", "sun_x"),
+        ("(seed: -1)", "seed"),
+        ("(seed: 18446744073709551616)", "seed"),
+        ("(layers: [Sky((stars: 1000000000000))])", "stars"),
+        ("(layers: [Spiral((segments: 4000000000))])", "10000"),
+        ("(layers: [Ranges((count: 0))])", "ranges.count"),
+        (
+            "(aspect: 0.25, automaton: (columns: 2048))",
+            "4194304 cells",
+        ),
+        ("(layers: [Tent((size: -1.0))])", "tent.size"),
+    ];
+    for (text, needle) in ron_cases {
+        let err = Scene::from_ron(text, "absurd.ron").unwrap_err().to_string();
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+    let mut too_many = String::from("(layers: [");
+    for _ in 0..=playa::scene::MAX_LAYERS {
+        too_many.push_str("Sky(()),");
+    }
+    too_many.push_str("])");
+    let err = Scene::from_ron(&too_many, "layers.ron")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("at most 32"), "{err}");
+
+    let rle_cases = [
+        ("x = 1000000000, y = 1\n!", "65536"),
+        ("x = 65536, y = 65536\n!", "268435456 cells"),
+        ("x = -3, y = 3\n!", "not a whole number"),
+        ("x = 99999999999999999999999, y = 1\n!", "too large"),
+        ("x = 3, y = 3\n99999999999999999999o!", "too large"),
+        ("x = 3, y = 3\n18446744073709551615o!", "more than x = 3"),
+        (
+            "x = 3, y = 3\n$18446744073709551615$o!",
+            "more rows than y = 3",
+        ),
+        ("x = 3, y = 3\nb18446744073709551615o!", "more than x = 3"),
+    ];
+    for (text, needle) in rle_cases {
+        let err = rle::parse(text).unwrap_err().to_string();
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+
+    // A picture whose recipe asks for too much.
+    let image = image::RgbaImage::new(2, 2);
+    let mut bytes = Vec::new();
+    let mut enc = png::Encoder::new(&mut bytes, 2, 2);
+    enc.set_color(png::ColorType::Rgba);
+    enc.add_itxt_chunk(
+        picture::SCENE_KEY.into(),
+        "(automaton: (generations: 1000000))".into(),
+    )
+    .unwrap();
+    let mut w = enc.write_header().unwrap();
+    w.write_image_data(image.as_raw()).unwrap();
+    w.finish().unwrap();
+    let err = picture::decode_recipe(&bytes, "absurd.png")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("absurd.png") && err.contains("1000"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_bytes_are_refused(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        for (_, load) in LOADERS {
+            valid_or_error(&load(&bytes));
+        }
+        prop_assert!(share_code(&bytes).is_err());
+        prop_assert!(png_recipe(&bytes).is_err());
+    }
+
+    #[test]
+    fn random_text_after_a_good_start_is_refused(
+        cut in 0usize..4096,
+        tail in proptest::collection::vec(any::<u8>(), 0..64),
+    ) {
+        // A good input cut anywhere, followed by junk.
+        for ((_, load), input) in LOADERS.iter().zip(good_inputs()) {
+            let mut bytes = input[..cut.min(input.len())].to_vec();
+            bytes.extend(&tail);
+            valid_or_error(&load(&bytes));
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! `playa share` and `playa render --code` end to end: codes from every kind
+//! of input, back to RON, to the same picture bytes, and bad codes refused
+//! with one line.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use playa::{Scene, picture, presets, share};
+
+fn playa(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playa"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn share_prints_the_code_of_any_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(dir.path(), &["share"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(share::decode(&stdout(&o)).unwrap(), Scene::default());
+
+    let o = playa(dir.path(), &["share", "salt-flat", "--seed", "9"]);
+    let code = stdout(&o);
+    let mut expected = presets::load("salt-flat").unwrap();
+    expected.seed = 9;
+    assert_eq!(code, share::encode(&expected));
+
+    // The code's RON, as a preset file, shares as the same code.
+    let o = playa(dir.path(), &["share", "--decode", &code]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ron = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        ron.starts_with(&format!("// Shared scene {code}\n")),
+        "{ron}"
+    );
+    std::fs::write(dir.path().join("mine.ron"), &ron).unwrap();
+    assert_eq!(Scene::from_ron(&ron, "mine").unwrap(), expected);
+    assert_eq!(stdout(&playa(dir.path(), &["share", "mine.ron"])), code);
+
+    // A picture shares as its scene; a code as itself, or with a new seed.
+    let o = playa(
+        dir.path(),
+        &["render", "mine.ron", "--size", "32x18", "--out", "p.png"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&playa(dir.path(), &["share", "p.png"])), code);
+    assert_eq!(stdout(&playa(dir.path(), &["share", &code])), code);
+    let o = playa(dir.path(), &["share", &code, "--seed", "10"]);
+    expected.seed = 10;
+    assert_eq!(stdout(&o), share::encode(&expected));
+}
+
+#[test]
+fn a_code_renders_the_same_bytes_as_its_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = stdout(&playa(dir.path(), &["share", "badlands", "--seed", "5"]));
+    let o = playa(
+        dir.path(),
+        &["render", "badlands", "--seed", "5", "--size", "64x36"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa(dir.path(), &["render", "--code", &code, "--size", "64x36"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let from_preset = std::fs::read(dir.path().join("badlands-5.png")).unwrap();
+    let from_code = std::fs::read(dir.path().join("shared-5.png")).unwrap();
+    assert!(from_preset == from_code, "the two PNG files differ");
+
+    // The picture carries the code, and its recipe reads back.
+    let text = picture::read_text(
+        std::io::Cursor::new(&from_code),
+        "shared-5.png",
+        picture::CODE_KEY,
+    )
+    .unwrap();
+    assert_eq!(text.as_deref(), Some(code.as_str()));
+    let recipe = picture::decode_recipe(&from_code, "shared-5.png").unwrap();
+    assert_eq!(share::encode(&recipe), code);
+
+    // A code given as a plain input works too, over --seeds.
+    let o = playa(
+        dir.path(),
+        &["render", &code, "--seeds", "1..3", "--size", "16x9"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.path().join("shared-1.png").exists());
+    assert!(dir.path().join("shared-2.png").exists());
+}
+
+#[test]
+fn bad_codes_give_one_line_and_the_rest_is_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = stdout(&playa(dir.path(), &["share", "--seed", "3"]));
+    let mut typo = good.clone().into_bytes();
+    let last = typo.len() - 1;
+    typo[last] = if typo[last] == b'A' { b'B' } else { b'A' };
+    let typo = String::from_utf8(typo).unwrap();
+    let newer = good.replacen("playa1-", "playa9-", 1);
+    let o = playa(
+        dir.path(),
+        &[
+            "render", "--code", &good, "--code", &typo, "--code", &newer, "--size", "16x9",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{typo}: share code: the checksum")),
+        "{err}"
+    );
+    assert!(err.contains("made by a newer playa (format 9)"), "{err}");
+    assert!(dir.path().join("shared-3.png").exists());
+
+    for (args, needle) in [
+        (vec!["share", "--decode", "playa1-"], "too short"),
+        (vec!["share", "--decode", "hello"], "not a playa share code"),
+        (vec!["share", "nope"], "nope: no such preset"),
+        (vec!["share", "missing.ron"], "missing.ron"),
+    ] {
+        let o = playa(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn two_scenes_for_one_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = stdout(&playa(dir.path(), &["share", "--seed", "4"]));
+    let b = stdout(&playa(dir.path(), &["share", "salt-flat", "--seed", "4"]));
+    let o = playa(
+        dir.path(),
+        &["render", "--code", &a, "--code", &b, "--size", "16x9"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("shared-4.png"), "{}", stderr(&o));
+    // The same scene twice is made once.
+    let o = playa(
+        dir.path(),
+        &["render", "--code", &a, "--code", &a, "--size", "16x9"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("1 images"), "{}", stdout(&o));
+}
