@@ -86,6 +86,7 @@ const DITHER_SIDE: usize = 128;
 /// the entries where sRGB is steep (the darks). 16 octaves × 1024 entries,
 /// each within 0.1 of a level, 32 KiB: it stays in the L1 cache.
 #[inline]
+#[allow(clippy::manual_clamp)] // max/min maps NaN into range; clamp would keep it
 fn lut_index(v: f32) -> usize {
     let v = v.max(LUT_MIN).min(1.0);
     ((v.to_bits() - LUT_MIN.to_bits()) >> (23 - LUT_MANTISSA)) as usize

@@ -197,8 +197,10 @@ fn a_bad_paste_says_why_and_changes_nothing() {
     h.get_by_label_contains("is not a playa scene");
 
     // A good paste loads.
-    let mut other = Scene::default();
-    other.seed = 777;
+    let other = Scene {
+        seed: 777,
+        ..Scene::default()
+    };
     h.event(egui::Event::Paste(ron::to_string(&other).unwrap()));
     settle(&mut h);
     assert_eq!(h.state().scene(), &other);
@@ -242,8 +244,10 @@ fn dropping_a_preset_or_picture_loads_it_and_anything_else_is_refused() {
         &playa::presets::load("badlands").unwrap()
     );
 
-    let mut scene = Scene::default();
-    scene.seed = 4321;
+    let scene = Scene {
+        seed: 4321,
+        ..Scene::default()
+    };
     let png = dir.path().join("picture.png");
     let image = playa::render(&scene, 64, 36).unwrap();
     playa::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();

@@ -82,10 +82,13 @@ pub fn scene_from_text(text: &str) -> Result<Scene, String> {
     if text.is_empty() {
         return Err("the clipboard is empty: nothing to load".to_string());
     }
+    if crate::share::looks_like_code(text) {
+        return crate::share::decode(text).map_err(|e| e.to_string());
+    }
     if !text.starts_with('(') {
         let shown: String = text.chars().take(24).collect();
         return Err(format!(
-            "pasted text {shown:?}… is not a playa scene (expected RON starting with '(')"
+            "pasted text {shown:?}… is not a playa scene (expected a playa1- share code or RON)"
         ));
     }
     Scene::from_ron(text, "pasted scene").map_err(|e| e.to_string())
@@ -93,8 +96,7 @@ pub fn scene_from_text(text: &str) -> Result<Scene, String> {
 
 /// The scene as compact one-line RON, for the share field.
 pub fn scene_to_text(scene: &Scene) -> String {
-    // Plain data with finite floats always serializes.
-    ron::to_string(scene).unwrap_or_default()
+    crate::share::encode(scene)
 }
 
 /// A native file dialog (rfd) running on its own thread, so the window keeps
@@ -175,8 +177,13 @@ mod tests {
             ..Scene::default()
         };
         let text = scene_to_text(&scene);
-        assert!(!text.contains('\n'));
-        assert_eq!(scene_from_text(&text).unwrap(), scene);
+        assert!(text.starts_with("playa1-"), "{text}");
+        assert_eq!(scene_from_text(&text).unwrap(), scene.quantized());
+        let ron = scene.to_ron();
+        assert_eq!(scene_from_text(&ron).unwrap(), scene.quantized());
+        let mut broken = text.clone();
+        broken.pop();
+        assert!(scene_from_text(&broken).is_err());
     }
 
     #[test]

@@ -569,10 +569,10 @@ impl RocksDraw {
                     1.0 + 0.08 * signed(hash32((x as u32).wrapping_mul(0x9e37_79b9) ^ grain_row));
                 let shade = ao * grit * round;
                 let a = cov * op;
-                for i in 0..3 {
+                for (i, ci) in c.iter_mut().enumerate() {
                     let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
                     let v = (sides + (fc.top[i] - sides) * top) * shade;
-                    c[i] += (v - c[i]) * a;
+                    *ci += (v - *ci) * a;
                 }
             }
         }
