@@ -813,7 +813,7 @@ mod tests {
             (with_seed(Scene::default(), 7), "playa1-XRGtELg"),
             (
                 with_seed(crate::presets::load("salt-flat").unwrap(), 12345),
-                "playa1-g3B-k3A5A",
+                "playa1-tkbHk3A5ZA5AA",
             ),
         ];
         for (scene, code) in cases {

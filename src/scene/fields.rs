@@ -258,6 +258,7 @@ pub(crate) const RANGES: &[Field<Ranges>] = &[
     float!("width", width, ranges::WIDTH, 100),
     access!("color", Rgb, color),
     float!("haze", haze, ranges::HAZE, 1000),
+    access!("terraces", Uint, terraces, ranges::TERRACES),
 ];
 
 /// The desert floor's settings.
@@ -268,6 +269,7 @@ pub(crate) const FLOOR: &[Field<Floor>] = &[
     float!("warmth", warmth, floor::WARMTH, 1000),
     float!("grain", grain, floor::GRAIN, 1000),
     float!("patches", patches, floor::PATCHES, 1000),
+    float!("cracks", cracks, floor::CRACKS, 1000),
 ];
 
 /// The rocks' settings.
