@@ -88,9 +88,11 @@ impl Floor {
                 // Distance below the horizon, scene units, and 0..1 down the floor.
                 let dy = ((py - f.horizon) / f.h).max(1e-4);
                 let t = ((py - f.horizon) / depth).clamp(0.0, 1.0);
-                let hz = 0.4 * (1.0 - smoothstep(0.0, 0.1, dy));
+                let hz = 0.32 * (1.0 - smoothstep(0.0, 0.1, dy));
                 let near = t.powf(1.6);
-                let mut color = mix(lit, p.horizon, hz);
+                // Far ground fades toward the sky's horizon, warmed by the sand.
+                let haze = mix(p.horizon, lit, 0.3);
+                let mut color = mix(lit, haze, hz * 1.4);
                 color = mul(color, mix([1.0; 3], warm, near));
                 let cover = (y as f32 + 1.0 - f.horizon).clamp(0.0, 1.0);
                 FloorRow {
@@ -262,19 +264,33 @@ impl Draw for FloorDraw {
     fn draw(&self, band: &mut Band) {
         let mut lattice = [0.0f32; MAX_CELLS + 2];
         let mut points = Vec::new();
+        let mut gain = vec![0.0f32; band.width as usize];
+        let tile = grain_tile();
         for y in band.y0.max(self.first)..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
-            let row = band.row(y);
+            // Brightness of each pixel of the row, in passes that vectorize.
+            // Grain: a row of the fixed noise tile, rotated by a seeded
+            // amount per row so the tile never lines up.
+            let hy = hash32(y.wrapping_mul(0x9e37_79b9) ^ self.seed) as usize;
+            let tile_row = &tile[(hy >> 7 & (GRAIN_SIDE - 1)) * GRAIN_SIDE..][..GRAIN_SIDE];
+            let shift = hy & (GRAIN_SIDE - 1);
+            let mut grain_row = [0.0f32; GRAIN_SIDE];
+            grain_row[..GRAIN_SIDE - shift].copy_from_slice(&tile_row[shift..]);
+            grain_row[GRAIN_SIDE - shift..].copy_from_slice(&tile_row[..shift]);
+            for chunk in gain.chunks_mut(GRAIN_SIDE) {
+                for (k, &g) in chunk.iter_mut().zip(&grain_row) {
+                    *k = 1.0 + self.grain * g;
+                }
+            }
             // Patches: 2-D value noise on the ground plane. The lattice row
-            // under this screen row is blended once, then each pixel only
-            // interpolates along x.
-            let gz = r.z * PATCH_FREQ;
+            // under this screen row is blended once; then each lattice cell
+            // spans a run of pixels that interpolate along x.
             let gx_scale = self.aspect * r.z * PATCH_FREQ / self.w;
             let gx0 = -0.5 * self.aspect * r.z * PATCH_FREQ;
             let ix0 = gx0.floor();
             let cells = ((-2.0 * gx0).ceil() as usize + 2).min(MAX_CELLS + 2);
-            let patches = r.patches > 0.0 && cells < MAX_CELLS;
-            if patches {
+            if r.patches > 0.0 && cells < MAX_CELLS {
+                let gz = r.z * PATCH_FREQ;
                 let iz = gz.floor();
                 let tz = gz - iz;
                 let sz = tz * tz * (3.0 - 2.0 * tz);
@@ -285,32 +301,41 @@ impl Draw for FloorDraw {
                     let b = unit(hash2(ix, iz.wrapping_add(1), self.seed));
                     *v = (a + (b - a) * sz - 0.5) * 2.0 * r.patches;
                 }
-            }
-            let cracks = self.crack_row(r, &mut points);
-            let op = r.cover * self.opacity;
-            // Grain: a row of the fixed noise tile, shifted by a seeded
-            // amount per row so the tile never lines up.
-            let hy = hash32(y.wrapping_mul(0x9e37_79b9) ^ self.seed) as usize;
-            let tile = grain_tile();
-            let tile_row = &tile[(hy >> 7 & (GRAIN_SIDE - 1)) * GRAIN_SIDE..][..GRAIN_SIDE];
-            for (x, c) in row.iter_mut().enumerate() {
-                let mut k = 1.0 + self.grain * tile_row[(x + hy) & (GRAIN_SIDE - 1)];
-                if patches {
+                let width = gain.len();
+                let mut x = 0;
+                while x < width {
                     let gx = (x as f32 + 0.5) * gx_scale + gx0 - ix0;
                     let i = (gx as usize).min(cells - 2);
-                    let t = gx - i as f32;
-                    let s = t * t * (3.0 - 2.0 * t);
-                    k += lattice[i] + (lattice[i + 1] - lattice[i]) * s;
+                    // Pixels whose centres fall in cell i.
+                    let end = ((((i + 1) as f32 - gx0 + ix0) / gx_scale - 0.5)
+                        .ceil()
+                        .max(0.0) as usize)
+                        .clamp(x + 1, width);
+                    let (l0, l1) = (lattice[i], lattice[i + 1]);
+                    for (j, k) in gain[x..end].iter_mut().enumerate() {
+                        let t = ((((x + j) as f32 + 0.5) * gx_scale + gx0 - ix0) - i as f32)
+                            .clamp(0.0, 1.0);
+                        *k += l0 + (l1 - l0) * (t * t * (3.0 - 2.0 * t));
+                    }
+                    x = end;
                 }
-                if let Some(c) = &cracks {
-                    k *= c.shade(x, &points);
+            }
+            if let Some(c) = self.crack_row(r, &mut points) {
+                for (x, k) in gain.iter_mut().enumerate() {
+                    *k *= c.shade(x, &points);
                 }
-                let over = scale(r.color, k);
-                if op >= 1.0 {
-                    // Exactly, not blended: covered rows start from an
-                    // uncleared scratch buffer (see `covers`).
-                    *c = over;
-                } else {
+            }
+            let op = r.cover * self.opacity;
+            let row = band.row(y);
+            if op >= 1.0 {
+                // Exactly, not blended: covered rows start from an
+                // uncleared scratch buffer (see `covers`).
+                for (c, &k) in row.iter_mut().zip(&gain) {
+                    *c = scale(r.color, k);
+                }
+            } else {
+                for (c, &k) in row.iter_mut().zip(&gain) {
+                    let over = scale(r.color, k);
                     c[0] += (over[0] - c[0]) * op;
                     c[1] += (over[1] - c[1]) * op;
                     c[2] += (over[2] - c[2]) * op;

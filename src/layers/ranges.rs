@@ -121,12 +121,12 @@ impl Ranges {
                 let v = fbm1(sx * freq, seed, octaves, gain);
                 let broad = fbm1(sx * freq * 0.3 + 31.7, seed ^ 0x55, 2, 0.5);
                 if self.terraces == 0 {
-                    return (0.5 + 0.75 * v + 0.4 * broad).clamp(0.0, 1.3);
+                    return soft_clamp(0.5 + 0.75 * v + 0.4 * broad);
                 }
                 // Flat steps with steep risers, cut into the broad shape
                 // only; the fine octaves then roughen the steps a little.
                 let coarse = fbm1(sx * freq, seed, octaves.min(3), gain);
-                let m = (0.5 + 0.75 * coarse + 0.4 * broad).clamp(0.0, 1.3);
+                let m = soft_clamp(0.5 + 0.75 * coarse + 0.4 * broad);
                 let k = self.terraces as f32;
                 let q = m * k;
                 let stepped = (q.floor() + crate::noise::smoothstep(0.55, 0.9, q.fract())) / k;
@@ -139,28 +139,26 @@ impl Ranges {
             // Light from the slope of the broad shape (fine octaves would
             // streak the faces).
             let e = 0.02f64;
-            let cols: Vec<Column> = (0..f.width as usize)
-                .map(|x| {
-                    let (a, b) = (ridge[x], ridge[x + 1]);
-                    let slope = b - a;
-                    let sx = f64::from((x as f32 + 0.5) / f.w * aspect);
-                    let broad = (profile(sx + e, 2) - profile(sx - e, 2)) / (2.0 * e as f32);
-                    let lit = (-broad * side * 0.35).clamp(-1.0, 1.0);
-                    Column {
-                        ridge: 0.5 * (a + b),
-                        inv: 1.0 / (1.0 + slope * slope).sqrt(),
-                        shade: 1.0 + lit * (0.45 - 0.3 * far),
-                        gully: fbm1(sx * freq * 14.0 + 7.3, seed ^ 0x77, 3, 0.6)
-                            * (0.16 - 0.1 * far),
-                    }
-                })
-                .collect();
-            let min = cols.iter().map(|c| c.ridge).fold(f32::INFINITY, f32::min);
+            let mut cols = Columns::default();
+            for x in 0..f.width as usize {
+                let (a, b) = (ridge[x], ridge[x + 1]);
+                let slope = b - a;
+                let sx = f64::from((x as f32 + 0.5) / f.w * aspect);
+                let broad = (profile(sx + e, 2) - profile(sx - e, 2)) / (2.0 * e as f32);
+                let lit = (-broad * side * 0.35).clamp(-1.0, 1.0);
+                cols.ridge.push(0.5 * (a + b));
+                cols.inv.push(1.0 / (1.0 + slope * slope).sqrt());
+                cols.shade.push(1.0 + lit * (0.45 - 0.3 * far));
+                cols.gully
+                    .push(fbm1(sx * freq * 9.0 + 7.3, seed ^ 0x77, 3, 0.55) * (0.12 - 0.09 * far));
+            }
+            let min = cols.ridge.iter().copied().fold(f32::INFINITY, f32::min);
             top = top.min(min);
             let haze = (self.haze * (0.2 + 0.6 * far)).min(1.0);
             let lit = mul(rock, p.ground);
             let base = mix(scale(lit, 0.55 + 0.25 * far), p.horizon, haze);
             ranges.push(Range {
+                top: min,
                 cols,
                 base,
                 haze_color: p.horizon,
@@ -179,19 +177,35 @@ impl Ranges {
     }
 }
 
-struct Column {
+/// Keeps a ridge height within about 0..1.2 without flat cut-offs: values
+/// beyond the ends are compressed, not clipped.
+fn soft_clamp(m: f32) -> f32 {
+    if m > 1.0 {
+        1.0 + 0.25 * (1.0 - 1.0 / (1.0 + (m - 1.0) * 2.0)) * 0.8
+    } else if m < 0.05 {
+        0.05 * (1.0 / (1.0 + (0.05 - m) * 8.0))
+    } else {
+        m
+    }
+}
+
+/// Per column of the picture (structure of arrays, for the vector units).
+#[derive(Default)]
+struct Columns {
     /// Ridge height (pixels from the top) at the column's centre.
-    ridge: f32,
+    ridge: Vec<f32>,
     /// 1 / sqrt(1 + slope²): turns vertical distance into distance to the edge.
-    inv: f32,
+    inv: Vec<f32>,
     /// Light on the slope: above 1 facing the sun, below 1 facing away.
-    shade: f32,
+    shade: Vec<f32>,
     /// Erosion: streaks down the face, strongest below the ridge.
-    gully: f32,
+    gully: Vec<f32>,
 }
 
 struct Range {
-    cols: Vec<Column>,
+    /// Highest point of the ridge, pixels from the top.
+    top: f32,
+    cols: Columns,
     /// Colour with its haze, before the slope's light.
     base: Linear,
     haze_color: Linear,
@@ -220,6 +234,9 @@ impl Draw for RangesDraw {
             let py = y as f32 + 0.5;
             let row = band.row(y);
             for r in &self.ranges {
+                if py < r.top - r.soft - 1.0 {
+                    continue;
+                }
                 // Haze thickens toward the foot of the range.
                 let up = ((self.horizon - py) / r.height).clamp(0.0, 1.0);
                 let k = r.foot_haze * (1.0 - up) * (1.0 - up);
@@ -228,20 +245,26 @@ impl Draw for RangesDraw {
                 let inv_soft = 1.0 / r.soft;
                 let fall_k = 1.0 / (0.7 * r.height);
                 let gully_k = 1.0 / (0.3 * r.height);
-                for (c, col) in row.iter_mut().zip(&r.cols) {
-                    let d = (py - col.ridge) * col.inv * inv_soft;
-                    if d <= -0.5 {
-                        continue;
-                    }
-                    let cov = (d + 0.5).min(1.0) * self.opacity;
+                let op = self.opacity;
+                let c = &r.cols;
+                // No branches: above the ridge the coverage is 0 and the
+                // blend leaves the pixel exactly as it was.
+                for ((((px, &ridge), &inv), &shade), &gully) in row
+                    .iter_mut()
+                    .zip(&c.ridge)
+                    .zip(&c.inv)
+                    .zip(&c.shade)
+                    .zip(&c.gully)
+                {
+                    let below = py - ridge;
+                    let cov = (below * inv * inv_soft + 0.5).clamp(0.0, 1.0) * op;
                     // The slope's light fades down the face.
-                    let fall = (1.0 - (py - col.ridge) * fall_k).max(0.0);
-                    let below = ((py - col.ridge) * gully_k).min(1.0);
-                    let s = 1.0 + (col.shade - 1.0) * fall + col.gully * below;
-                    let over = [a[0] * s + b[0], a[1] * s + b[1], a[2] * s + b[2]];
-                    c[0] += (over[0] - c[0]) * cov;
-                    c[1] += (over[1] - c[1]) * cov;
-                    c[2] += (over[2] - c[2]) * cov;
+                    let fall = (1.0 - below * fall_k).max(0.0);
+                    let streak = (below * gully_k).clamp(0.0, 1.0);
+                    let s = 1.0 + (shade - 1.0) * fall + gully * streak;
+                    for (i, p) in px.iter_mut().enumerate() {
+                        *p += (a[i] * s + b[i] - *p) * cov;
+                    }
                 }
             }
         }

@@ -371,8 +371,16 @@ struct Stone {
     inv: [f32; 4],
     shear: f32,
     facets: Facets,
-    /// Pixels over which faces blend (a slightly rounded edge).
-    soft: f32,
+    /// Faces' blend across the row and down the column: stone units to
+    /// blend fractions (pixels over a slightly rounded edge).
+    side_k: f32,
+    top_k: f32,
+    /// Outline anti-aliasing: coverage is `0.5 - (f - 1) * aa` where `f` is
+    /// the squared normalized radius (first-order distance in pixels), so
+    /// it is 1 inside `f < inner2` and 0 outside `f > outer2`.
+    aa: f32,
+    inner2: f32,
+    outer2: f32,
     /// Shadow centre and 1 / radii.
     sx: f32,
     sy: f32,
@@ -396,6 +404,9 @@ impl Stone {
         let x1 = (s.x + reach_x).max(sx + srx) + 1.0;
         let y0 = s.y - s.ry_top - 1.5;
         let y1 = (s.y + s.ry_bottom + 1.5).max(sy + sry + 1.0);
+        let soft = (0.12 * ry).max(0.7);
+        let r_eff = (rx * 0.5 * (s.ry_top + s.ry_bottom)).sqrt();
+        let aa = 0.5 * r_eff.max(0.25);
         Stone {
             x: s.x,
             y: s.y,
@@ -407,7 +418,11 @@ impl Stone {
             ],
             shear: s.shear,
             facets: s.facets,
-            soft: (0.12 * ry).max(0.7),
+            side_k: 0.5 * (s.rx_left + s.rx_right) / soft,
+            top_k: s.ry_top / soft,
+            aa,
+            inner2: (1.0 - 0.5 / aa).max(0.0),
+            outer2: 1.0 + 0.5 / aa,
             sx,
             sy,
             sinv: [1.0 / srx.max(0.05), 1.0 / sry.max(0.05)],
@@ -492,19 +507,6 @@ impl RocksDraw {
         let op = self.opacity;
         let shadow = self.shadow * op;
         let fc = &s.facets;
-        // Pixels per unit of the stone's coordinates, for the face blends.
-        let (ry_px, rx_px) = (1.0 / s.inv[2], 0.5 / s.inv[0] + 0.5 / s.inv[1]);
-        let inv_soft = 1.0 / s.soft;
-        // Half a pixel, in the stone's smallest unit: the band where the
-        // outline is anti-aliased. Inside it coverage is 1.
-        let r_min = 1.0 / s.inv.iter().fold(0.0f32, |a, &b| a.max(b));
-        let margin = 0.75 / r_min;
-        let outer2 = (1.0 + margin) * (1.0 + margin);
-        let inner2 = if margin < 1.0 {
-            (1.0 - margin) * (1.0 - margin)
-        } else {
-            0.0
-        };
         // Columns [a, b) of the picture covered by `lo..hi` (pixel units).
         let span = |lo: f32, hi: f32| -> (usize, usize) {
             let a = (lo - 0.5).ceil().clamp(0.0, width) as usize;
@@ -520,49 +522,49 @@ impl RocksDraw {
             if sdy2 < 1.0 {
                 let half = (1.0 - sdy2).sqrt() / s.sinv[0];
                 let (a, b) = span(s.sx - half, s.sx + half);
-                for (k, c) in row[a..b].iter_mut().enumerate() {
-                    let sdx = ((a + k) as f32 + 0.5 - s.sx) * s.sinv[0];
+                let mut sdx = (a as f32 + 0.5 - s.sx) * s.sinv[0];
+                for c in &mut row[a..b] {
                     let g = (sdx * sdx + sdy2).min(1.0);
                     let k = (1.0 - g) * shadow;
                     let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
                     c[0] *= m;
                     c[1] *= m;
                     c[2] *= m * 1.03;
+                    sdx += s.sinv[0];
                 }
             }
             // The stone.
             let dy = py - s.y;
             let nv = dy * if dy < 0.0 { s.inv[2] } else { s.inv[3] };
             let nv2 = nv * nv;
-            if nv2 >= outer2 {
+            if nv2 >= s.outer2 {
                 continue;
             }
-            let reach = (outer2 - nv2).sqrt();
+            let reach = (s.outer2 - nv2).sqrt();
             let cx = s.x - s.shear * dy;
             let (a, b) = span(cx - reach / s.inv[0], cx + reach / s.inv[1]);
-            // Darker toward the ground; the faces' blend along the row.
+            // Terms of the row: darker toward the ground; where the faces
+            // meet along it (blend = row term + per-pixel slope × nu).
             let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
-            let dy2 = dy * dy;
+            let side0 = 0.5 - (fc.split + fc.lean * nv) * s.side_k;
+            let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
+            let top_nu = fc.tilt * s.top_k;
             let grain_row = y.wrapping_mul(0x85eb_ca6b) ^ s.texture;
             for (k, c) in row[a..b].iter_mut().enumerate() {
                 let x = a + k;
                 let dx = x as f32 + 0.5 - cx;
                 let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
                 let f = nu * nu + nv2;
-                if f >= outer2 {
+                if f >= s.outer2 {
                     continue;
                 }
-                let cov = if f <= inner2 {
+                let cov = if f <= s.inner2 {
                     1.0
                 } else {
-                    // Distance to the outline along the ray from the centre.
-                    let root = f.sqrt();
-                    let len = (dx * dx + dy2).sqrt();
-                    (0.5 - len * (1.0 - 1.0 / root)).clamp(0.0, 1.0)
+                    (0.5 - (f - 1.0) * s.aa).clamp(0.0, 1.0)
                 };
-                let side =
-                    (0.5 + (nu - fc.split - fc.lean * nv) * rx_px * inv_soft).clamp(0.0, 1.0);
-                let top = (0.5 + (fc.ridge + fc.tilt * nu - nv) * ry_px * inv_soft).clamp(0.0, 1.0);
+                let side = (side0 + nu * s.side_k).clamp(0.0, 1.0);
+                let top = (top0 + nu * top_nu).clamp(0.0, 1.0);
                 // Rounded off toward the outline, and a little grit.
                 let round = 1.0 - 0.2 * f.min(1.0);
                 let grit =
