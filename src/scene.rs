@@ -345,6 +345,14 @@ impl Scene {
     pub fn from_ron_file(path: &std::path::Path) -> Result<Scene> {
         use std::io::Read;
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        if len > MAX_RON_BYTES as u64 {
+            return Err(Error::Scene {
+                source_name: path.display().to_string(),
+                reason: format!("file is {len} bytes, more than the limit of {MAX_RON_BYTES}"),
+            });
+        }
+        // The file may grow while it is read: still never more than the limit.
         let mut text = String::new();
         file.take(MAX_RON_BYTES as u64 + 1)
             .read_to_string(&mut text)
