@@ -40,6 +40,18 @@ pub fn main() -> i32 {
         Some(Command::Life(args)) => life::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Share(args)) => share::run(args),
+        None if !has_display() => {
+            eprintln!(
+                "playa: no display, so no window: rendering the default preset instead \
+                 (see `playa render --help`)"
+            );
+            match Cli::try_parse_from(["playa", "render"]) {
+                Ok(Cli {
+                    command: Some(Command::Render(args)),
+                }) => render::run(args),
+                _ => unreachable!("`playa render` parses"),
+            }
+        }
         None => playa::app::run().map_err(CliError::from),
     };
     match result {
@@ -68,6 +80,13 @@ impl<E: Into<anyhow::Error>> From<E> for CliError {
     fn from(e: E) -> Self {
         CliError::Failed(e.into())
     }
+}
+
+/// Whether a window can be opened: an X11 or Wayland display is named.
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|d| !d.is_empty()))
 }
 
 /// Parses `WxH` (e.g. `1920x1080`).
