@@ -78,6 +78,50 @@ pub fn value2(x: f32, y: f32, seed: u32) -> f32 {
     top + (bottom - top) * sy
 }
 
+/// Side of [`noise_tile`].
+pub const TILE_SIDE: usize = 128;
+
+/// A fixed 128×128 tile of white noise in -1..1, row after row: grain by
+/// lookup, not by hashing every pixel.
+pub fn noise_tile() -> &'static [f32] {
+    static TILE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TILE.get_or_init(|| {
+        (0..TILE_SIDE * TILE_SIDE)
+            .map(|i| signed(hash32(i as u32 ^ 0x6a09_e667)))
+            .collect()
+    })
+}
+
+/// A stream of random numbers from one hash: each draw costs one
+/// [`hash32`], so objects with many random traits stay cheap.
+pub struct Dice(u32);
+
+impl Dice {
+    /// Dice seeded by a hash.
+    pub fn new(seed: u32) -> Dice {
+        Dice(seed)
+    }
+
+    /// The next 32 random bits.
+    #[inline]
+    pub fn bits(&mut self) -> u32 {
+        self.0 = hash32(self.0.wrapping_add(0x9e37_79b9));
+        self.0
+    }
+
+    /// A number in [0, 1).
+    #[inline]
+    pub fn unit(&mut self) -> f32 {
+        unit(self.bits())
+    }
+
+    /// A number in [-1, 1).
+    #[inline]
+    pub fn signed(&mut self) -> f32 {
+        signed(self.bits())
+    }
+}
+
 /// `t` eased with the smoothstep curve between `a` and `b`.
 #[inline]
 pub fn smoothstep(a: f32, b: f32, t: f32) -> f32 {

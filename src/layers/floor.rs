@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{Band, Draw, Frame};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
-use crate::noise::{hash2, hash32, signed, smoothstep, sub_seed, unit};
+use crate::noise::{hash2, hash32, smoothstep, sub_seed, unit};
 use crate::scene::{Limit, OPACITY, checked, de_opacity};
 
 /// Range of [`Floor::warmth`].
@@ -144,18 +144,7 @@ pub(crate) struct FloorDraw {
 }
 
 /// Side of the grain tile.
-const GRAIN_SIDE: usize = 128;
-
-/// A 128×128 tile of white noise in -1..1: grain by lookup, not by hashing
-/// every pixel.
-fn grain_tile() -> &'static [f32] {
-    static TILE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
-    TILE.get_or_init(|| {
-        (0..GRAIN_SIDE * GRAIN_SIDE)
-            .map(|i| signed(hash32(i as u32 ^ 0x6a09_e667)))
-            .collect()
-    })
-}
+const GRAIN_SIDE: usize = crate::noise::TILE_SIDE;
 
 /// Lattice frequency of the crack polygons on the ground plane.
 const CRACK_FREQ: f32 = 9.0;
@@ -265,7 +254,7 @@ impl Draw for FloorDraw {
         let mut lattice = [0.0f32; MAX_CELLS + 2];
         let mut points = Vec::new();
         let mut gain = vec![0.0f32; band.width as usize];
-        let tile = grain_tile();
+        let tile = crate::noise::noise_tile();
         for y in band.y0.max(self.first)..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             // Brightness of each pixel of the row, in passes that vectorize.

@@ -18,7 +18,7 @@ use super::{Band, Draw, Frame};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::compose::BAND_ROWS;
 use crate::error::Result;
-use crate::noise::{hash2, hash32, signed, sub_seed, unit};
+use crate::noise::{Dice, hash2, sub_seed};
 use crate::scene::{Limit, OPACITY, checked, de_opacity};
 
 /// Range of [`Rocks::near_size`] and [`Rocks::far_size`].
@@ -168,7 +168,8 @@ impl Rocks {
                 _ => None,
             })
             .collect();
-        let stones: Vec<Stone> = (0..rows)
+        // Stones row by row (far to near), not flattened: no copying.
+        let stones: Vec<Vec<Stone>> = (0..rows)
             .into_par_iter()
             .map(|r| {
                 // Rows evenly spaced in depth: screen height and size go as
@@ -185,11 +186,10 @@ impl Rocks {
                 let r32 = r as u32;
                 live_in_row(&grid, r)
                     .filter_map(|c| {
-                        let h =
-                            |k: u32| hash2(c as u32, r32.wrapping_mul(16).wrapping_add(k), seed);
+                        let mut dice = Dice::new(hash2(c as u32, r32, seed));
                         let x = (c as f32 + 0.5) / cols as f32 * f.w
-                            + self.jitter * d * signed(h(0)) * 0.5;
-                        let y = y + self.jitter * d * signed(h(1)) * 0.18;
+                            + self.jitter * d * dice.signed() * 0.5;
+                        let y = y + self.jitter * d * dice.signed() * 0.18;
                         // No stones where a tent is pitched.
                         let cleared = clearings.iter().any(|c| {
                             let (u, v) = (
@@ -201,35 +201,39 @@ impl Rocks {
                         if cleared {
                             return None;
                         }
-                        let size = d * (0.6 + 0.7 * unit(h(2)));
+                        let size = d * (0.6 + 0.7 * dice.unit());
                         let rx = 0.5 * size;
-                        let ry = rx * (0.6 + 0.3 * unit(h(3)));
-                        let pick = u64::from(hash32(h(4))) < secondary;
-                        let tone = 0.8 + 0.4 * unit(h(5));
-                        let warm = 0.08 * signed(h(6));
+                        let ry = rx * (0.6 + 0.3 * dice.unit());
+                        let pick = u64::from(dice.bits()) < secondary;
+                        let tone = 0.8 + 0.4 * dice.unit();
+                        let warm = 0.08 * dice.signed();
                         let base = colors[usize::from(pick)];
                         let albedo = [
                             base[0] * tone * (1.0 + warm),
                             base[1] * tone,
                             base[2] * tone * (1.0 - warm),
                         ];
-                        let facets = Facets::new(&lighting, albedo, |k| h(12 + k));
+                        let rx_left = rx * (0.8 + 0.4 * dice.unit());
+                        let rx_right = rx * (0.8 + 0.4 * dice.unit());
+                        let ry_top = ry * (1.0 + 0.5 * dice.unit());
+                        let shear = 0.35 * dice.signed();
+                        let texture = dice.bits();
+                        let facets = Facets::new(&lighting, albedo, &mut dice);
                         Some(Stone::new(StoneShape {
                             x,
                             y,
-                            rx_left: rx * (0.8 + 0.4 * unit(h(7))),
-                            rx_right: rx * (0.8 + 0.4 * unit(h(8))),
-                            ry_top: ry * (1.0 + 0.5 * unit(h(9))),
+                            rx_left,
+                            rx_right,
+                            ry_top,
                             ry_bottom: ry * 0.4,
-                            shear: 0.35 * signed(h(10)),
+                            shear,
                             facets,
                             shadow: (sx * len, sz * len),
-                            texture: h(11),
+                            texture,
                         }))
                     })
                     .collect::<Vec<_>>()
             })
-            .flatten()
             .collect();
         let bands = (f.height as usize).div_ceil(BAND_ROWS as usize);
         let index = BandIndex::new(&stones, bands);
@@ -255,7 +259,9 @@ impl Rocks {
         Ok(rocks
             .prepare(&Frame::new(scene, width, height))?
             .stones
-            .len())
+            .iter()
+            .map(Vec::len)
+            .sum())
     }
 }
 
@@ -326,22 +332,22 @@ struct Facets {
 }
 
 impl Facets {
-    fn new(lighting: &Lighting, albedo: Linear, h: impl Fn(u32) -> u32) -> Facets {
+    fn new(lighting: &Lighting, albedo: Linear, dice: &mut Dice) -> Facets {
         let norm = |v: [f32; 3]| {
             let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
             [v[0] / n, v[1] / n, v[2] / n]
         };
-        let top = norm([0.35 * signed(h(0)), 1.0, 0.35 + 0.4 * unit(h(1))]);
-        let left = norm([-0.85 - 0.3 * unit(h(2)), 0.25 + 0.3 * unit(h(3)), 0.55]);
-        let right = norm([0.85 + 0.3 * unit(h(4)), 0.25 + 0.3 * unit(h(5)), 0.55]);
+        let top = norm([0.35 * dice.signed(), 1.0, 0.35 + 0.4 * dice.unit()]);
+        let left = norm([-0.85 - 0.3 * dice.unit(), 0.25 + 0.3 * dice.unit(), 0.55]);
+        let right = norm([0.85 + 0.3 * dice.unit(), 0.25 + 0.3 * dice.unit(), 0.55]);
         Facets {
             top: lighting.facet(albedo, top),
             left: lighting.facet(albedo, left),
             right: lighting.facet(albedo, right),
-            ridge: -0.15 + 0.3 * signed(h(6)) * 0.5,
-            tilt: 0.35 * signed(h(7)),
-            split: 0.25 * signed(h(8)),
-            lean: 0.4 * signed(h(9)),
+            ridge: -0.15 + 0.15 * dice.signed(),
+            tilt: 0.35 * dice.signed(),
+            split: 0.25 * dice.signed(),
+            lean: 0.4 * dice.signed(),
         }
     }
 }
@@ -437,22 +443,23 @@ impl Stone {
     }
 }
 
-/// Stones filed by band, in drawing order (compressed rows: `start[b]..start[b+1]`
-/// of `ids` are band `b`'s stones).
+/// Stones filed by band, in drawing order (compressed rows:
+/// `start[b]..start[b+1]` of `ids` are band `b`'s stones, each as its grid
+/// row and its place in that row).
 struct BandIndex {
     start: Vec<u32>,
-    ids: Vec<u32>,
+    ids: Vec<(u32, u32)>,
 }
 
 impl BandIndex {
-    fn new(stones: &[Stone], bands: usize) -> BandIndex {
+    fn new(rows: &[Vec<Stone>], bands: usize) -> BandIndex {
         let range = |s: &Stone| {
             let b0 = (s.bbox[1].max(0) as u32 / BAND_ROWS) as usize;
             let b1 = ((s.bbox[3].max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
             (b0, b1.min(bands.saturating_sub(1)))
         };
         let mut count = vec![0u32; bands + 1];
-        for s in stones {
+        for s in rows.iter().flatten() {
             let (b0, b1) = range(s);
             for c in count.iter_mut().take(b1 + 1).skip(b0) {
                 *c += 1;
@@ -463,18 +470,20 @@ impl BandIndex {
             start[b + 1] = start[b] + count[b];
         }
         let mut fill = start.clone();
-        let mut ids = vec![0u32; start[bands] as usize];
-        for (i, s) in stones.iter().enumerate() {
-            let (b0, b1) = range(s);
-            for f in fill.iter_mut().take(b1 + 1).skip(b0) {
-                ids[*f as usize] = i as u32;
-                *f += 1;
+        let mut ids = vec![(0u32, 0u32); start[bands] as usize];
+        for (r, row) in rows.iter().enumerate() {
+            for (i, s) in row.iter().enumerate() {
+                let (b0, b1) = range(s);
+                for f in fill.iter_mut().take(b1 + 1).skip(b0) {
+                    ids[*f as usize] = (r as u32, i as u32);
+                    *f += 1;
+                }
             }
         }
         BandIndex { start, ids }
     }
 
-    fn band(&self, b: usize) -> &[u32] {
+    fn band(&self, b: usize) -> &[(u32, u32)] {
         match (self.start.get(b), self.start.get(b + 1)) {
             (Some(&s), Some(&e)) => &self.ids[s as usize..e as usize],
             _ => &[],
@@ -485,7 +494,7 @@ impl BandIndex {
 /// The rocks prepared for one picture.
 pub(crate) struct RocksDraw {
     opacity: f32,
-    stones: Vec<Stone>,
+    stones: Vec<Vec<Stone>>,
     index: BandIndex,
     shadow: f32,
     width: u32,
@@ -493,8 +502,8 @@ pub(crate) struct RocksDraw {
 
 impl Draw for RocksDraw {
     fn draw(&self, band: &mut Band) {
-        for &i in self.index.band(band.index) {
-            self.draw_stone(&self.stones[i as usize], band);
+        for &(r, i) in self.index.band(band.index) {
+            self.draw_stone(&self.stones[r as usize][i as usize], band);
         }
     }
 }
@@ -508,9 +517,12 @@ impl RocksDraw {
         let shadow = self.shadow * op;
         let fc = &s.facets;
         // Columns [a, b) of the picture covered by `lo..hi` (pixel units).
+        // (Truncation on values clamped to 0 or more, not `ceil`/`floor`,
+        // which are library calls on baseline x86-64.)
         let span = |lo: f32, hi: f32| -> (usize, usize) {
-            let a = (lo - 0.5).ceil().clamp(0.0, width) as usize;
-            let b = ((hi - 0.5).floor() + 1.0).clamp(0.0, width) as usize;
+            let lo = (lo - 0.5).clamp(0.0, width);
+            let a = lo as usize + usize::from((lo as usize as f32) < lo);
+            let b = ((hi + 0.5).clamp(0.0, width) as usize).min(width as usize);
             (a, b.max(a))
         };
         for y in y0..y1 {
@@ -549,7 +561,12 @@ impl RocksDraw {
             let side0 = 0.5 - (fc.split + fc.lean * nv) * s.side_k;
             let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
             let top_nu = fc.tilt * s.top_k;
-            let grain_row = y.wrapping_mul(0x85eb_ca6b) ^ s.texture;
+            let tile = crate::noise::noise_tile();
+            let side_len = crate::noise::TILE_SIDE;
+            let grain_row = &tile
+                [((y as usize).wrapping_add(s.texture as usize) & (side_len - 1)) * side_len..]
+                [..side_len];
+            let grain_shift = (s.texture >> 8) as usize;
             for (k, c) in row[a..b].iter_mut().enumerate() {
                 let x = a + k;
                 let dx = x as f32 + 0.5 - cx;
@@ -567,8 +584,7 @@ impl RocksDraw {
                 let top = (top0 + nu * top_nu).clamp(0.0, 1.0);
                 // Rounded off toward the outline, and a little grit.
                 let round = 1.0 - 0.2 * f.min(1.0);
-                let grit =
-                    1.0 + 0.08 * signed(hash32((x as u32).wrapping_mul(0x9e37_79b9) ^ grain_row));
+                let grit = 1.0 + 0.08 * grain_row[(x + grain_shift) & (side_len - 1)];
                 let shade = ao * grit * round;
                 let a = cov * op;
                 for (i, ci) in c.iter_mut().enumerate() {
