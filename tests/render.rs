@@ -167,3 +167,27 @@ fn every_preset_renders_at_odd_sizes() {
         }
     }
 }
+
+#[test]
+fn a_huge_file_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.png");
+    // Sparse: no disk is used, and nothing may read it.
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(picture::MAX_PNG_BYTES + 1).unwrap();
+    let err = picture::read_recipe(&path).unwrap_err().to_string();
+    assert!(err.contains("huge.png") && err.contains("limit"), "{err}");
+}
+
+#[test]
+fn png_bytes_are_the_same_for_any_thread_count() {
+    let scene = presets::load("salt-flat").unwrap();
+    let encode = || {
+        let mut png = Vec::new();
+        picture::render_png(&mut png, &scene, 400, 300, &[], Compression::Fast).unwrap();
+        png
+    };
+    let one = in_pool(1, encode);
+    let three = in_pool(3, encode);
+    assert!(one == three);
+}
