@@ -59,7 +59,10 @@ fn bench(c: &mut Criterion) {
         },
     );
     let dense = dense_scene();
-    let stones = Rocks::stone_count(&dense).unwrap();
+    let stones = playa::compose::Plan::new(&dense)
+        .unwrap()
+        .stone_count()
+        .unwrap();
     eprintln!("dense scene: {stones} stones");
     group.bench_function(
         BenchmarkId::new(format!("dense-{stones}-stones"), "3840x2160"),

@@ -11,7 +11,10 @@ fn main() {
     eprintln!(
         "{} ms, stones {}",
         t.elapsed().as_millis(),
-        playa::layers::Rocks::stone_count(&scene).unwrap()
+        playa::compose::Plan::new(&scene)
+            .unwrap()
+            .stone_count()
+            .unwrap()
     );
     if args.len() >= 8 {
         let n: Vec<u32> = args[4..8].iter().map(|s| s.parse().unwrap()).collect();

@@ -1,5 +1,11 @@
 //! The compositor: a scene's layers, back to front, into an RGBA picture.
 //!
+//! The pipeline is straight: a [`Scene`] becomes a [`Plan`] (quantized,
+//! checked, its rock automaton run once), the plan at a picture size becomes
+//! a [`Composer`] (each visible layer prepared for that size, see
+//! [`crate::layers`]), and the composer draws bands of rows into the
+//! picture ([`crate::picture`] streams them into a PNG).
+//!
 //! The picture is composed in bands of [`BAND_ROWS`] rows, in parallel with
 //! rayon. Each band is composed in linear light in a small `f32` scratch
 //! buffer, then converted to 8-bit sRGB with dithering straight into the
@@ -15,15 +21,16 @@ use rayon::prelude::*;
 
 use crate::color::{Linear, encode_row};
 use crate::error::{Error, Result};
-use crate::layers::{Band, Draw, Frame};
+use crate::layers::{BAND_ROWS, Band, Draw, Frame, Layer, Light};
+use crate::life::{BitGrid, Life};
 use crate::scene::Scene;
 
 /// Largest width or height of a picture, in pixels.
 pub const MAX_SIDE: u32 = 16_384;
 /// Most pixels in a picture (2^28: a 1 GiB RGBA buffer).
 pub const MAX_PIXELS: u64 = 1 << 28;
-/// Rows per band of composition.
-pub const BAND_ROWS: u32 = 8;
+// Strips of the PNG encoder are drawn band by band.
+const _: () = assert!(crate::encoder::STRIP_ROWS.is_multiple_of(BAND_ROWS));
 
 /// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`].
 pub fn check_size(width: u32, height: u32) -> Result<()> {
@@ -69,14 +76,103 @@ pub fn render(scene: &Scene, width: u32, height: u32) -> Result<RgbaImage> {
 /// Renders `scene` into `image`, at the image's size. The scene is drawn
 /// quantized ([`Scene::quantize`]), as its share code records it.
 pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
-    let (width, height) = image.dimensions();
-    let composer = Composer::new(scene, width, height)?;
-    let band_bytes = width as usize * 4 * BAND_ROWS as usize;
-    image.par_chunks_mut(band_bytes).enumerate().for_each_init(
-        || composer.scratch(),
-        |scratch, (index, out)| composer.render_band(index, out, scratch),
-    );
-    Ok(())
+    Plan::new(scene)?.render_into(image)
+}
+
+/// A scene ready to be drawn at any size: quantized, checked, and its rock
+/// automaton run (once, however many sizes are drawn).
+pub struct Plan {
+    scene: Scene,
+    grid: BitGrid,
+}
+
+impl Plan {
+    /// Quantizes and checks `scene`, and runs its automaton.
+    pub fn new(scene: &Scene) -> Result<Plan> {
+        let scene = scene.quantized();
+        scene.validate()?;
+        let grid = rock_grid(&scene)?;
+        Ok(Plan { scene, grid })
+    }
+
+    /// The scene drawn (quantized).
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The rock automaton's grid after its generations: each live cell is
+    /// a stone.
+    pub fn grid(&self) -> &BitGrid {
+        &self.grid
+    }
+
+    /// Number of stones the first visible rocks layer draws: its live cells,
+    /// less those on ground cleared for a tent (counted at 1000 pixels
+    /// high; a stone's place does not depend on the size).
+    pub fn stone_count(&self) -> Result<usize> {
+        let rocks = self.scene.layers.iter().find_map(|l| match l {
+            Layer::Rocks(r) if r.visible => Some(r),
+            _ => None,
+        });
+        let Some(rocks) = rocks else { return Ok(0) };
+        let (width, height) = size_for_height(&self.scene, 1000);
+        rocks.stone_count(&self.frame(width, height))
+    }
+
+    /// Renders into `image`, at the image's size.
+    pub fn render_into(&self, image: &mut RgbaImage) -> Result<()> {
+        let (width, height) = image.dimensions();
+        let composer = self.at(width, height)?;
+        let band_bytes = width as usize * 4 * BAND_ROWS as usize;
+        image.par_chunks_mut(band_bytes).enumerate().for_each_init(
+            || composer.scratch(),
+            |scratch, (index, out)| composer.render_band(index, out, scratch),
+        );
+        Ok(())
+    }
+
+    /// The plan at `width × height`: its visible layers prepared.
+    pub(crate) fn at(&self, width: u32, height: u32) -> Result<Composer> {
+        check_size(width, height)?;
+        let frame = self.frame(width, height);
+        let layers = self
+            .scene
+            .layers
+            .iter()
+            .filter(|l| l.visible() && l.opacity() > 0.0)
+            .map(|l| l.prepare(&frame))
+            .collect::<Result<_>>()?;
+        Ok(Composer {
+            width,
+            height,
+            layers,
+        })
+    }
+
+    fn frame(&self, width: u32, height: u32) -> Frame<'_> {
+        let s = &self.scene;
+        let light = Light {
+            seed: s.seed,
+            time: s.time,
+            sun_x: s.sun_x,
+            horizon: s.horizon,
+        };
+        Frame::new(&light, &s.layers, &self.grid, width, height)
+    }
+}
+
+/// The rock automaton's grid of a checked, quantized scene: the soup of
+/// `(columns, rows, density, seed)` run with the rule on the topology.
+fn rock_grid(scene: &Scene) -> Result<BitGrid> {
+    let (cols, rows) = scene.grid_size();
+    let a = &scene.automaton;
+    let soup = crate::life::soup(cols, rows, f64::from(a.density), scene.seed)?;
+    Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
+}
+
+/// The picture size of `scene` at `height` pixels high.
+fn size_for_height(scene: &Scene, height: u32) -> (u32, u32) {
+    ((height as f32 * scene.aspect).round() as u32, height)
 }
 
 /// A scene prepared for drawing at one size: its visible layers with their
@@ -91,20 +187,7 @@ impl Composer {
     /// Checks the size and the scene, and prepares the layers.
     pub fn new(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
         check_size(width, height)?;
-        let scene = &scene.quantized();
-        scene.validate()?;
-        let frame = Frame::new(scene, width, height);
-        let layers = scene
-            .layers
-            .iter()
-            .filter(|l| l.visible() && l.opacity() > 0.0)
-            .map(|l| l.prepare(&frame))
-            .collect::<Result<_>>()?;
-        Ok(Composer {
-            width,
-            height,
-            layers,
-        })
+        Plan::new(scene)?.at(width, height)
     }
 
     /// A scratch buffer for [`Composer::render_band`].

@@ -37,8 +37,8 @@ pub enum Error {
     /// A size, count or other number outside what playa accepts.
     #[error("{what} {value} is out of range: {limit}")]
     OutOfRange {
-        /// Which quantity (e.g. "grid width").
-        what: &'static str,
+        /// Which quantity (e.g. "grid width", "rocks.jitter").
+        what: String,
         /// The value given, as text.
         value: String,
         /// The accepted range, in words.
@@ -76,12 +76,12 @@ impl Error {
 
     /// An [`Error::OutOfRange`] for a quantity, its value and its documented limit.
     pub fn out_of_range(
-        what: &'static str,
+        what: impl Into<String>,
         value: impl ToString,
         limit: impl Into<String>,
     ) -> Self {
         Error::OutOfRange {
-            what,
+            what: what.into(),
             value: value.to_string(),
             limit: limit.into(),
         }

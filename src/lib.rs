@@ -4,32 +4,26 @@
 //! few generations leaves natural clumps, and each live cell becomes a stone.
 
 pub mod app;
-pub mod clumps;
 pub mod color;
 pub mod compose;
 mod encoder;
 pub mod error;
 pub mod export;
-pub mod grid;
 pub mod layers;
 pub mod life;
+pub mod limit;
 pub mod noise;
 pub mod palette;
 pub mod picture;
 pub mod presets;
-pub mod reference;
-pub mod rle;
-pub mod rule;
+pub mod randomize;
 pub mod scene;
+pub mod setting;
 pub mod share;
-pub mod soup;
 
 pub use compose::render;
 pub use error::{Error, Result};
-pub use grid::{BitGrid, Topology};
 pub use layers::Layer;
-pub use life::Life;
+pub use life::{BitGrid, Life, Rule, Topology, soup};
 pub use palette::TimeOfDay;
-pub use rule::Rule;
 pub use scene::Scene;
-pub use soup::soup;

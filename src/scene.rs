@@ -16,73 +16,38 @@
 //! fractions of the picture's width, vertical positions and sizes fractions
 //! of its height. The same scene renders the same picture at any resolution.
 //!
-//! Every number has a documented range ([`Limit`]); a value outside it is
-//! rejected when the RON is read (with its line and column) and by
-//! [`Scene::validate`]. Floats are plain `f32` with the ranges documented on
-//! each field, kept to a documented precision ([`fields`]): every scene read
+//! Every number has a documented range; a value outside it is rejected when
+//! the RON is read (with its line and column) and by [`Scene::validate`].
+//! Floats are plain `f32`, kept to a documented precision: every scene read
 //! (RON, serde, share code, PNG recipe) is quantized, and [`crate::render`]
 //! draws the quantized scene, so scenes that differ only below the precision
-//! are the same picture and the same share code.
-
-pub mod fields;
+//! are the same picture and the same share code. The ranges and precisions
+//! are in the settings tables: [`Scene::SETTINGS`] for the scene's own, and
+//! each layer kind's [`crate::layers::Kind::SETTINGS`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::grid::{BitGrid, Topology};
-use crate::layers::{Floor, Layer, Ranges, Rocks, Sky, Spiral, Tent};
-use crate::life::Life;
+use crate::layers::Layer;
+use crate::life::{Rule, Topology};
+use crate::limit::Limit;
 use crate::palette::TimeOfDay;
-use crate::rule::Rule;
-
-/// A documented range for a number in a scene.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Limit {
-    /// The name of the quantity, as in the RON (`"automaton.density"`).
-    pub what: &'static str,
-    /// Smallest accepted value.
-    pub min: f64,
-    /// Largest accepted value.
-    pub max: f64,
-}
-
-impl Limit {
-    /// A limit named `what` from `min` to `max`, both included.
-    pub const fn new(what: &'static str, min: f64, max: f64) -> Limit {
-        Limit { what, min, max }
-    }
-
-    /// Checks `value` (shown as `shown`); NaN is always out of range. The
-    /// ends are compared as `f32`, the type of the settings, so that `0.3`
-    /// written in a scene passes a limit of 0.3 (as an `f32` it is a hair
-    /// above the `f64` 0.3).
-    pub fn check(&self, value: f64, shown: impl ToString) -> Result<()> {
-        let (min, max) = (f64::from(self.min as f32), f64::from(self.max as f32));
-        if value.is_nan() || value < min || value > max {
-            Err(Error::out_of_range(
-                self.what,
-                shown,
-                format!("must be a number from {} to {}", self.min, self.max),
-            ))
-        } else {
-            Ok(())
-        }
-    }
-}
+use crate::setting::{self, Roll, Setting, float, other, uint};
 
 /// Defines `fn $name` for `#[serde(deserialize_with = "...")]`: reads a
-/// `$ty` and rejects it unless it is within `$limit`, so that serde reports
-/// the bad value with its line and column.
+/// `$ty` and rejects it unless it is within the range of the setting called
+/// `$setting` in [`Scene::SETTINGS`], so that serde reports the bad value
+/// with its line and column.
 macro_rules! checked {
-    ($name:ident: $ty:ty = $limit:expr) => {
-        pub(crate) fn $name<'de, D: serde::Deserializer<'de>>(
-            d: D,
-        ) -> std::result::Result<$ty, D::Error> {
-            <$ty as $crate::scene::Checked>::read(d, &$limit)
+    ($name:ident: $ty:ty = $setting:literal) => {
+        fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<$ty, D::Error> {
+            let limit = setting::find(Scene::SETTINGS, $setting)
+                .and_then(|s| s.limit($setting))
+                .expect("a number setting of the scene");
+            <$ty as Checked>::read(d, &limit)
         }
     };
 }
-pub(crate) use checked;
 
 /// Reads a seed, naming its range when the number is outside it.
 fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
@@ -112,8 +77,8 @@ fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D
     d.deserialize_any(Seed)
 }
 
-/// A setting type read through [`Limit`]s.
-pub(crate) trait Checked: Sized {
+/// A setting type read through a [`Limit`].
+trait Checked: Sized {
     /// Reads a value and checks it against `limit`.
     fn read<'de, D: serde::Deserializer<'de>>(
         d: D,
@@ -162,28 +127,26 @@ pub const MAX_LAYERS: usize = 32;
 /// Longest scene text accepted by [`Scene::from_ron`], in bytes (1 MiB).
 pub const MAX_RON_BYTES: usize = 1 << 20;
 
-/// Range of [`Scene::aspect`].
-pub const ASPECT: Limit = Limit::new("aspect", MIN_ASPECT as f64, MAX_ASPECT as f64);
-/// Range of [`Scene::sun_x`].
-pub const SUN_X: Limit = Limit::new("sun_x", -0.5, 1.5);
-/// Range of [`Scene::horizon`].
-pub const HORIZON: Limit = Limit::new("horizon", 0.1, 0.9);
-/// Range of [`Automaton::density`].
-pub const DENSITY: Limit = Limit::new("automaton.density", 0.0, 1.0);
-/// Range of [`Automaton::generations`].
-pub const GENERATIONS: Limit = Limit::new("automaton.generations", 0.0, MAX_GENERATIONS as f64);
-/// Range of [`Automaton::columns`].
-pub const COLUMNS: Limit = Limit::new("automaton.columns", 1.0, MAX_COLUMNS as f64);
-/// Range of every layer's `opacity`.
-pub const OPACITY: Limit = Limit::new("opacity", 0.0, 1.0);
+/// Rules that grow stone-like clumps from a soup (Life and its blobby
+/// relatives): what Randomize picks from, and the app's rule menu (with
+/// names) after the first.
+pub const RULES: &[&str] = &[
+    "B3/S23",       // Life: scattered clumps and debris
+    "B3/S23",       // (twice: the classic look is the most likely)
+    "B4678/S35678", // Anneal: smooth boulder fields
+    "B3/S45678",    // Coral: dense, crusty patches
+    "B35678/S5678", // Diamoeba: large blobs
+    "B36/S23",      // HighLife
+    "B3678/S34678", // Day & Night: solid masses
+    "B5678/S45678", // Vote-like: compact clumps
+];
 
-checked!(de_aspect: f32 = ASPECT);
-checked!(de_sun_x: f32 = SUN_X);
-checked!(de_horizon: f32 = HORIZON);
-checked!(de_density: f32 = DENSITY);
-checked!(de_generations: u32 = GENERATIONS);
-checked!(de_columns: u32 = COLUMNS);
-checked!(de_opacity: f32 = OPACITY);
+checked!(de_aspect: f32 = "aspect");
+checked!(de_sun_x: f32 = "sun_x");
+checked!(de_horizon: f32 = "horizon");
+checked!(de_density: f32 = "automaton.density");
+checked!(de_generations: u32 = "automaton.generations");
+checked!(de_columns: u32 = "automaton.columns");
 
 /// A landscape: seed, framing, light, the rock automaton and the layers.
 ///
@@ -284,12 +247,89 @@ impl<'de> Deserialize<'de> for Scene {
 }
 
 impl Scene {
-    /// Rounds every float to its documented precision (see [`fields`]).
-    /// Values outside their limits stay outside, for [`Scene::validate`].
+    /// The scene's own settings, apart from the seed and the layers, in
+    /// share-code order. Precisions: the aspect 1/2520 (16/9, 4/3, 3/2,
+    /// 21/9, 1.85 and every ratio of denominator up to 10 are exact), the
+    /// other floats 1/1000.
+    pub const SETTINGS: &'static [Setting<Scene>] = &[
+        float!(
+            "aspect",
+            aspect,
+            MIN_ASPECT,
+            MAX_ASPECT,
+            2520,
+            "Aspect",
+            "Width / height of the picture",
+            Roll::Keep
+        ),
+        other!(
+            Time,
+            "time",
+            time,
+            "Time of day",
+            "Sky colours, sun height and light",
+            Roll::Pick(&TimeOfDay::ALL)
+        ),
+        float!(
+            "sun_x",
+            sun_x,
+            -0.5,
+            1.5,
+            1000,
+            "Sun position",
+            "Where the sun (or moon) stands, left to right; light comes from its side",
+            Roll::Range(0.12, 0.88)
+        ),
+        float!(
+            "horizon",
+            horizon,
+            0.1,
+            0.9,
+            1000,
+            "Horizon",
+            "Height of the horizon, from the top",
+            Roll::Range(0.46, 0.64)
+        ),
+        float!(
+            "automaton.density",
+            automaton.density,
+            0.0,
+            1.0,
+            1000,
+            "Density",
+            "Share of live cells in the starting soup",
+            Roll::Range(0.35, 0.85)
+        ),
+        uint!(log "automaton.generations", automaton.generations, 0, MAX_GENERATIONS,
+            "Generations", "Generations run before the survivors become stones",
+            Roll::Pick(&[0, 2, 4, 6, 8, 8, 10, 12, 16, 24])),
+        other!(
+            Rule,
+            "automaton.rule",
+            automaton.rule,
+            "Rule",
+            "Birth and survival counts, as B3/S23 (or Golly's 23/3)",
+            Roll::Pick(RULES)
+        ),
+        other!(
+            Topology,
+            "automaton.topology",
+            automaton.topology,
+            "Edges",
+            "Whether the grid wraps around at its edges"
+        ),
+        uint!(log "automaton.columns", automaton.columns, 1, MAX_COLUMNS, "Columns",
+            "Grid columns across the picture; rows follow from the aspect",
+            Roll::Pick(&[160, 200, 240, 300, 360, 400, 480, 560])),
+    ];
+
+    /// Rounds every float to its documented precision ([`Scene::SETTINGS`]
+    /// and each layer's table). Values outside their limits stay outside,
+    /// for [`Scene::validate`].
     pub fn quantize(&mut self) {
-        fields::quantize_scene(self);
+        setting::quantize(Scene::SETTINGS, self);
         for layer in &mut self.layers {
-            fields::quantize_layer(layer);
+            layer.quantize();
         }
     }
 
@@ -303,14 +343,7 @@ impl Scene {
     /// The default layer list: sky, ranges, floor, rocks, tent, and the
     /// spiral (hidden).
     pub fn default_layers() -> Vec<Layer> {
-        vec![
-            Layer::Sky(Sky::default()),
-            Layer::Ranges(Ranges::default()),
-            Layer::Floor(Floor::default()),
-            Layer::Rocks(Rocks::default()),
-            Layer::Tent(Tent::default()),
-            Layer::Spiral(Spiral::default()),
-        ]
+        Layer::every_kind()
     }
 
     /// Reads a scene from RON text. `source_name` (a file name, "share
@@ -370,17 +403,11 @@ impl Scene {
         ron::ser::to_string_pretty(self, config).expect("a scene always serializes")
     }
 
-    /// Checks every number against its documented limit ([`Limit`]s of
-    /// this module and of each layer) and the grid against
+    /// Checks every number against its documented range (the settings
+    /// tables of the scene and of each layer) and the grid against
     /// [`MAX_GRID_CELLS`].
     pub fn validate(&self) -> Result<()> {
-        ASPECT.check(f64::from(self.aspect), self.aspect)?;
-        SUN_X.check(f64::from(self.sun_x), self.sun_x)?;
-        HORIZON.check(f64::from(self.horizon), self.horizon)?;
-        let a = &self.automaton;
-        DENSITY.check(f64::from(a.density), a.density)?;
-        GENERATIONS.check(f64::from(a.generations), a.generations)?;
-        COLUMNS.check(f64::from(a.columns), a.columns)?;
+        setting::validate(Scene::SETTINGS, self, "")?;
         let (cols, rows) = self.grid_size();
         let cells = cols as u64 * rows as u64;
         if cells > MAX_GRID_CELLS {
@@ -409,17 +436,6 @@ impl Scene {
         let cols = self.automaton.columns.max(1) as usize;
         let rows = (cols as f64 / f64::from(self.aspect.max(MIN_ASPECT))).round();
         (cols, (rows as usize).max(1))
-    }
-
-    /// The rock automaton's grid after its generations: the soup of
-    /// `(columns, rows, density, seed)` run with the rule on the topology.
-    /// Each live cell is a stone.
-    pub fn rock_grid(&self) -> Result<BitGrid> {
-        self.validate()?;
-        let (cols, rows) = self.grid_size();
-        let a = &self.quantized().automaton;
-        let soup = crate::soup::soup(cols, rows, f64::from(a.density), self.seed)?;
-        Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
     }
 
     /// The file name stem for this scene rendered with `seed`:
@@ -460,7 +476,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.x, 0.2);
-        assert_eq!(t.size, Tent::default().size);
+        assert_eq!(t.size, crate::layers::Tent::default().size);
     }
 
     #[test]
@@ -507,7 +523,7 @@ mod tests {
         s.aspect = MIN_ASPECT;
         assert!(s.validate().unwrap_err().to_string().contains("cells"));
         let s = Scene {
-            layers: vec![Layer::Sky(Sky::default()); MAX_LAYERS + 1],
+            layers: vec![Layer::Sky(Default::default()); MAX_LAYERS + 1],
             ..Scene::default()
         };
         assert!(s.validate().is_err());

@@ -16,7 +16,8 @@
 //!
 //! The payload records only what differs from a *base* scene, with every
 //! setting as a whole number of as many bits as its range needs (floats at
-//! their documented precision, [`crate::scene::fields`]):
+//! their documented precision), in the order of the settings tables
+//! ([`Scene::SETTINGS`], each layer kind's [`crate::layers::Kind::SETTINGS`]):
 //!
 //! ```text
 //! base      3 bits   which base: 0 the default scene, 1.. the shipped presets
@@ -52,9 +53,9 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::layers::Layer;
-use crate::scene::fields::{self, Field};
+use crate::layers::{KINDS, Kind, Layer, match_kind, match_kinds};
 use crate::scene::{MAX_LAYERS, Scene};
+use crate::setting::Setting;
 
 /// What every share code starts with, before the format number.
 pub const PREFIX: &str = "playa";
@@ -72,9 +73,6 @@ const BASE_BITS: u32 = 3;
 const SEED_LEN_BITS: u32 = 6;
 /// Bits of a layer count.
 const LAYER_COUNT_BITS: u32 = 6;
-/// Number of layer kinds, in the order of [`Layer`]'s variants.
-const KINDS: usize = 6;
-
 const _: () = assert!(MAX_LAYERS < 1 << LAYER_COUNT_BITS);
 
 /// The base64url alphabet.
@@ -217,25 +215,12 @@ fn bases() -> &'static [Scene] {
 /// The layer a fresh layer of kind `kind` starts from: the first of that
 /// kind in base 0, the default scene.
 fn fresh_layer(kind: usize) -> Layer {
-    let defaults = Scene::default_layers();
     bases()[0]
         .layers
         .iter()
-        .find(|l| kind_of(l) == kind)
+        .find(|l| l.kind_index() == kind)
         .cloned()
-        .unwrap_or_else(|| defaults[kind].clone())
-}
-
-/// The index of the layer's kind, in the order of [`Layer`]'s variants.
-fn kind_of(layer: &Layer) -> usize {
-    match layer {
-        Layer::Sky(_) => 0,
-        Layer::Ranges(_) => 1,
-        Layer::Floor(_) => 2,
-        Layer::Rocks(_) => 3,
-        Layer::Tent(_) => 4,
-        Layer::Spiral(_) => 5,
-    }
+        .unwrap_or_else(|| Layer::every_kind().swap_remove(kind))
 }
 
 /// Bits needed to write a number below `count`.
@@ -385,7 +370,7 @@ fn payload(scene: &Scene, index: usize, base: &Scene) -> Bits {
         w.push(u64::from(len - 1), SEED_LEN_BITS);
         w.push(scene.seed, len);
     }
-    w.append(&diff(fields::SCENE, scene, base));
+    w.append(&diff(Scene::SETTINGS, scene, base));
     if same_layers(&scene.layers, &base.layers) {
         w.bit(false);
     } else {
@@ -397,7 +382,7 @@ fn payload(scene: &Scene, index: usize, base: &Scene) -> Bits {
 
 /// 0 if every field of `t` is as in `reference`; else 1, the mask of the
 /// fields that differ, and their values.
-fn diff<T>(fields: &[Field<T>], t: &T, reference: &T) -> Bits {
+fn diff<T>(fields: &[Setting<T>], t: &T, reference: &T) -> Bits {
     let mut w = Bits::default();
     let values: Vec<(usize, u64)> = fields
         .iter()
@@ -420,7 +405,7 @@ fn diff<T>(fields: &[Field<T>], t: &T, reference: &T) -> Bits {
 }
 
 /// Reads what [`diff`] wrote into a copy of `reference`.
-fn undiff<T: Clone>(fields: &[Field<T>], reference: &T, r: &mut Reader) -> Result<T, Damage> {
+fn undiff<T: Clone>(fields: &[Setting<T>], reference: &T, r: &mut Reader) -> Result<T, Damage> {
     let mut t = reference.clone();
     if !r.bit().ok_or_else(cut_off)? {
         return Ok(t);
@@ -440,27 +425,21 @@ fn undiff<T: Clone>(fields: &[Field<T>], reference: &T, r: &mut Reader) -> Resul
 /// The diff of `layer` against `reference`, `None` if they are of different
 /// kinds.
 fn layer_diff(layer: &Layer, reference: &Layer) -> Option<Bits> {
-    Some(match (layer, reference) {
-        (Layer::Sky(a), Layer::Sky(b)) => diff(fields::SKY, a, b),
-        (Layer::Ranges(a), Layer::Ranges(b)) => diff(fields::RANGES, a, b),
-        (Layer::Floor(a), Layer::Floor(b)) => diff(fields::FLOOR, a, b),
-        (Layer::Rocks(a), Layer::Rocks(b)) => diff(fields::ROCKS, a, b),
-        (Layer::Tent(a), Layer::Tent(b)) => diff(fields::TENT, a, b),
-        (Layer::Spiral(a), Layer::Spiral(b)) => diff(fields::SPIRAL, a, b),
-        _ => return None,
-    })
+    fn of<K: Kind>(a: &K, b: &K) -> Bits {
+        diff(K::SETTINGS, a, b)
+    }
+    Some(match_kinds!(layer, reference, (a, b) => of(a, b), _ => return None))
 }
 
 /// Reads a layer written against `reference`.
 fn layer_undiff(reference: &Layer, r: &mut Reader) -> Result<Layer, Damage> {
-    Ok(match reference {
-        Layer::Sky(b) => Layer::Sky(undiff(fields::SKY, b, r)?),
-        Layer::Ranges(b) => Layer::Ranges(undiff(fields::RANGES, b, r)?),
-        Layer::Floor(b) => Layer::Floor(undiff(fields::FLOOR, b, r)?),
-        Layer::Rocks(b) => Layer::Rocks(undiff(fields::ROCKS, b, r)?),
-        Layer::Tent(b) => Layer::Tent(undiff(fields::TENT, b, r)?),
-        Layer::Spiral(b) => Layer::Spiral(undiff(fields::SPIRAL, b, r)?),
-    })
+    let mut layer = reference.clone();
+    fn read<K: Kind>(l: &mut K, r: &mut Reader) -> Result<(), Damage> {
+        *l = undiff(K::SETTINGS, l, r)?;
+        Ok(())
+    }
+    match_kind!(&mut layer, l => read(l, r))?;
+    Ok(layer)
 }
 
 /// Whether two layer lists are the same, setting by setting.
@@ -488,7 +467,7 @@ fn layers(list: &[Layer], base: &[Layer]) -> Bits {
     refs.bit(false);
     refs.push(list.len().min(MAX_LAYERS) as u64, LAYER_COUNT_BITS);
     for layer in list.iter().take(MAX_LAYERS) {
-        let fresh = fresh_layer(kind_of(layer));
+        let fresh = fresh_layer(layer.kind_index());
         let (r, d) = base
             .iter()
             .chain(std::iter::once(&fresh))
@@ -498,7 +477,7 @@ fn layers(list: &[Layer], base: &[Layer]) -> Bits {
             .expect("a layer always matches its fresh kind");
         // A fresh layer of kind k is reference `base.len() + k`.
         let r = if r == base.len() {
-            base.len() + kind_of(layer)
+            base.len() + layer.kind_index()
         } else {
             r
         };
@@ -523,7 +502,7 @@ fn read_payload(r: &mut Reader) -> Result<Scene, Damage> {
         let len = r.read(SEED_LEN_BITS).ok_or_else(cut_off)? as u32 + 1;
         scene.seed = r.read(len).ok_or_else(cut_off)?;
     }
-    scene = undiff(fields::SCENE, &scene, r)?;
+    scene = undiff(Scene::SETTINGS, &scene, r)?;
     if r.bit().ok_or_else(cut_off)? {
         scene.layers = read_layers(&base.layers, r)?;
     }
@@ -617,8 +596,8 @@ mod tests {
     /// Every setting changed, the layers reordered, one dropped, one added.
     pub(crate) fn heavy_edit() -> Scene {
         use crate::color::Rgb;
-        use crate::grid::Topology;
         use crate::layers::{Floor, Ranges, Rocks, Sky, Spiral, Tent};
+        use crate::life::grid::Topology;
         use crate::palette::TimeOfDay;
         Scene {
             seed: 0x5EED_5EED_5EED_5EED,
@@ -725,19 +704,12 @@ mod tests {
 
     /// Moves every setting of `layer` to its next value.
     fn change_every_setting(layer: &mut Layer) {
-        fn all<T>(fields: &[Field<T>], t: &mut T) {
-            for f in fields {
+        fn all<K: Kind>(t: &mut K) {
+            for f in K::SETTINGS {
                 f.set_index(t, (f.index(t) + 1) % f.count()).unwrap();
             }
         }
-        match layer {
-            Layer::Sky(l) => all(fields::SKY, l),
-            Layer::Ranges(l) => all(fields::RANGES, l),
-            Layer::Floor(l) => all(fields::FLOOR, l),
-            Layer::Rocks(l) => all(fields::ROCKS, l),
-            Layer::Tent(l) => all(fields::TENT, l),
-            Layer::Spiral(l) => all(fields::SPIRAL, l),
-        }
+        match_kind!(layer, l => all(l))
     }
 
     #[test]
@@ -897,11 +869,11 @@ mod tests {
         use proptest::prelude::*;
 
         /// Values for every setting of a `T`, as indices into their ranges.
-        fn indices<T>(fields: &'static [Field<T>]) -> impl Strategy<Value = Vec<u64>> {
+        fn indices<T>(fields: &'static [Setting<T>]) -> impl Strategy<Value = Vec<u64>> {
             fields.iter().map(|f| 0..f.count()).collect::<Vec<_>>()
         }
 
-        fn apply<T>(fields: &[Field<T>], t: &mut T, values: &[u64]) {
+        fn apply<T>(fields: &[Setting<T>], t: &mut T, values: &[u64]) {
             for (f, &v) in fields.iter().zip(values) {
                 f.set_index(t, v).unwrap();
             }
@@ -921,22 +893,15 @@ mod tests {
                     if keep {
                         return layer;
                     }
-                    fn set<T>(fields: &[Field<T>], t: &mut T, raw: &[u64]) {
+                    fn set<K: Kind>(t: &mut K, raw: &[u64]) {
                         // Each setting changes with probability 1/2.
-                        for (f, &r) in fields.iter().zip(raw) {
+                        for (f, &r) in K::SETTINGS.iter().zip(raw) {
                             if r & 1 == 1 {
                                 f.set_index(t, (r >> 1) % f.count()).unwrap();
                             }
                         }
                     }
-                    match &mut layer {
-                        Layer::Sky(l) => set(fields::SKY, l, &raw),
-                        Layer::Ranges(l) => set(fields::RANGES, l, &raw),
-                        Layer::Floor(l) => set(fields::FLOOR, l, &raw),
-                        Layer::Rocks(l) => set(fields::ROCKS, l, &raw),
-                        Layer::Tent(l) => set(fields::TENT, l, &raw),
-                        Layer::Spiral(l) => set(fields::SPIRAL, l, &raw),
-                    }
+                    match_kind!(&mut layer, l => set(l, &raw));
                     layer
                 })
         }
@@ -953,14 +918,14 @@ mod tests {
                 preset,
                 any::<u64>(),
                 any::<bool>(),
-                indices(fields::SCENE),
+                indices(Scene::SETTINGS),
                 layers,
             )
                 .prop_map(|(preset, seed, edit, values, layers)| {
                     let mut scene = crate::presets::PRESETS[preset].scene().unwrap();
                     scene.seed = seed;
                     if edit {
-                        apply(fields::SCENE, &mut scene, &values);
+                        apply(Scene::SETTINGS, &mut scene, &values);
                     }
                     if let Some(layers) = layers {
                         scene.layers = layers;
@@ -1012,7 +977,7 @@ mod tests {
                 Layer::Spiral(Spiral::default()),
             ]
             .iter()
-            .map(kind_of)
+            .map(Layer::kind_index)
             .collect();
             assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>());
         }
@@ -1047,7 +1012,7 @@ mod tests {
         assert!(!bases().is_empty() && bases().len() <= 1 << BASE_BITS);
         assert!(KINDS == Scene::default_layers().len());
         for kind in 0..KINDS {
-            assert!(bases()[0].layers.iter().any(|l| kind_of(l) == kind));
+            assert!(bases()[0].layers.iter().any(|l| l.kind_index() == kind));
         }
         assert_eq!(
             crc32fast::hash(BASES_RON.as_bytes()),

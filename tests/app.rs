@@ -363,7 +363,7 @@ fn the_last_scene_and_settings_come_back_after_a_restart() {
     let saved: AppState = eframe::get_value(&storage, "playa-app").expect("state stored");
     let restarted = PlayaApp::from_storage(Some(&storage));
     assert_eq!(restarted.state, saved);
-    assert!(restarted.state.locks.seed);
+    assert!(restarted.state.locks.is_locked(playa::randomize::SEED));
     assert_ne!(restarted.scene().seed, Scene::default().seed);
 
     // A stored scene that no longer validates falls back to the default.

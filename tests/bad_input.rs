@@ -6,8 +6,9 @@
 use std::io::Write;
 use std::path::Path;
 
+use playa::life::rle;
 use playa::picture::{self, Compression};
-use playa::{Scene, presets, rle, share};
+use playa::{Scene, presets, share};
 use proptest::prelude::*;
 
 /// The loaders, over bytes: `Ok` with the scene (or nothing for RLE).

@@ -23,8 +23,8 @@ fn soup_to_rle_on_stdout_is_deterministic() {
     assert!(text.lines().all(|l| l.len() <= 70));
     assert!(text.trim_end().ends_with('!'));
     assert_eq!(playa(&args).stdout, a.stdout);
-    let pattern = playa::rle::parse(&text).unwrap();
-    let expected = playa::Life::default().run(&playa::soup(100, 70, 0.8, 4).unwrap(), 8);
+    let pattern = playa::life::rle::parse(&text).unwrap();
+    let expected = playa::Life::default().run(&playa::life::soup(100, 70, 0.8, 4).unwrap(), 8);
     assert_eq!(pattern.grid, expected);
 }
 
@@ -63,7 +63,7 @@ fn pattern_in_and_out_through_files() {
         output.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let moved = playa::rle::read_file(&output).unwrap();
+    let moved = playa::life::rle::read_file(&output).unwrap();
     let cells: Vec<_> = moved.grid.alive_cells().collect();
     assert_eq!(cells, vec![(2, 1), (3, 2), (1, 3), (2, 3), (3, 3)]);
     assert_eq!(moved.rule, Some(playa::Rule::CONWAY));

@@ -1,6 +1,7 @@
 //! The fast engine against the per-cell reference, and known patterns as facts.
 
-use playa::{BitGrid, Life, Rule, Topology, reference, soup};
+use playa::life::reference;
+use playa::{BitGrid, Life, Rule, Topology, soup};
 use proptest::prelude::*;
 
 fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {

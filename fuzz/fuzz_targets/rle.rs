@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use playa::{Rule, rle};
+use playa::Rule;
+use playa::life::rle;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(p) = rle::read(data) {

@@ -11,16 +11,17 @@
 
 use std::path::PathBuf;
 
-use egui::{Response, RichText, Ui};
+use egui::{RichText, Ui};
 
 use super::AppState;
 use super::files::{self, FileDialog};
-use super::randomize::{Group, Locks, RULES};
-use crate::color::Rgb;
-use crate::layers::{self, Layer};
+use super::form::{form, layer_rows, lock_button, section, setting_row, uint_row};
+use crate::Rule;
+use crate::layers::Layer;
 use crate::palette::TimeOfDay;
-use crate::rule::Rule;
-use crate::scene::{self, Limit, Scene};
+use crate::randomize::{self, Locks};
+use crate::scene::{self, RULES, Scene};
+use crate::setting;
 
 /// What the side panel asks the app to do.
 #[derive(Debug)]
@@ -257,38 +258,19 @@ impl Controls {
         section(
             ui,
             "Rock automaton",
-            Some((Group::Automaton, locks)),
+            Some((randomize::AUTOMATON, locks)),
             true,
             |ui| {
-                let a = &mut scene.automaton;
+                let find = |name| setting::find(Scene::SETTINGS, name).expect("a scene setting");
                 form(ui, "automaton", |ui| {
-                    let density = ui.label("Density");
-                    ui.add(egui::Slider::new(&mut a.density, 0.0..=1.0).fixed_decimals(3))
-                        .labelled_by(density.id)
-                        .on_hover_text("Share of live cells in the starting soup");
-                    ui.end_row();
-
-                    let gens = ui.label("Generations");
-                    ui.add(
-                        egui::Slider::new(&mut a.generations, 0..=scene::MAX_GENERATIONS)
-                            .logarithmic(true)
-                            .smallest_positive(1.0),
-                    )
-                    .labelled_by(gens.id)
-                    .on_hover_text("Generations run before the survivors become stones");
-                    ui.end_row();
-
+                    setting_row(ui, find("automaton.density"), scene);
+                    setting_row(ui, find("automaton.generations"), scene);
                     // The grid may not exceed MAX_GRID_CELLS: columns × columns / aspect.
                     let cells_cap =
                         ((scene::MAX_GRID_CELLS as f64) * f64::from(scene.aspect)).sqrt() as u32;
                     let max_cols = scene::MAX_COLUMNS.min(cells_cap).max(1);
-                    let cols = ui.label("Columns");
-                    ui.add(egui::Slider::new(&mut a.columns, 1..=max_cols).logarithmic(true))
-                        .labelled_by(cols.id)
-                        .on_hover_text(
-                            "Grid columns across the picture; rows follow from the aspect",
-                        );
-                    ui.end_row();
+                    uint_row(ui, find("automaton.columns"), scene, max_cols);
+                    let a = &mut scene.automaton;
 
                     let rule = ui.label("Rule");
                     ui.horizontal(|ui| {
@@ -342,8 +324,12 @@ impl Controls {
 
                     let topo = ui.label("Edges");
                     ui.horizontal(|ui| {
-                        ui.radio_value(&mut a.topology, crate::grid::Topology::Torus, "Wrap");
-                        ui.radio_value(&mut a.topology, crate::grid::Topology::Bounded, "Bounded");
+                        ui.radio_value(&mut a.topology, crate::life::grid::Topology::Torus, "Wrap");
+                        ui.radio_value(
+                            &mut a.topology,
+                            crate::life::grid::Topology::Bounded,
+                            "Bounded",
+                        );
                     })
                     .response
                     .labelled_by(topo.id);
@@ -452,7 +438,7 @@ fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
             events.push(Event::Dice);
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            lock_button(ui, Group::Seed, &mut state.locks, "seed");
+            lock_button(ui, randomize::SEED, &mut state.locks, "seed");
         });
     });
     let randomize = ui
@@ -493,120 +479,13 @@ fn paint_die(ui: &Ui, rect: egui::Rect, color: egui::Color32) {
 }
 
 /// The lock toggle of `group`, named "Lock {what}" for screen readers.
-fn lock_button(ui: &mut Ui, group: Group, locks: &mut Locks, what: &str) -> Response {
-    let locked = locks.get_mut(group);
-    let icon = if *locked { "🔒" } else { "🔓" };
-    let text = if *locked {
-        RichText::new(icon).color(ui.visuals().warn_fg_color)
-    } else {
-        RichText::new(icon).weak()
-    };
-    let mut response = ui
-        .add(egui::Button::selectable(*locked, text).frame_when_inactive(false))
-        .accessible_name(format!("Lock {what}"))
-        .on_hover_text(if *locked {
-            format!("{what}: locked, Randomize leaves it alone")
-        } else {
-            format!("{what}: Randomize re-rolls it; click to lock")
-        });
-    if response.clicked() {
-        *locked = !*locked;
-        response.mark_changed();
-    }
-    response
-}
-
-/// A collapsible group with a title and, at its right, an optional lock.
-fn section(
-    ui: &mut Ui,
-    title: &str,
-    lock: Option<(Group, &mut Locks)>,
-    open: bool,
-    body: impl FnOnce(&mut Ui),
-) {
-    let id = ui.make_persistent_id(("section", title));
-    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, open)
-        .show_header(ui, |ui| {
-            ui.label(RichText::new(title).strong());
-            if let Some((group, locks)) = lock {
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    lock_button(ui, group, locks, &title.to_lowercase());
-                });
-            }
-        })
-        .body(body);
-}
-
-/// A two-column form: labels on the left, controls filling the right.
-fn form(ui: &mut Ui, id: &str, rows: impl FnOnce(&mut Ui)) {
-    // Sliders take what is left after the label column and the value box.
-    // The sum must stay inside the panel, or the panel grows to fit it, frame
-    // after frame.
-    ui.spacing_mut().slider_width = (ui.available_width() - 200.0).max(60.0);
-    egui::Grid::new(id)
-        .num_columns(2)
-        .spacing([10.0, 6.0])
-        .min_col_width(84.0)
-        .show(ui, rows);
-}
-
-/// A labelled slider row for a float with a documented [`Limit`].
-fn slider(ui: &mut Ui, label: &str, value: &mut f32, limit: Limit, hint: &str) -> Response {
-    let l = ui.label(label);
-    let r = ui
-        .add(egui::Slider::new(value, limit.min as f32..=limit.max as f32).max_decimals(3))
-        .labelled_by(l.id)
-        .on_hover_text(hint);
-    ui.end_row();
-    r
-}
-
-/// Like [`slider`], on a logarithmic scale (for ranges over decades).
-fn log_slider(ui: &mut Ui, label: &str, value: &mut f32, limit: Limit, hint: &str) -> Response {
-    let l = ui.label(label);
-    let r = ui
-        .add(
-            egui::Slider::new(value, limit.min as f32..=limit.max as f32)
-                .logarithmic(true)
-                .max_decimals(4),
-        )
-        .labelled_by(l.id)
-        .on_hover_text(hint);
-    ui.end_row();
-    r
-}
-
-/// A labelled slider row for a whole number with a documented [`Limit`].
-fn int_slider(
-    ui: &mut Ui,
-    label: &str,
-    value: &mut u32,
-    limit: Limit,
-    log: bool,
-    hint: &str,
-) -> Response {
-    let l = ui.label(label);
-    let r = ui
-        .add(egui::Slider::new(value, limit.min as u32..=limit.max as u32).logarithmic(log))
-        .labelled_by(l.id)
-        .on_hover_text(hint);
-    ui.end_row();
-    r
-}
-
-/// A labelled colour button row.
-fn color_row(ui: &mut Ui, label: &str, color: &mut Rgb) -> Response {
-    let l = ui.label(label);
-    let mut rgb = [color.0, color.1, color.2];
-    let r = ui.color_edit_button_srgb(&mut rgb).labelled_by(l.id);
-    *color = Rgb(rgb[0], rgb[1], rgb[2]);
-    ui.end_row();
-    r
-}
-
 /// Time of day, sun position, horizon and aspect.
 fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
-    section(ui, "Light", Some((Group::Light, locks)), true, |ui| {
+    let row = |ui: &mut Ui, name: &str, scene: &mut Scene| {
+        let s = setting::find(Scene::SETTINGS, name).expect("a scene setting");
+        setting_row(ui, s, scene);
+    };
+    section(ui, "Light", Some((randomize::LIGHT, locks)), true, |ui| {
         form(ui, "light", |ui| {
             let time = ui.label("Time of day");
             ui.horizontal(|ui| {
@@ -619,20 +498,8 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             .response
             .labelled_by(time.id);
             ui.end_row();
-            slider(
-                ui,
-                "Sun position",
-                &mut scene.sun_x,
-                scene::SUN_X,
-                "Where the sun (or moon) stands, left to right; light comes from its side",
-            );
-            slider(
-                ui,
-                "Horizon",
-                &mut scene.horizon,
-                scene::HORIZON,
-                "Height of the horizon, from the top",
-            );
+            row(ui, "sun_x", scene);
+            row(ui, "horizon", scene);
             let aspect = ui.label("Aspect");
             ui.horizontal(|ui| {
                 egui::ComboBox::from_id_salt("aspect")
@@ -692,30 +559,6 @@ pub fn time_label(t: TimeOfDay) -> &'static str {
     }
 }
 
-/// The title of a layer in the UI.
-pub fn layer_title(layer: &Layer) -> &'static str {
-    match layer {
-        Layer::Sky(_) => "Sky",
-        Layer::Ranges(_) => "Ranges",
-        Layer::Floor(_) => "Floor",
-        Layer::Rocks(_) => "Stones",
-        Layer::Tent(_) => "Tent",
-        Layer::Spiral(_) => "Spiral",
-    }
-}
-
-/// The `visible` and `opacity` every layer has.
-fn common_mut(layer: &mut Layer) -> (&mut bool, &mut f32) {
-    match layer {
-        Layer::Sky(l) => (&mut l.visible, &mut l.opacity),
-        Layer::Ranges(l) => (&mut l.visible, &mut l.opacity),
-        Layer::Floor(l) => (&mut l.visible, &mut l.opacity),
-        Layer::Rocks(l) => (&mut l.visible, &mut l.opacity),
-        Layer::Tent(l) => (&mut l.visible, &mut l.opacity),
-        Layer::Spiral(l) => (&mut l.visible, &mut l.opacity),
-    }
-}
-
 /// A change to the layer list, applied after the list is drawn.
 enum ListEdit {
     Up(usize),
@@ -735,12 +578,12 @@ fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
     let mut edit = None;
     let count = scene.layers.len();
     for (i, layer) in scene.layers.iter_mut().enumerate() {
-        let title = layer_title(layer);
-        let group = Group::of_layer(layer);
+        let title = layer.title();
+        let group = layer.name();
         let id = ui.make_persistent_id(("layer", i, title));
         egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false)
             .show_header(ui, |ui| {
-                let (visible, _) = common_mut(layer);
+                let (visible, _) = layer.common_mut();
                 ui.checkbox(visible, title)
                     .on_hover_text(format!("Show the {} layer", title.to_lowercase()));
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -775,32 +618,16 @@ fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             })
             .body(|ui| {
                 form(ui, id.with("form").value().to_string().as_str(), |ui| {
-                    let (_, opacity) = common_mut(layer);
-                    slider(
-                        ui,
-                        "Opacity",
-                        opacity,
-                        scene::OPACITY,
-                        "How much of the layer shows",
-                    );
-                    layer_fields_ui(ui, layer);
+                    layer_rows(ui, layer);
                 });
             });
     }
     ui.horizontal(|ui| {
         ui.menu_button("+ Add layer", |ui| {
-            for layer in [
-                Layer::Sky(Default::default()),
-                Layer::Ranges(Default::default()),
-                Layer::Floor(Default::default()),
-                Layer::Rocks(Default::default()),
-                Layer::Tent(Default::default()),
-                Layer::Spiral(layers::Spiral {
-                    visible: true,
-                    ..Default::default()
-                }),
-            ] {
-                if ui.button(layer_title(&layer)).clicked() {
+            for mut layer in Layer::every_kind() {
+                // A layer is added to be seen (the spiral is hidden by default).
+                *layer.common_mut().0 = true;
+                if ui.button(layer.title()).clicked() {
                     edit = Some(ListEdit::Add(layer));
                     ui.close();
                 }
@@ -824,263 +651,5 @@ fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             scene.layers.push(layer)
         }
         _ => {}
-    }
-}
-
-/// Each layer kind's own settings, as form rows.
-fn layer_fields_ui(ui: &mut Ui, layer: &mut Layer) {
-    use layers::{floor, ranges, rocks, sky, spiral, tent};
-    match layer {
-        Layer::Sky(l) => {
-            let sun = ui.label("Sun / moon");
-            ui.checkbox(&mut l.sun, "disc").labelled_by(sun.id);
-            ui.end_row();
-            slider(
-                ui,
-                "Disc size",
-                &mut l.sun_size,
-                sky::SUN_SIZE,
-                "Radius of the disc",
-            );
-            slider(ui, "Glow", &mut l.glow, sky::GLOW, "Glow around the disc");
-            int_slider(
-                ui,
-                "Stars",
-                &mut l.stars,
-                sky::STARS,
-                true,
-                "Stars at night (faint at dusk)",
-            );
-            slider(
-                ui,
-                "Milky Way",
-                &mut l.milky_way,
-                sky::MILKY_WAY,
-                "Brightness of the Milky Way at night",
-            );
-        }
-        Layer::Ranges(l) => {
-            int_slider(
-                ui,
-                "Count",
-                &mut l.count,
-                ranges::COUNT,
-                false,
-                "Number of mountain ranges",
-            );
-            slider(
-                ui,
-                "Height",
-                &mut l.height,
-                ranges::HEIGHT,
-                "Height of the farthest range",
-            );
-            slider(
-                ui,
-                "Roughness",
-                &mut l.roughness,
-                ranges::ROUGHNESS,
-                "Jaggedness of the ridgelines",
-            );
-            log_slider(
-                ui,
-                "Breadth",
-                &mut l.width,
-                ranges::WIDTH,
-                "Horizontal scale of the mountains",
-            );
-            slider(
-                ui,
-                "Haze",
-                &mut l.haze,
-                ranges::HAZE,
-                "Aerial perspective: far ranges fade into the sky",
-            );
-            int_slider(
-                ui,
-                "Terraces",
-                &mut l.terraces,
-                ranges::TERRACES,
-                false,
-                "Steps cut into the slopes: 0 for peaks, more for mesas and buttes",
-            );
-            color_row(ui, "Rock colour", &mut l.color);
-        }
-        Layer::Floor(l) => {
-            color_row(ui, "Sand colour", &mut l.color);
-            slider(
-                ui,
-                "Warmth",
-                &mut l.warmth,
-                floor::WARMTH,
-                "Darker and warmer toward the viewer",
-            );
-            slider(
-                ui,
-                "Grain",
-                &mut l.grain,
-                floor::GRAIN,
-                "Fine grain of the ground",
-            );
-            slider(
-                ui,
-                "Patches",
-                &mut l.patches,
-                floor::PATCHES,
-                "Large patches of desert pavement",
-            );
-            slider(
-                ui,
-                "Cracks",
-                &mut l.cracks,
-                floor::CRACKS,
-                "Polygon cracks of a dried crust (salt pans, mud flats)",
-            );
-        }
-        Layer::Rocks(l) => {
-            log_slider(
-                ui,
-                "Near size",
-                &mut l.near_size,
-                rocks::SIZE,
-                "Stone size on the nearest row",
-            );
-            log_slider(
-                ui,
-                "Far size",
-                &mut l.far_size,
-                rocks::SIZE,
-                "Stone size on the farthest row",
-            );
-            slider(
-                ui,
-                "Top gap",
-                &mut l.top,
-                rocks::TOP,
-                "Gap between the horizon and the farthest stones",
-            );
-            slider(
-                ui,
-                "Nearest row",
-                &mut l.bottom,
-                rocks::BOTTOM,
-                "Where the nearest row sits",
-            );
-            slider(
-                ui,
-                "Jitter",
-                &mut l.jitter,
-                rocks::JITTER,
-                "Random offset of each stone",
-            );
-            color_row(ui, "Stone colour", &mut l.primary);
-            slider(
-                ui,
-                "Stone alpha",
-                &mut l.primary_alpha,
-                rocks::UNIT,
-                "Opacity of the common stones",
-            );
-            color_row(ui, "Second colour", &mut l.secondary);
-            slider(
-                ui,
-                "Second alpha",
-                &mut l.secondary_alpha,
-                rocks::UNIT,
-                "Opacity of the other stones",
-            );
-            slider(
-                ui,
-                "Second share",
-                &mut l.secondary_share,
-                rocks::UNIT,
-                "Share of stones in the second colour",
-            );
-            slider(
-                ui,
-                "Shadow",
-                &mut l.shadow,
-                rocks::SHADOW,
-                "Contact shadows under the stones",
-            );
-        }
-        Layer::Tent(l) => {
-            slider(
-                ui,
-                "Position",
-                &mut l.x,
-                tent::X,
-                "Left to right (or drag the tent on the preview)",
-            );
-            slider(
-                ui,
-                "Ground",
-                &mut l.y,
-                tent::Y,
-                "Where the tent stands, from the top",
-            );
-            slider(ui, "Size", &mut l.size, tent::SIZE, "Width of the tent");
-            color_row(ui, "Fly colour", &mut l.color);
-            slider(
-                ui,
-                "Lantern",
-                &mut l.lantern,
-                tent::LANTERN,
-                "A lantern glowing inside, for night scenes",
-            );
-        }
-        Layer::Spiral(l) => {
-            slider(
-                ui,
-                "Start x",
-                &mut l.x,
-                spiral::POSITION,
-                "Start of the first segment, left to right",
-            );
-            slider(
-                ui,
-                "Start y",
-                &mut l.y,
-                spiral::POSITION,
-                "Start of the first segment, top to bottom",
-            );
-            log_slider(
-                ui,
-                "Length",
-                &mut l.length,
-                spiral::LENGTH,
-                "Length of the first segment",
-            );
-            log_slider(
-                ui,
-                "Step",
-                &mut l.step,
-                spiral::LENGTH,
-                "Growth of each segment",
-            );
-            slider(
-                ui,
-                "Turn",
-                &mut l.turn,
-                spiral::TURN,
-                "Turn between segments, degrees",
-            );
-            int_slider(
-                ui,
-                "Segments",
-                &mut l.segments,
-                spiral::SEGMENTS,
-                true,
-                "Number of segments",
-            );
-            log_slider(
-                ui,
-                "Line width",
-                &mut l.width,
-                spiral::WIDTH,
-                "Width of the line",
-            );
-            color_row(ui, "Colour", &mut l.color);
-        }
     }
 }

@@ -13,9 +13,9 @@ pub mod animate;
 pub mod controls;
 pub mod export;
 pub mod files;
+pub mod form;
 pub mod history;
 pub mod preview;
-pub mod randomize;
 pub mod trace;
 pub mod worker;
 
@@ -23,13 +23,13 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::randomize::{self, Locks};
 use crate::scene::Scene;
 use animate::{AnimateSettings, Animation};
 use controls::Controls;
 use export::{ExportDialog, ExportSettings};
 use history::History;
 use preview::Preview;
-use randomize::Locks;
 
 /// Key of the app state in eframe's storage.
 const STORAGE_KEY: &str = "playa-app";

@@ -10,8 +10,9 @@ use egui::{
 
 use super::trace::Trace;
 use super::worker::{Outbox, Worker};
-use crate::layers::Layer;
+use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
+use crate::setting;
 
 /// A change whose full preview is expected to take longer than this (from
 /// the last render's speed) first gets a quick frame at half the width and
@@ -127,12 +128,11 @@ impl Default for Preview {
 impl Preview {
     /// A preview with its worker thread started.
     pub fn new() -> Self {
-        let mut cache = CellCache::default();
         let mut buffer = image::RgbaImage::new(1, 1);
         let worker = Worker::spawn(
             "playa-preview",
             move |job: PreviewJob, out: &Outbox<'_, PreviewJob, PreviewFrame>| {
-                render_job(job, out, &mut cache, &mut buffer);
+                render_job(job, out, &mut buffer);
             },
         );
         Preview {
@@ -437,12 +437,10 @@ impl Preview {
                         (response.interact_pointer_pos(), scene.layers.get_mut(layer))
                     {
                         let at = to_image(p) - grab;
-                        t.x = quantize(at.x.clamp(
-                            crate::layers::tent::X.min as f32,
-                            crate::layers::tent::X.max as f32,
-                        ));
-                        t.y =
-                            quantize(at.y.clamp(scene.horizon, crate::layers::tent::Y.max as f32));
+                        // Anywhere on the ground, within the settings' ranges.
+                        t.x = quantize(at.x);
+                        t.y = quantize(at.y.max(scene.horizon));
+                        setting::clamp(Tent::SETTINGS, t);
                     }
                     ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
                 }
@@ -470,15 +468,7 @@ fn tent_index(scene: &Scene) -> Option<usize> {
 
 /// Whether image point `p` (fractions of width and height) is on the tent.
 fn tent_hit(scene: &Scene, index: usize, p: Vec2) -> bool {
-    let Some(Layer::Tent(t)) = scene.layers.get(index) else {
-        return false;
-    };
-    // The tent's size is a fraction of the height; its box in width
-    // fractions is narrower by the aspect. A dome is about 0.6 as tall as
-    // wide; the box is a little generous so the tent is easy to grab.
-    let half_w = t.size / scene.aspect * 0.55;
-    let height = t.size * 0.7;
-    (p.x - t.x).abs() <= half_w && p.y <= t.y + 0.02 && p.y >= t.y - height
+    matches!(scene.layers.get(index), Some(Layer::Tent(t)) if t.contains(scene.aspect, p.x, p.y))
 }
 
 /// The largest rect of `aspect` (width / height) centred in `outer`.
@@ -492,33 +482,16 @@ pub fn fit_rect(outer: Rect, aspect: f32) -> Rect {
     Rect::from_center_size(outer.center(), size.max(vec2(1.0, 1.0)))
 }
 
-/// The cell count of the last automaton, kept while only other fields change.
-#[derive(Default)]
-struct CellCache {
-    key: Option<(u64, u32, crate::scene::Automaton)>,
-    cells: Option<u64>,
-}
-
-impl CellCache {
-    fn cells(&mut self, scene: &Scene) -> Option<u64> {
-        let key = (scene.seed, scene.aspect.to_bits(), scene.automaton.clone());
-        if self.key.as_ref() != Some(&key) {
-            self.cells = scene.rock_grid().ok().map(|g| g.population());
-            self.key = Some(key);
-        }
-        self.cells
-    }
-}
-
 /// The worker's job: a quick frame if asked (skipped when a newer request
 /// is already waiting), then the full frame.
 fn render_job(
     job: PreviewJob,
     out: &Outbox<'_, PreviewJob, PreviewFrame>,
-    cache: &mut CellCache,
     buffer: &mut image::RgbaImage,
 ) {
-    let cells = cache.cells(&job.scene);
+    // The automaton runs once for both frames, and gives the cell count.
+    let plan = crate::compose::Plan::new(&job.scene);
+    let cells = plan.as_ref().ok().map(|p| p.grid().population());
     let sizes: &[(u32, bool)] = if job.quick {
         &[(2, false), (1, true)]
     } else {
@@ -533,11 +506,14 @@ fn render_job(
         if buffer.dimensions() != (w, h) {
             *buffer = image::RgbaImage::new(w, h);
         }
-        let rendered = crate::compose::render_into(&job.scene, buffer);
+        let rendered = match &plan {
+            Ok(plan) => plan.render_into(buffer).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let (image, fingerprint) = match rendered {
             Ok(()) => (Ok(to_color_image(buffer)), fingerprint(buffer.as_raw())),
-            Err(e) => (Err(e.to_string()), 0),
+            Err(e) => (Err(e), 0),
         };
         out.send(PreviewFrame {
             id: job.id,

@@ -7,7 +7,8 @@ use anyhow::Context;
 use clap::Args;
 
 use super::{CliError, parse_size};
-use playa::{BitGrid, Life, Rule, Topology, clumps, rle};
+use playa::life::{clumps, rle};
+use playa::{BitGrid, Life, Rule, Topology};
 
 /// Arguments of `playa life`.
 #[derive(Debug, Args)]
@@ -19,7 +20,7 @@ pub struct LifeArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Share of live cells in the soup, 0 to 1.
-    #[arg(long, default_value_t = playa::soup::DEFAULT_DENSITY)]
+    #[arg(long, default_value_t = playa::life::soup::DEFAULT_DENSITY)]
     density: f64,
     /// Life-like rule: B3/S23, b3/s23 or Golly's S/B form 23/3.
     /// Default: the pattern's rule with --in, else B3/S23.
@@ -77,7 +78,7 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
         None => {
             let (w, h) = args.size.unwrap_or((256, 256));
             (
-                playa::soup(w, h, args.density, args.seed).map_err(usage)?,
+                playa::life::soup(w, h, args.density, args.seed).map_err(usage)?,
                 None,
             )
         }

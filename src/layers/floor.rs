@@ -1,54 +1,33 @@
 //! The desert floor: the plain from the horizon down, hazy and pale far
 //! away, darker and warmer toward the viewer, with seeded patches and grain.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Band, Draw, Frame};
+use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::{hash2, hash32, smoothstep, sub_seed, unit};
-use crate::scene::{Limit, OPACITY, checked, de_opacity};
-
-/// Range of [`Floor::warmth`].
-pub const WARMTH: Limit = Limit::new("floor.warmth", 0.0, 1.0);
-/// Range of [`Floor::grain`].
-pub const GRAIN: Limit = Limit::new("floor.grain", 0.0, 0.5);
-/// Range of [`Floor::patches`].
-pub const PATCHES: Limit = Limit::new("floor.patches", 0.0, 1.0);
-
-checked!(de_warmth: f32 = WARMTH);
-checked!(de_grain: f32 = GRAIN);
-checked!(de_patches: f32 = PATCHES);
-checked!(de_cracks: f32 = CRACKS);
-
-/// Range of [`Floor::cracks`].
-pub const CRACKS: Limit = Limit::new("floor.cracks", 0.0, 1.0);
+use crate::setting::{Roll, Setting, float, other};
 
 /// Settings of the desert floor layer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Floor {
     /// Whether the layer is drawn. Default: true.
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 1.
-    #[serde(deserialize_with = "de_opacity")]
     pub opacity: f32,
     /// Colour of the ground in full light. Default: (218, 198, 160), pale sand.
     pub color: Rgb,
     /// How much darker and warmer the ground gets toward the viewer.
     /// Range 0 to 1. Default: 0.5.
-    #[serde(deserialize_with = "de_warmth")]
     pub warmth: f32,
     /// Strength of the fine per-pixel grain. Range 0 to 0.5. Default: 0.05.
-    #[serde(deserialize_with = "de_grain")]
     pub grain: f32,
     /// Strength of the large seeded patches (desert pavement, dry washes).
     /// Range 0 to 1. Default: 0.3.
-    #[serde(deserialize_with = "de_patches")]
     pub patches: f32,
     /// Strength of the polygon cracks of a dried crust (salt pans, mud
     /// flats). Range 0 to 1. Default: 0.
-    #[serde(deserialize_with = "de_cracks")]
     pub cracks: f32,
 }
 
@@ -66,17 +45,102 @@ impl Default for Floor {
     }
 }
 
-impl Floor {
-    /// Checks the numbers against their limits.
-    pub fn validate(&self) -> Result<()> {
-        OPACITY.check(f64::from(self.opacity), self.opacity)?;
-        WARMTH.check(f64::from(self.warmth), self.warmth)?;
-        GRAIN.check(f64::from(self.grain), self.grain)?;
-        PATCHES.check(f64::from(self.patches), self.patches)?;
-        CRACKS.check(f64::from(self.cracks), self.cracks)
+/// The colour of the sand under the rocks and the tent: the first floor
+/// layer's, else the default floor's.
+pub(crate) fn ground_albedo(layers: &[super::Layer]) -> Linear {
+    layers
+        .iter()
+        .find_map(|l| match l {
+            super::Layer::Floor(f) => Some(f.color),
+            _ => None,
+        })
+        .unwrap_or(Floor::default().color)
+        .linear()
+}
+
+/// Sand colours Randomize picks from (sRGB).
+const SANDS: &[Rgb] = &[
+    Rgb(218, 198, 160),
+    Rgb(226, 206, 170),
+    Rgb(210, 184, 146),
+    Rgb(200, 176, 140),
+    Rgb(230, 214, 186),
+    Rgb(214, 190, 156),
+];
+
+impl Kind for Floor {
+    const NAME: &'static str = "floor";
+    const TITLE: &'static str = "Floor";
+    const SETTINGS: &'static [Setting<Floor>] = &[
+        super::visible(),
+        super::opacity(),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Sand colour",
+            "Colour of the sand",
+            Roll::Pick(SANDS)
+        ),
+        float!(
+            "warmth",
+            warmth,
+            0.0,
+            1.0,
+            1000,
+            "Warmth",
+            "Darker and warmer toward the viewer",
+            Roll::Range(0.2, 0.8)
+        ),
+        float!(
+            "grain",
+            grain,
+            0.0,
+            0.5,
+            1000,
+            "Grain",
+            "Fine grain of the ground",
+            Roll::Range(0.02, 0.08)
+        ),
+        float!(
+            "patches",
+            patches,
+            0.0,
+            1.0,
+            1000,
+            "Patches",
+            "Large patches of desert pavement",
+            Roll::Range(0.1, 0.5)
+        ),
+        float!(
+            "cracks",
+            cracks,
+            0.0,
+            1.0,
+            1000,
+            "Cracks",
+            "Polygon cracks of a dried crust (salt pans, mud flats)",
+            Roll::Pick(&[0.0, 0.0, 0.0, 0.3, 0.6])
+        ),
+    ];
+
+    fn common(&self) -> (bool, f32) {
+        (self.visible, self.opacity)
     }
 
-    pub(crate) fn prepare(&self, f: &Frame) -> FloorDraw {
+    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        (&mut self.visible, &mut self.opacity)
+    }
+}
+
+impl Prepare for Floor {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+impl Floor {
+    fn prepare_draw(&self, f: &Frame) -> FloorDraw {
         let p = &f.palette;
         let lit = mul(self.color.linear(), p.ground);
         let warm = mix([1.0, 1.0, 1.0], [0.78, 0.6, 0.46], self.warmth);
@@ -112,7 +176,7 @@ impl Floor {
             grain: self.grain,
             aspect: f.w / f.h,
             w: f.w,
-            seed: sub_seed(f.scene.seed, 200),
+            seed: sub_seed(f.seed, 200),
         }
     }
 }

@@ -26,94 +26,223 @@ pub use tent::Tent;
 
 use crate::color::Linear;
 use crate::error::Result;
-use crate::palette::Palette;
-use crate::scene::Scene;
+use crate::life::BitGrid;
+use crate::palette::{Palette, TimeOfDay};
+use crate::setting::{self, Roll, Setting, Value};
 
-/// One layer of a scene with its settings. Every layer has `visible` and
-/// `opacity` (0..1, default 1); the rest is its own.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Layer {
-    /// The sky gradient, sun or moon, glow and stars.
-    Sky(Sky),
-    /// Distant mountain ranges.
-    Ranges(Ranges),
-    /// The desert floor.
-    Floor(Floor),
-    /// The automaton's survivors as stones on the ground.
-    Rocks(Rocks),
-    /// The red dome tent.
-    Tent(Tent),
-    /// The 160° line spiral ornament.
-    Spiral(Spiral),
+/// A kind of layer: a settings struct described by its table of
+/// [`Setting`]s (how it draws itself is its [`Prepare`], inside the crate). Everything generic about layers
+/// (reading, checking, rounding, share codes, the app's forms, Randomize)
+/// goes through this trait and the table.
+pub trait Kind: Clone + Default + PartialEq + Serialize + Send + Sync + 'static {
+    /// Short lower-case name (`"rocks"`): messages, locks, RON variant in
+    /// lower case.
+    const NAME: &'static str;
+    /// Title in the app (`"Stones"`).
+    const TITLE: &'static str;
+    /// Every setting, in share-code order, starting with [`visible`] and
+    /// [`opacity`].
+    const SETTINGS: &'static [Setting<Self>];
+
+    /// `visible` and `opacity`, which every layer has.
+    fn common(&self) -> (bool, f32);
+    /// Mutable `visible` and `opacity`.
+    fn common_mut(&mut self) -> (&mut bool, &mut f32);
 }
+
+/// How a layer kind prepares to draw one picture (every kind has it).
+pub(crate) trait Prepare {
+    /// Precomputes what drawing needs for one picture.
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>>;
+}
+
+/// The `visible` setting every layer starts its table with.
+pub const fn visible<K: Kind>() -> Setting<K> {
+    Setting {
+        name: "visible",
+        label: "Visible",
+        hint: "Show the layer",
+        value: Value::Bool {
+            get: |l| l.common().0,
+            put: |l, v| *l.common_mut().0 = v,
+        },
+    }
+}
+
+/// The `opacity` setting every layer has second: 0 to 1, precision 0.001.
+pub const fn opacity<K: Kind>() -> Setting<K> {
+    Setting {
+        name: "opacity",
+        label: "Opacity",
+        hint: "How much of the layer shows",
+        value: Value::Float {
+            get: |l| l.common().1,
+            put: |l, v| *l.common_mut().1 = v,
+            min: 0.0,
+            max: 1.0,
+            per_unit: 1000,
+            log: false,
+            roll: Roll::Keep,
+        },
+    }
+}
+
+/// Writes the [`Layer`] enum and its dispatch from one list of kinds, in
+/// share-code order. `$d` is a literal `$`, for the inner macros.
+macro_rules! kinds {
+    ($d:tt; $($(#[$doc:meta])* $kind:ident),* $(,)?) => {
+        /// One layer of a scene with its settings. Every layer has `visible`
+        /// and `opacity` (0..1, default 1); the rest is its own.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub enum Layer {
+            $($(#[$doc])* $kind($kind),)*
+        }
+
+        /// Number of layer kinds.
+        pub const KINDS: usize = [$(stringify!($kind)),*].len();
+
+        /// `match`es a layer on its kind, binding its settings to `$l` in
+        /// `$body`, which is compiled once per kind (so it may call generic
+        /// code over [`Kind`]).
+        macro_rules! match_kind {
+            ($d layer:expr, $d l:ident => $d body:expr) => {
+                match $d layer {
+                    $($crate::layers::Layer::$kind($d l) => $d body,)*
+                }
+            };
+        }
+        pub(crate) use match_kind;
+
+        /// Like [`match_kind!`] on two layers, when they are of one kind:
+        /// `$body` with both bound; `$other` when the kinds differ.
+        macro_rules! match_kinds {
+            ($d a:expr, $d b:expr, ($d x:ident, $d y:ident) => $d body:expr, _ => $d other:expr) => {
+                match ($d a, $d b) {
+                    $(($crate::layers::Layer::$kind($d x), $crate::layers::Layer::$kind($d y)) => $d body,)*
+                    _ => $d other,
+                }
+            };
+        }
+        pub(crate) use match_kinds;
+
+        impl Layer {
+            /// A layer of every kind with its default settings, in kind order.
+            pub fn every_kind() -> Vec<Layer> {
+                vec![$(Layer::$kind($kind::default()),)*]
+            }
+
+            /// The index of the layer's kind, in the order of the variants.
+            pub fn kind_index(&self) -> usize {
+                let mut i = 0;
+                $(
+                    if matches!(self, Layer::$kind(_)) {
+                        return i;
+                    }
+                    i += 1;
+                )*
+                unreachable!("{i} kinds")
+            }
+        }
+
+        $(
+            impl<'de> Deserialize<'de> for $kind {
+                /// Reads the settings through their table
+                /// ([`setting::read`]).
+                fn deserialize<D: serde::Deserializer<'de>>(
+                    d: D,
+                ) -> std::result::Result<Self, D::Error> {
+                    static NAMES: std::sync::OnceLock<Vec<&'static str>> =
+                        std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| {
+                        <$kind as Kind>::SETTINGS.iter().map(|s| s.name).collect()
+                    });
+                    setting::read(d, stringify!($kind), <$kind as Kind>::NAME, <$kind as Kind>::SETTINGS, names)
+                }
+            }
+        )*
+    };
+}
+
+kinds!($;
+    /// The sky gradient, sun or moon, glow and stars.
+    Sky,
+    /// Distant mountain ranges.
+    Ranges,
+    /// The desert floor.
+    Floor,
+    /// The automaton's survivors as stones on the ground.
+    Rocks,
+    /// The red dome tent.
+    Tent,
+    /// The 160° line spiral ornament.
+    Spiral,
+);
 
 impl Layer {
     /// Short lower-case name of the layer kind (`"sky"`, `"rocks"`, ...).
     pub fn name(&self) -> &'static str {
-        match self {
-            Layer::Sky(_) => "sky",
-            Layer::Ranges(_) => "ranges",
-            Layer::Floor(_) => "floor",
-            Layer::Rocks(_) => "rocks",
-            Layer::Tent(_) => "tent",
-            Layer::Spiral(_) => "spiral",
+        fn name<K: Kind>(_: &K) -> &'static str {
+            K::NAME
         }
+        match_kind!(self, l => name(l))
+    }
+
+    /// The layer kind's title in the app (`"Stones"`).
+    pub fn title(&self) -> &'static str {
+        fn title<K: Kind>(_: &K) -> &'static str {
+            K::TITLE
+        }
+        match_kind!(self, l => title(l))
     }
 
     /// Whether the layer is drawn.
     pub fn visible(&self) -> bool {
-        match self {
-            Layer::Sky(l) => l.visible,
-            Layer::Ranges(l) => l.visible,
-            Layer::Floor(l) => l.visible,
-            Layer::Rocks(l) => l.visible,
-            Layer::Tent(l) => l.visible,
-            Layer::Spiral(l) => l.visible,
-        }
+        match_kind!(self, l => l.common().0)
     }
 
     /// The layer's opacity, 0..1.
     pub fn opacity(&self) -> f32 {
-        match self {
-            Layer::Sky(l) => l.opacity,
-            Layer::Ranges(l) => l.opacity,
-            Layer::Floor(l) => l.opacity,
-            Layer::Rocks(l) => l.opacity,
-            Layer::Tent(l) => l.opacity,
-            Layer::Spiral(l) => l.opacity,
-        }
+        match_kind!(self, l => l.common().1)
+    }
+
+    /// Mutable `visible` and `opacity`.
+    pub fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        match_kind!(self, l => l.common_mut())
     }
 
     /// Checks the layer's numbers against their documented limits.
     pub fn validate(&self) -> Result<()> {
-        crate::scene::OPACITY.check(f64::from(self.opacity()), self.opacity())?;
-        match self {
-            Layer::Sky(l) => l.validate(),
-            Layer::Ranges(l) => l.validate(),
-            Layer::Floor(l) => l.validate(),
-            Layer::Rocks(l) => l.validate(),
-            Layer::Tent(l) => l.validate(),
-            Layer::Spiral(l) => l.validate(),
+        fn check<K: Kind>(l: &K) -> Result<()> {
+            setting::validate(K::SETTINGS, l, K::NAME)
         }
+        match_kind!(self, l => check(l))
+    }
+
+    /// Rounds every float of the layer to its precision.
+    pub fn quantize(&mut self) {
+        fn round<K: Kind>(l: &mut K) {
+            setting::quantize(K::SETTINGS, l)
+        }
+        match_kind!(self, l => round(l))
     }
 
     /// Precomputes what drawing needs for one picture.
     pub(crate) fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
-        Ok(match self {
-            Layer::Sky(l) => Box::new(l.prepare(frame)),
-            Layer::Ranges(l) => Box::new(l.prepare(frame)),
-            Layer::Floor(l) => Box::new(l.prepare(frame)),
-            Layer::Rocks(l) => Box::new(l.prepare(frame)?),
-            Layer::Tent(l) => Box::new(l.prepare(frame)),
-            Layer::Spiral(l) => Box::new(l.prepare(frame)),
-        })
+        match_kind!(self, l => Prepare::prepare(l, frame))
     }
 }
 
-/// What every layer knows about the picture being drawn.
+/// What every layer knows about the picture being drawn: the picture's
+/// size, the light, and the facts several layers share, worked out once per
+/// picture (the automaton's grid, the ground cleared for tents, the colour
+/// of the sand).
 pub(crate) struct Frame<'a> {
-    /// The scene.
-    pub scene: &'a Scene,
+    /// The scene's seed.
+    pub seed: u64,
+    /// The sun's position, fraction of the width.
+    pub sun_x: f32,
+    /// The horizon, fraction of the height from the top.
+    pub horizon_frac: f32,
     /// Picture width in pixels.
     pub width: u32,
     /// Picture height in pixels.
@@ -126,23 +255,62 @@ pub(crate) struct Frame<'a> {
     pub horizon: f32,
     /// Sky colours and light.
     pub palette: Palette,
+    /// The rock automaton's grid after its generations.
+    pub grid: &'a BitGrid,
+    /// Ground cleared for each visible tent, where no stone lies.
+    pub clearings: Vec<tent::Clearing>,
+    /// The albedo of the sand: the first floor layer's colour.
+    pub ground: Linear,
 }
 
 impl<'a> Frame<'a> {
-    /// The frame of `scene` drawn at `width × height`.
-    pub fn new(scene: &'a Scene, width: u32, height: u32) -> Frame<'a> {
-        let h = height as f32;
+    /// The frame of a scene with `light` and `layers`, whose automaton left
+    /// `grid`, drawn at `width × height`.
+    pub fn new(
+        light: &Light,
+        layers: &[Layer],
+        grid: &'a BitGrid,
+        width: u32,
+        height: u32,
+    ) -> Frame<'a> {
+        let (w, h) = (width as f32, height as f32);
         Frame {
-            scene,
+            seed: light.seed,
+            sun_x: light.sun_x,
+            horizon_frac: light.horizon,
             width,
             height,
-            w: width as f32,
+            w,
             h,
-            horizon: scene.horizon * h,
-            palette: Palette::new(scene.time, scene.sun_x, scene.horizon),
+            horizon: light.horizon * h,
+            palette: Palette::new(light.time, light.sun_x, light.horizon),
+            grid,
+            clearings: layers
+                .iter()
+                .filter_map(|l| match l {
+                    Layer::Tent(t) if t.visible && t.opacity > 0.0 => Some(t.clearing(w, h)),
+                    _ => None,
+                })
+                .collect(),
+            ground: floor::ground_albedo(layers),
         }
     }
 }
+
+/// The scene-wide settings the layers draw under.
+pub(crate) struct Light {
+    /// The scene's seed.
+    pub seed: u64,
+    /// The time of day.
+    pub time: TimeOfDay,
+    /// The sun's position, fraction of the width.
+    pub sun_x: f32,
+    /// The horizon, fraction of the height from the top.
+    pub horizon: f32,
+}
+
+/// Rows per band of composition: the layers draw a band at a time.
+pub const BAND_ROWS: u32 = 8;
 
 /// A band of rows being composed, in linear light.
 pub(crate) struct Band<'a> {
@@ -152,7 +320,7 @@ pub(crate) struct Band<'a> {
     pub rows: u32,
     /// Width in pixels.
     pub width: u32,
-    /// Index of the band (bands are [`crate::compose::BAND_ROWS`] rows).
+    /// Index of the band (bands are [`BAND_ROWS`] rows).
     pub index: usize,
     /// `rows × width` pixels, row after row.
     pub px: &'a mut [Linear],

@@ -1,69 +1,42 @@
 //! Distant mountain ranges: seeded fBm ridgelines, farther ones paler, bluer
 //! and softer (aerial perspective), lit on the slopes facing the sun.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Band, Draw, Frame};
+use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::{fbm1, sub_seed};
-use crate::scene::{Limit, OPACITY, checked, de_opacity};
+use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most mountain ranges in the layer.
 pub const MAX_RANGES: u32 = 4;
-/// Range of [`Ranges::count`].
-pub const COUNT: Limit = Limit::new("ranges.count", 1.0, MAX_RANGES as f64);
-/// Range of [`Ranges::height`].
-pub const HEIGHT: Limit = Limit::new("ranges.height", 0.0, 0.5);
-/// Range of [`Ranges::roughness`].
-pub const ROUGHNESS: Limit = Limit::new("ranges.roughness", 0.0, 1.0);
-/// Range of [`Ranges::haze`].
-pub const HAZE: Limit = Limit::new("ranges.haze", 0.0, 1.0);
-/// Range of [`Ranges::terraces`].
-pub const TERRACES: Limit = Limit::new("ranges.terraces", 0.0, 16.0);
-/// Range of [`Ranges::width`].
-pub const WIDTH: Limit = Limit::new("ranges.width", 0.1, 10.0);
-
-checked!(de_count: u32 = COUNT);
-checked!(de_height: f32 = HEIGHT);
-checked!(de_roughness: f32 = ROUGHNESS);
-checked!(de_haze: f32 = HAZE);
-checked!(de_width: f32 = WIDTH);
-checked!(de_terraces: u32 = TERRACES);
 
 /// Settings of the mountain ranges layer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ranges {
     /// Whether the layer is drawn. Default: true.
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 1.
-    #[serde(deserialize_with = "de_opacity")]
     pub opacity: f32,
     /// Number of ranges, 1 to [`MAX_RANGES`]. Default: 3.
-    #[serde(deserialize_with = "de_count")]
     pub count: u32,
     /// Height of the tallest (farthest) range above the horizon, fraction of
     /// the picture height. Range 0 to 0.5. Default: 0.2.
-    #[serde(deserialize_with = "de_height")]
     pub height: f32,
     /// Jaggedness of the ridgelines (fBm gain). Range 0 to 1. Default: 0.5.
-    #[serde(deserialize_with = "de_roughness")]
     pub roughness: f32,
     /// Horizontal scale of the mountains: larger is broader. Range 0.1 to 10.
     /// Default: 1.
-    #[serde(deserialize_with = "de_width")]
     pub width: f32,
     /// Rock colour of the nearest range (before haze and light).
     /// Default: (132, 104, 88).
     pub color: Rgb,
     /// Steps cut into the slopes: 0 for peaks, more for stepped mesas and
     /// buttes. Range 0 to 16. Default: 0.
-    #[serde(deserialize_with = "de_terraces")]
     pub terraces: u32,
     /// Strength of the aerial perspective: how much the farthest range fades
     /// into the horizon's colour. Range 0 to 1. Default: 0.6.
-    #[serde(deserialize_with = "de_haze")]
     pub haze: f32,
 }
 
@@ -83,23 +56,93 @@ impl Default for Ranges {
     }
 }
 
-impl Ranges {
-    /// Checks the numbers against their limits.
-    pub fn validate(&self) -> Result<()> {
-        OPACITY.check(f64::from(self.opacity), self.opacity)?;
-        COUNT.check(f64::from(self.count), self.count)?;
-        HEIGHT.check(f64::from(self.height), self.height)?;
-        ROUGHNESS.check(f64::from(self.roughness), self.roughness)?;
-        WIDTH.check(f64::from(self.width), self.width)?;
-        TERRACES.check(f64::from(self.terraces), self.terraces)?;
-        HAZE.check(f64::from(self.haze), self.haze)
+impl Kind for Ranges {
+    const NAME: &'static str = "ranges";
+    const TITLE: &'static str = "Ranges";
+    const SETTINGS: &'static [Setting<Ranges>] = &[
+        super::visible(),
+        super::opacity(),
+        uint!(
+            "count",
+            count,
+            1,
+            MAX_RANGES,
+            "Count",
+            "Number of mountain ranges",
+            Roll::Range(1, 4)
+        ),
+        float!(
+            "height",
+            height,
+            0.0,
+            0.5,
+            1000,
+            "Height",
+            "Height of the farthest range",
+            Roll::Range(0.06, 0.24)
+        ),
+        float!(
+            "roughness",
+            roughness,
+            0.0,
+            1.0,
+            1000,
+            "Roughness",
+            "Jaggedness of the ridgelines",
+            Roll::Range(0.3, 0.7)
+        ),
+        float!(log "width", width, 0.1, 10.0, 100, "Breadth",
+            "Horizontal scale of the mountains", Roll::Range(0.6, 2.0)),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Rock colour",
+            "Colour of the nearest range",
+            Roll::Keep
+        ),
+        float!(
+            "haze",
+            haze,
+            0.0,
+            1.0,
+            1000,
+            "Haze",
+            "Aerial perspective: far ranges fade into the sky",
+            Roll::Range(0.3, 0.8)
+        ),
+        uint!(
+            "terraces",
+            terraces,
+            0,
+            16,
+            "Terraces",
+            "Steps cut into the slopes: 0 for peaks, more for mesas and buttes",
+            Roll::Pick(&[0, 0, 0, 0, 2, 3, 5])
+        ),
+    ];
+
+    fn common(&self) -> (bool, f32) {
+        (self.visible, self.opacity)
     }
 
-    pub(crate) fn prepare(&self, f: &Frame) -> RangesDraw {
+    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        (&mut self.visible, &mut self.opacity)
+    }
+}
+
+impl Prepare for Ranges {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+impl Ranges {
+    fn prepare_draw(&self, f: &Frame) -> RangesDraw {
         let p = &f.palette;
         let n = self.count.clamp(1, MAX_RANGES) as usize;
         let rock = self.color.linear();
-        let side = ((f.scene.sun_x - 0.5) * 2.0).clamp(-1.0, 1.0);
+        let side = ((f.sun_x - 0.5) * 2.0).clamp(-1.0, 1.0);
         let aspect = f.w / f.h;
         let mut ranges = Vec::with_capacity(n);
         let mut top = f.horizon;
@@ -114,7 +157,7 @@ impl Ranges {
             let freq = f64::from((2.0 + 3.5 * (1.0 - far)) / self.width);
             let octaves = 7;
             let gain = 0.35 + 0.4 * self.roughness;
-            let seed = sub_seed(f.scene.seed, 100 + i as u32);
+            let seed = sub_seed(f.seed, 100 + i as u32);
             // Ridge height over the horizon, 0..~1.2, at scene x (in heights,
             // so features keep their shape at any aspect).
             let profile = |sx: f64, octaves: u32| {

@@ -12,81 +12,49 @@
 //! band draws exactly the stones that touch it, in the global order.
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Band, Draw, Frame};
+use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
-use crate::compose::BAND_ROWS;
 use crate::error::Result;
 use crate::noise::{Dice, hash2, sub_seed};
-use crate::scene::{Limit, OPACITY, checked, de_opacity};
-
-/// Range of [`Rocks::near_size`] and [`Rocks::far_size`].
-pub const SIZE: Limit = Limit::new("rocks size", 0.0005, 0.3);
-/// Range of [`Rocks::top`].
-pub const TOP: Limit = Limit::new("rocks.top", 0.0, 0.5);
-/// Range of [`Rocks::bottom`].
-pub const BOTTOM: Limit = Limit::new("rocks.bottom", 0.0, 1.5);
-/// Range of [`Rocks::jitter`].
-pub const JITTER: Limit = Limit::new("rocks.jitter", 0.0, 2.0);
-/// Range of the alphas and [`Rocks::secondary_share`].
-pub const UNIT: Limit = Limit::new("rocks alpha or share", 0.0, 1.0);
-/// Range of [`Rocks::shadow`].
-pub const SHADOW: Limit = Limit::new("rocks.shadow", 0.0, 2.0);
-
-checked!(de_size: f32 = SIZE);
-checked!(de_top: f32 = TOP);
-checked!(de_bottom: f32 = BOTTOM);
-checked!(de_jitter: f32 = JITTER);
-checked!(de_unit: f32 = UNIT);
-checked!(de_shadow: f32 = SHADOW);
+use crate::setting::{Roll, Setting, float, other};
 
 /// Settings of the rocks layer. The grid itself comes from the scene's
-/// [`crate::scene::Automaton`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// [`crate::scene::Automaton`]. Ranges and precisions: [`Rocks::SETTINGS`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rocks {
     /// Whether the layer is drawn. Default: true.
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 1.
-    #[serde(deserialize_with = "de_opacity")]
     pub opacity: f32,
     /// Stone diameter on the nearest row, fraction of the height. Range
     /// 0.0005 to 0.3. Default: 0.042.
-    #[serde(deserialize_with = "de_size")]
     pub near_size: f32,
     /// Stone diameter on the farthest row, fraction of the height; the
     /// ratio near / far sets the perspective. Range 0.0005 to 0.3.
     /// Default: 0.022.
-    #[serde(deserialize_with = "de_size")]
     pub far_size: f32,
     /// Gap between the horizon and the farthest row, fraction of the height.
     /// Range 0 to 0.5. Default: 0.02.
-    #[serde(deserialize_with = "de_top")]
     pub top: f32,
     /// Height of the nearest row, fraction of the height from the top (above
     /// 1 is below the picture). Range 0 to 1.5. Default: 0.98.
-    #[serde(deserialize_with = "de_bottom")]
     pub bottom: f32,
     /// Random displacement of each stone, in stone diameters. Range 0 to 2.
     /// Default: 0.5.
-    #[serde(deserialize_with = "de_jitter")]
     pub jitter: f32,
     /// Colour of most stones. Default: (116, 116, 108).
     pub primary: Rgb,
     /// Opacity of the primary stones. Range 0 to 1. Default: 0.7.
-    #[serde(deserialize_with = "de_unit")]
     pub primary_alpha: f32,
     /// Colour of the other stones. Default: (87, 93, 55), olive.
     pub secondary: Rgb,
     /// Opacity of the secondary stones. Range 0 to 1. Default: 0.9.
-    #[serde(deserialize_with = "de_unit")]
     pub secondary_alpha: f32,
     /// Share of stones in the secondary colour. Range 0 to 1. Default: 1/15.
-    #[serde(deserialize_with = "de_unit")]
     pub secondary_share: f32,
     /// Strength of the contact shadows. Range 0 to 2. Default: 1.
-    #[serde(deserialize_with = "de_shadow")]
     pub shadow: f32,
 }
 
@@ -110,38 +78,139 @@ impl Default for Rocks {
     }
 }
 
-impl Rocks {
-    /// Checks the numbers against their limits.
-    pub fn validate(&self) -> Result<()> {
-        OPACITY.check(f64::from(self.opacity), self.opacity)?;
-        SIZE.check(f64::from(self.near_size), self.near_size)?;
-        SIZE.check(f64::from(self.far_size), self.far_size)?;
-        TOP.check(f64::from(self.top), self.top)?;
-        BOTTOM.check(f64::from(self.bottom), self.bottom)?;
-        JITTER.check(f64::from(self.jitter), self.jitter)?;
-        UNIT.check(f64::from(self.primary_alpha), self.primary_alpha)?;
-        UNIT.check(f64::from(self.secondary_alpha), self.secondary_alpha)?;
-        UNIT.check(f64::from(self.secondary_share), self.secondary_share)?;
-        SHADOW.check(f64::from(self.shadow), self.shadow)
+impl Kind for Rocks {
+    const NAME: &'static str = "rocks";
+    const TITLE: &'static str = "Stones";
+    const SETTINGS: &'static [Setting<Rocks>] = &[
+        super::visible(),
+        super::opacity(),
+        // Sizes to 1/20000 of the height: a stone of 0.0005 still has 10 steps.
+        float!(log "near_size", near_size, 0.0005, 0.3, 20_000, "Near size",
+            "Stone size on the nearest row", Roll::Range(0.035, 0.065)),
+        float!(log "far_size", far_size, 0.0005, 0.3, 20_000, "Far size",
+            "Stone size on the farthest row", Roll::Range(0.018, 0.034)),
+        float!(
+            "top",
+            top,
+            0.0,
+            0.5,
+            1000,
+            "Top gap",
+            "Gap between the horizon and the farthest stones",
+            Roll::Keep
+        ),
+        float!(
+            "bottom",
+            bottom,
+            0.0,
+            1.5,
+            1000,
+            "Nearest row",
+            "Where the nearest row sits",
+            Roll::Keep
+        ),
+        float!(
+            "jitter",
+            jitter,
+            0.0,
+            2.0,
+            1000,
+            "Jitter",
+            "Random offset of each stone",
+            Roll::Range(0.25, 0.7)
+        ),
+        other!(
+            Rgb,
+            "primary",
+            primary,
+            "Stone colour",
+            "Colour of most stones",
+            Roll::Keep
+        ),
+        float!(
+            "primary_alpha",
+            primary_alpha,
+            0.0,
+            1.0,
+            1000,
+            "Stone alpha",
+            "Opacity of the common stones",
+            Roll::Keep
+        ),
+        other!(
+            Rgb,
+            "secondary",
+            secondary,
+            "Second colour",
+            "Colour of the other stones",
+            Roll::Keep
+        ),
+        float!(
+            "secondary_alpha",
+            secondary_alpha,
+            0.0,
+            1.0,
+            1000,
+            "Second alpha",
+            "Opacity of the other stones",
+            Roll::Keep
+        ),
+        // 1/3000, so that the default 1/15 is exact.
+        float!(
+            "secondary_share",
+            secondary_share,
+            0.0,
+            1.0,
+            3000,
+            "Second share",
+            "Share of stones in the second colour",
+            Roll::Range(0.03, 0.15)
+        ),
+        float!(
+            "shadow",
+            shadow,
+            0.0,
+            2.0,
+            1000,
+            "Shadow",
+            "Contact shadows under the stones",
+            Roll::Keep
+        ),
+    ];
+
+    fn common(&self) -> (bool, f32) {
+        (self.visible, self.opacity)
     }
 
-    pub(crate) fn prepare(&self, f: &Frame) -> Result<RocksDraw> {
-        let grid = f.scene.rock_grid()?;
+    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        (&mut self.visible, &mut self.opacity)
+    }
+}
+
+impl Prepare for Rocks {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_stones(frame)?))
+    }
+}
+
+impl Rocks {
+    fn prepare_stones(&self, f: &Frame) -> Result<RocksDraw> {
+        let grid = f.grid;
         let (cols, rows) = (grid.width(), grid.height());
         let p = &f.palette;
-        let seed = sub_seed(f.scene.seed, 300);
+        let seed = sub_seed(f.seed, 300);
         let light = p.light;
         // Shadows fall away from the sun, longer when it is low.
         let flat = (light[0] * light[0] + light[2] * light[2]).sqrt().max(1e-3);
         let (sx, sz) = (-light[0] / flat, -light[2] / flat);
         let len = (flat / light[1].max(0.12)).clamp(0.35, 2.5);
         let depth = self.near_size / self.far_size;
-        let y_far = f.scene.horizon + self.top;
+        let y_far = f.horizon_frac + self.top;
         let span = self.bottom - y_far;
         // The stone colours are the original sketch's translucent colours
         // laid over the sand, made opaque: the same flat colour, but solid
         // stones that shade and overlap cleanly.
-        let sand = ground_albedo(f.scene);
+        let sand = f.ground;
         let colors = [
             mix(sand, self.primary.linear(), self.primary_alpha),
             mix(sand, self.secondary.linear(), self.secondary_alpha),
@@ -153,21 +222,6 @@ impl Rocks {
             light,
         };
         let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
-        // Ground cleared for each visible tent: centre and radii, in heights.
-        let clearings: Vec<(f32, f32, f32, f32)> = f
-            .scene
-            .layers
-            .iter()
-            .filter_map(|l| match l {
-                super::Layer::Tent(t) if t.visible && t.opacity > 0.0 => Some((
-                    t.x * f.w / f.h,
-                    t.y + 0.04 * t.size,
-                    0.62 * t.size,
-                    0.1 * t.size,
-                )),
-                _ => None,
-            })
-            .collect();
         // Stones row by row (far to near), not flattened: no copying.
         let stones: Vec<Vec<Stone>> = (0..rows)
             .into_par_iter()
@@ -184,17 +238,17 @@ impl Rocks {
                 let y = (y_far + span * norm) * f.h;
                 let d = self.near_size * s * f.h;
                 let r32 = r as u32;
-                live_in_row(&grid, r)
+                live_in_row(grid, r)
                     .filter_map(|c| {
                         let mut dice = Dice::new(hash2(c as u32, r32, seed));
                         let x = (c as f32 + 0.5) / cols as f32 * f.w
                             + self.jitter * d * dice.signed() * 0.5;
                         let y = y + self.jitter * d * dice.signed() * 0.18;
                         // No stones where a tent is pitched.
-                        let cleared = clearings.iter().any(|c| {
+                        let cleared = f.clearings.iter().any(|c| {
                             let (u, v) = (
-                                (x / f.h - c.0) / (c.2 + 0.4 * d / f.h),
-                                (y / f.h - c.1) / (c.3 + 0.3 * d / f.h),
+                                (x / f.h - c.x) / (c.rx + 0.4 * d / f.h),
+                                (y / f.h - c.y) / (c.ry + 0.3 * d / f.h),
                             );
                             u * u + v * v < 1.0
                         });
@@ -246,18 +300,11 @@ impl Rocks {
         })
     }
 
-    /// Number of stones the first visible rocks layer of `scene` draws: its
-    /// live cells, less those on ground cleared for a tent.
-    pub fn stone_count(scene: &crate::scene::Scene) -> Result<usize> {
-        let rocks = scene.layers.iter().find_map(|l| match l {
-            super::Layer::Rocks(r) if r.visible => Some(r),
-            _ => None,
-        });
-        let Some(rocks) = rocks else { return Ok(0) };
-        let height = 1000;
-        let width = (height as f32 * scene.aspect).round() as u32;
-        Ok(rocks
-            .prepare(&Frame::new(scene, width, height))?
+    /// Number of stones the layer draws in `frame`: its live cells, less
+    /// those on ground cleared for a tent.
+    pub(crate) fn stone_count(&self, frame: &Frame) -> Result<usize> {
+        Ok(self
+            .prepare_stones(frame)?
             .stones
             .iter()
             .map(Vec::len)
@@ -266,7 +313,7 @@ impl Rocks {
 }
 
 /// The live columns of row `r`, west to east.
-fn live_in_row(grid: &crate::grid::BitGrid, r: usize) -> impl Iterator<Item = usize> + '_ {
+fn live_in_row(grid: &crate::life::BitGrid, r: usize) -> impl Iterator<Item = usize> + '_ {
     grid.row(r).iter().enumerate().flat_map(|(i, &word)| {
         let mut bits = word;
         std::iter::from_fn(move || {
@@ -277,19 +324,6 @@ fn live_in_row(grid: &crate::grid::BitGrid, r: usize) -> impl Iterator<Item = us
             })
         })
     })
-}
-
-/// The colour of the sand under the rocks: the first floor layer's.
-fn ground_albedo(scene: &crate::scene::Scene) -> Linear {
-    scene
-        .layers
-        .iter()
-        .find_map(|l| match l {
-            super::Layer::Floor(f) => Some(f.color),
-            _ => None,
-        })
-        .unwrap_or(super::Floor::default().color)
-        .linear()
 }
 
 /// The light falling on the stones.

@@ -1,54 +1,35 @@
 //! The sky: a zenith-to-horizon gradient, the sun or moon with its glow, and
 //! seeded stars at night.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Band, Draw, Frame, blend};
+use super::{Band, Draw, Frame, Kind, Prepare, blend};
 use crate::color::{Linear, add, mix, scale};
 use crate::error::Result;
 use crate::noise::{hash2, smoothstep, sub_seed, unit, value2};
-use crate::scene::{Limit, OPACITY, checked, de_opacity};
+use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most stars in a sky.
 pub const MAX_STARS: u32 = 20_000;
-/// Range of [`Sky::sun_size`].
-pub const SUN_SIZE: Limit = Limit::new("sky.sun_size", 0.0, 0.2);
-/// Range of [`Sky::glow`].
-pub const GLOW: Limit = Limit::new("sky.glow", 0.0, 4.0);
-/// Range of [`Sky::stars`].
-pub const STARS: Limit = Limit::new("sky.stars", 0.0, MAX_STARS as f64);
-/// Range of [`Sky::milky_way`].
-pub const MILKY_WAY: Limit = Limit::new("sky.milky_way", 0.0, 2.0);
-
-checked!(de_sun_size: f32 = SUN_SIZE);
-checked!(de_glow: f32 = GLOW);
-checked!(de_stars: u32 = STARS);
-checked!(de_milky_way: f32 = MILKY_WAY);
 
 /// Settings of the sky layer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sky {
     /// Whether the layer is drawn. Default: true.
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 1.
-    #[serde(deserialize_with = "de_opacity")]
     pub opacity: f32,
     /// Whether the sun (or, at night, the moon) disc is drawn. Default: true.
     pub sun: bool,
     /// Radius of the disc, fraction of the height. Range 0 to 0.2.
     /// Default: 0.026.
-    #[serde(deserialize_with = "de_sun_size")]
     pub sun_size: f32,
     /// Strength of the glow around the disc. Range 0 to 4. Default: 1.
-    #[serde(deserialize_with = "de_glow")]
     pub glow: f32,
     /// Number of stars (seen at night, faintly at dusk). Range 0 to
     /// [`MAX_STARS`]. Default: 1500.
-    #[serde(deserialize_with = "de_stars")]
     pub stars: u32,
     /// Brightness of the Milky Way band at night. Range 0 to 2. Default: 1.
-    #[serde(deserialize_with = "de_milky_way")]
     pub milky_way: f32,
 }
 
@@ -66,17 +47,70 @@ impl Default for Sky {
     }
 }
 
-impl Sky {
-    /// Checks the numbers against their limits.
-    pub fn validate(&self) -> Result<()> {
-        OPACITY.check(f64::from(self.opacity), self.opacity)?;
-        SUN_SIZE.check(f64::from(self.sun_size), self.sun_size)?;
-        GLOW.check(f64::from(self.glow), self.glow)?;
-        STARS.check(f64::from(self.stars), self.stars)?;
-        MILKY_WAY.check(f64::from(self.milky_way), self.milky_way)
+impl Kind for Sky {
+    const NAME: &'static str = "sky";
+    const TITLE: &'static str = "Sky";
+    const SETTINGS: &'static [Setting<Sky>] = &[
+        super::visible(),
+        super::opacity(),
+        other!(
+            Bool,
+            "sun",
+            sun,
+            "Sun / moon",
+            "Draw the sun (or, at night, the moon) disc"
+        ),
+        float!(
+            "sun_size",
+            sun_size,
+            0.0,
+            0.2,
+            10_000,
+            "Disc size",
+            "Radius of the disc",
+            Roll::Range(0.016, 0.04)
+        ),
+        float!(
+            "glow",
+            glow,
+            0.0,
+            4.0,
+            1000,
+            "Glow",
+            "Glow around the disc",
+            Roll::Range(0.6, 1.6)
+        ),
+        uint!(log "stars", stars, 0, MAX_STARS, "Stars", "Stars at night (faint at dusk)",
+            Roll::Range(600, 4000)),
+        float!(
+            "milky_way",
+            milky_way,
+            0.0,
+            2.0,
+            1000,
+            "Milky Way",
+            "Brightness of the Milky Way at night",
+            Roll::Range(0.4, 1.4)
+        ),
+    ];
+
+    fn common(&self) -> (bool, f32) {
+        (self.visible, self.opacity)
     }
 
-    pub(crate) fn prepare(&self, f: &Frame) -> SkyDraw {
+    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        (&mut self.visible, &mut self.opacity)
+    }
+}
+
+impl Prepare for Sky {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+impl Sky {
+    fn prepare_draw(&self, f: &Frame) -> SkyDraw {
         let p = &f.palette;
         let horizon = f.horizon.max(1.0);
         let rows = (0..f.height)
@@ -91,7 +125,7 @@ impl Sky {
                 }
             })
             .collect();
-        let (cx, cy) = (f.scene.sun_x * f.w, p.sun_y * f.h);
+        let (cx, cy) = (f.sun_x * f.w, p.sun_y * f.h);
         let glow = (self.glow > 0.0).then(|| {
             let r = p.glow_radius * f.h;
             let lut = (0..GLOW_LUT)
@@ -117,13 +151,13 @@ impl Sky {
             r: self.sun_size * f.h,
             color: p.disc,
             moon: p.moon,
-            seed: sub_seed(f.scene.seed, 11),
+            seed: sub_seed(f.seed, 11),
         });
         let milky_way = (p.stars > 0.9 && self.milky_way > 0.0).then(|| MilkyWay {
             strength: self.milky_way,
-            seed: sub_seed(f.scene.seed, 13),
-            start: 0.02 + 0.12 * unit(sub_seed(f.scene.seed, 14)),
-            end: f.scene.horizon * (0.55 + 0.3 * unit(sub_seed(f.scene.seed, 15))),
+            seed: sub_seed(f.seed, 13),
+            start: 0.02 + 0.12 * unit(sub_seed(f.seed, 14)),
+            end: f.horizon_frac * (0.55 + 0.3 * unit(sub_seed(f.seed, 15))),
             color: scale(crate::color::Rgb(150, 160, 200).linear(), 0.14),
         });
         let stars = stars(self, f, milky_way.as_ref());
@@ -150,7 +184,7 @@ fn stars(sky: &Sky, f: &Frame, milky_way: Option<&MilkyWay>) -> Vec<Star> {
     if vis <= 0.0 || sky.stars == 0 {
         return Vec::new();
     }
-    let seed = sub_seed(f.scene.seed, 12);
+    let seed = sub_seed(f.seed, 12);
     // Size in scene units; below 0.7 px the star is drawn 0.7 px wide with
     // the same energy, so it looks the same at every resolution.
     let sigma_scene = 0.0006;
@@ -160,7 +194,7 @@ fn stars(sky: &Sky, f: &Frame, milky_way: Option<&MilkyWay>) -> Vec<Star> {
     let mut out: Vec<Star> = (0..sky.stars)
         .filter_map(|i| {
             let h = |k: u32| unit(hash2(i, k, seed));
-            let (mut x, mut y) = (h(0), h(1) * f.scene.horizon);
+            let (mut x, mut y) = (h(0), h(1) * f.horizon_frac);
             if let Some(mw) = milky_way {
                 // Half the stars crowd toward the Milky Way's band.
                 if h(5) < 0.5 {
@@ -168,12 +202,12 @@ fn stars(sky: &Sky, f: &Frame, milky_way: Option<&MilkyWay>) -> Vec<Star> {
                     let across = (h(7) - 0.5) * (h(8) * 0.12);
                     x = along;
                     y = mw.centre(along) + across;
-                    if !(0.0..f.scene.horizon).contains(&y) {
+                    if !(0.0..f.horizon_frac).contains(&y) {
                         return None;
                     }
                 }
             }
-            let fade = smoothstep(0.0, 0.45, 1.0 - y / f.scene.horizon);
+            let fade = smoothstep(0.0, 0.45, 1.0 - y / f.horizon_frac);
             let b = (0.03 + 0.9 * h(2).powi(8)) * vis * fade * 2.5 * energy;
             if b < 0.002 {
                 return None;

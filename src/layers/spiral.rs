@@ -3,65 +3,40 @@
 //! and over; the result is a star-like spiral, drawn here as an ornament
 //! (a constellation over the night sky, say) with anti-aliased lines.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Band, Draw, Frame};
+use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, add, scale};
 use crate::error::Result;
-use crate::scene::{Limit, OPACITY, checked, de_opacity};
+use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most segments of the spiral.
 pub const MAX_SEGMENTS: u32 = 10_000;
-/// Range of [`Spiral::x`] and [`Spiral::y`].
-pub const POSITION: Limit = Limit::new("spiral position", -1.0, 2.0);
-/// Range of [`Spiral::length`] and [`Spiral::step`].
-pub const LENGTH: Limit = Limit::new("spiral length or step", 0.0, 1.0);
-/// Range of [`Spiral::turn`].
-pub const TURN: Limit = Limit::new("spiral.turn", -360.0, 360.0);
-/// Range of [`Spiral::segments`].
-pub const SEGMENTS: Limit = Limit::new("spiral.segments", 0.0, MAX_SEGMENTS as f64);
-/// Range of [`Spiral::width`].
-pub const WIDTH: Limit = Limit::new("spiral.width", 0.0, 0.05);
-
-checked!(de_position: f32 = POSITION);
-checked!(de_length: f32 = LENGTH);
-checked!(de_turn: f32 = TURN);
-checked!(de_segments: u32 = SEGMENTS);
-checked!(de_width: f32 = WIDTH);
 
 /// Settings of the spiral layer. Off by default.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Spiral {
     /// Whether the layer is drawn. Default: false.
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 0.7.
-    #[serde(deserialize_with = "de_opacity")]
     pub opacity: f32,
     /// Start of the first segment, fraction of the width. Range -1 to 2.
     /// Default: 0.62.
-    #[serde(deserialize_with = "de_position")]
     pub x: f32,
     /// Start of the first segment, fraction of the height. Range -1 to 2.
     /// Default: 0.22.
-    #[serde(deserialize_with = "de_position")]
     pub y: f32,
     /// Length of the first segment, fraction of the height. Range 0 to 1.
     /// Default: 0.01.
-    #[serde(deserialize_with = "de_length")]
     pub length: f32,
     /// Growth of each segment over the last, fraction of the height. Range 0
     /// to 1. Default: 0.006.
-    #[serde(deserialize_with = "de_length")]
     pub step: f32,
     /// Turn between segments, degrees. Range -360 to 360. Default: 160.
-    #[serde(deserialize_with = "de_turn")]
     pub turn: f32,
     /// Number of segments. Range 0 to [`MAX_SEGMENTS`]. Default: 36.
-    #[serde(deserialize_with = "de_segments")]
     pub segments: u32,
     /// Line width, fraction of the height. Range 0 to 0.05. Default: 0.0015.
-    #[serde(deserialize_with = "de_width")]
     pub width: f32,
     /// Line colour. Default: (236, 230, 255).
     pub color: Rgb,
@@ -84,19 +59,77 @@ impl Default for Spiral {
     }
 }
 
-impl Spiral {
-    /// Checks the numbers against their limits.
-    pub fn validate(&self) -> Result<()> {
-        OPACITY.check(f64::from(self.opacity), self.opacity)?;
-        POSITION.check(f64::from(self.x), self.x)?;
-        POSITION.check(f64::from(self.y), self.y)?;
-        LENGTH.check(f64::from(self.length), self.length)?;
-        LENGTH.check(f64::from(self.step), self.step)?;
-        TURN.check(f64::from(self.turn), self.turn)?;
-        SEGMENTS.check(f64::from(self.segments), self.segments)?;
-        WIDTH.check(f64::from(self.width), self.width)
+impl Kind for Spiral {
+    const NAME: &'static str = "spiral";
+    const TITLE: &'static str = "Spiral";
+    const SETTINGS: &'static [Setting<Spiral>] = &[
+        super::visible(),
+        super::opacity(),
+        float!(
+            "x",
+            x,
+            -1.0,
+            2.0,
+            1000,
+            "Start x",
+            "Start of the first segment, left to right",
+            Roll::Keep
+        ),
+        float!(
+            "y",
+            y,
+            -1.0,
+            2.0,
+            1000,
+            "Start y",
+            "Start of the first segment, top to bottom",
+            Roll::Keep
+        ),
+        float!(log "length", length, 0.0, 1.0, 10_000, "Length",
+            "Length of the first segment", Roll::Keep),
+        float!(log "step", step, 0.0, 1.0, 10_000, "Step", "Growth of each segment",
+            Roll::Keep),
+        // Degrees, to 1/100.
+        float!(
+            "turn",
+            turn,
+            -360.0,
+            360.0,
+            100,
+            "Turn",
+            "Turn between segments, degrees",
+            Roll::Keep
+        ),
+        uint!(log "segments", segments, 0, MAX_SEGMENTS, "Segments", "Number of segments",
+            Roll::Keep),
+        float!(log "width", width, 0.0, 0.05, 10_000, "Line width", "Width of the line",
+            Roll::Keep),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Colour",
+            "Colour of the line",
+            Roll::Keep
+        ),
+    ];
+
+    fn common(&self) -> (bool, f32) {
+        (self.visible, self.opacity)
     }
 
+    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        (&mut self.visible, &mut self.opacity)
+    }
+}
+
+impl Prepare for Spiral {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+impl Spiral {
     /// The spiral's vertices in scene units (x in heights from the left, y
     /// in heights from the top).
     pub fn points(&self, aspect: f32) -> Vec<(f32, f32)> {
@@ -114,7 +147,7 @@ impl Spiral {
         out
     }
 
-    pub(crate) fn prepare(&self, f: &Frame) -> SpiralDraw {
+    fn prepare_draw(&self, f: &Frame) -> SpiralDraw {
         let pts: Vec<(f32, f32)> = self
             .points(f.w / f.h)
             .into_iter()

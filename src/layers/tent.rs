@@ -2,52 +2,32 @@
 //! door, panel seams, guy lines and a shadow on the ground. At night a
 //! lantern can glow inside.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Band, Draw, Frame};
+use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::smoothstep;
-use crate::scene::{Limit, OPACITY, checked, de_opacity};
-
-/// Range of [`Tent::x`].
-pub const X: Limit = Limit::new("tent.x", -0.5, 1.5);
-/// Range of [`Tent::y`].
-pub const Y: Limit = Limit::new("tent.y", 0.0, 1.5);
-/// Range of [`Tent::size`].
-pub const SIZE: Limit = Limit::new("tent.size", 0.0, 1.0);
-/// Range of [`Tent::lantern`].
-pub const LANTERN: Limit = Limit::new("tent.lantern", 0.0, 2.0);
-
-checked!(de_x: f32 = X);
-checked!(de_y: f32 = Y);
-checked!(de_size: f32 = SIZE);
-checked!(de_lantern: f32 = LANTERN);
+use crate::setting::{Roll, Setting, float, other};
 
 /// Settings of the tent layer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Tent {
     /// Whether the layer is drawn. Default: true.
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 1.
-    #[serde(deserialize_with = "de_opacity")]
     pub opacity: f32,
     /// Centre of the tent, fraction of the width. Range -0.5 to 1.5.
     /// Default: 0.3.
-    #[serde(deserialize_with = "de_x")]
     pub x: f32,
     /// Where the tent meets the ground, fraction of the height from the top.
     /// Range 0 to 1.5. Default: 0.8.
-    #[serde(deserialize_with = "de_y")]
     pub y: f32,
     /// Width of the tent, fraction of the height. Range 0 to 1. Default: 0.2.
-    #[serde(deserialize_with = "de_size")]
     pub size: f32,
     /// Colour of the fly. Default: (204, 38, 30), Coleman red.
     pub color: Rgb,
     /// Light of a lantern inside (for night scenes). Range 0 to 2. Default: 0.
-    #[serde(deserialize_with = "de_lantern")]
     pub lantern: f32,
 }
 
@@ -65,6 +45,114 @@ impl Default for Tent {
     }
 }
 
+/// Ground cleared for a tent, where no stone lies: an ellipse around its
+/// floor, in picture heights (x from the left, y from the top).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Clearing {
+    /// Centre.
+    pub x: f32,
+    /// Centre.
+    pub y: f32,
+    /// Half-width.
+    pub rx: f32,
+    /// Half-height.
+    pub ry: f32,
+}
+
+impl Tent {
+    /// The ground cleared for the tent in a picture of `w × h` pixels.
+    pub(crate) fn clearing(&self, w: f32, h: f32) -> Clearing {
+        Clearing {
+            x: self.x * w / h,
+            y: self.y + 0.04 * self.size,
+            rx: 0.62 * self.size,
+            ry: 0.1 * self.size,
+        }
+    }
+
+    /// Whether a point (fractions of the width and height) is on the tent
+    /// in a picture of `aspect`: a box a little more generous than the dome
+    /// (about 0.6 as tall as wide), so the tent is easy to grab.
+    pub fn contains(&self, aspect: f32, x: f32, y: f32) -> bool {
+        // The size is a fraction of the height; in width fractions the box
+        // is narrower by the aspect.
+        let half_w = self.size / aspect * 0.55;
+        let height = self.size * 0.7;
+        (x - self.x).abs() <= half_w && y <= self.y + 0.02 && y >= self.y - height
+    }
+}
+
+impl Kind for Tent {
+    const NAME: &'static str = "tent";
+    const TITLE: &'static str = "Tent";
+    const SETTINGS: &'static [Setting<Tent>] = &[
+        super::visible(),
+        super::opacity(),
+        float!(
+            "x",
+            x,
+            -0.5,
+            1.5,
+            1000,
+            "Position",
+            "Left to right (or drag the tent on the preview)",
+            Roll::Range(0.15, 0.85)
+        ),
+        float!(
+            "y",
+            y,
+            0.0,
+            1.5,
+            1000,
+            "Ground",
+            "Where the tent stands, from the top",
+            Roll::Range(0.74, 0.9)
+        ),
+        float!(
+            "size",
+            size,
+            0.0,
+            1.0,
+            1000,
+            "Size",
+            "Width of the tent",
+            Roll::Range(0.13, 0.26)
+        ),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Fly colour",
+            "Colour of the tent's fly",
+            Roll::Keep
+        ),
+        float!(
+            "lantern",
+            lantern,
+            0.0,
+            2.0,
+            1000,
+            "Lantern",
+            "A lantern glowing inside, for night scenes",
+            Roll::Keep
+        ),
+    ];
+
+    fn common(&self) -> (bool, f32) {
+        (self.visible, self.opacity)
+    }
+
+    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+        (&mut self.visible, &mut self.opacity)
+    }
+}
+
+impl Prepare for Tent {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
 /// Height of the dome over its width.
 const HEIGHT: f32 = 0.56;
 
@@ -75,20 +163,11 @@ fn dome(u: f32) -> f32 {
 }
 
 impl Tent {
-    /// Checks the numbers against their limits.
-    pub fn validate(&self) -> Result<()> {
-        OPACITY.check(f64::from(self.opacity), self.opacity)?;
-        X.check(f64::from(self.x), self.x)?;
-        Y.check(f64::from(self.y), self.y)?;
-        SIZE.check(f64::from(self.size), self.size)?;
-        LANTERN.check(f64::from(self.lantern), self.lantern)
-    }
-
-    pub(crate) fn prepare(&self, f: &Frame) -> TentDraw {
+    fn prepare_draw(&self, f: &Frame) -> TentDraw {
         let p = &f.palette;
         let w = self.size * f.h;
         let (cx, cy) = (self.x * f.w, self.y * f.h);
-        let side = ((f.scene.sun_x - self.x) * 3.0).clamp(-1.0, 1.0);
+        let side = ((f.sun_x - self.x) * 3.0).clamp(-1.0, 1.0);
         let flat = (p.light[0].powi(2) + p.light[2].powi(2)).sqrt().max(1e-3);
         let len = (flat / p.light[1].max(0.12)).clamp(0.3, 2.5);
         // Outline per column: dome top and its slope (in pixels).

@@ -16,8 +16,8 @@
 
 use rayon::prelude::*;
 
-use crate::grid::{BitGrid, Topology};
-use crate::rule::Rule;
+use crate::life::grid::{BitGrid, Topology};
+use crate::life::rule::Rule;
 
 /// A Life-like automaton: a rule on a topology.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

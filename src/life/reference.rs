@@ -1,8 +1,8 @@
 //! The plain per-cell automaton: slow, obvious, and the oracle the fast
 //! engine is tested against.
 
-use crate::grid::{BitGrid, Topology};
-use crate::rule::Rule;
+use crate::life::grid::{BitGrid, Topology};
+use crate::life::rule::Rule;
 
 /// Live neighbours of (`x`, `y`) among its 8 Moore offsets. On a torus each
 /// offset wraps, so on a grid 1 or 2 cells wide an offset may land on the

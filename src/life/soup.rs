@@ -5,7 +5,7 @@ use rand_core::{RngCore, SeedableRng};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::grid::BitGrid;
+use crate::life::grid::BitGrid;
 
 /// Default share of live cells in a soup.
 pub const DEFAULT_DENSITY: f64 = 0.8;

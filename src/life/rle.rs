@@ -22,8 +22,8 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::grid::{self, BitGrid};
-use crate::rule::Rule;
+use crate::life::grid::{self, BitGrid};
+use crate::life::rule::Rule;
 
 /// Longest accepted line, in bytes, not counting the line end.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -751,7 +751,7 @@ obo$10bo5bo7bo$11bo3bo$12b2o!
             seed: u64,
             rule in any_rule(),
         ) {
-            let grid = crate::soup(width, height, density, seed).unwrap();
+            let grid = crate::life::soup(width, height, density, seed).unwrap();
             let text = to_string(&grid, rule, &["a comment".into()]);
             for line in text.lines() {
                 prop_assert!(line.len() <= LINE_WIDTH, "{line:?}");

@@ -7,7 +7,7 @@
 //! are found by scanning that bit set word by word, so empty space costs one
 //! word test per 64 cells.
 
-use crate::grid::{BitGrid, Topology};
+use crate::life::grid::{BitGrid, Topology};
 
 /// One clump: a maximal set of live cells joined through their eight
 /// neighbours.
@@ -450,13 +450,13 @@ mod tests {
     #[test]
     fn soups_match_the_reference() {
         for (w, h, density, seed) in [(300, 200, 0.3, 1), (129, 64, 0.6, 2), (64, 130, 0.05, 3)] {
-            let g = crate::soup(w, h, density, seed).unwrap();
+            let g = crate::life::soup(w, h, density, seed).unwrap();
             for topology in [Topology::Torus, Topology::Bounded] {
                 check_against_reference(&g, topology);
             }
         }
         // A settled field (soup run a few generations) has the shapes rocks have.
-        let g = crate::soup(256, 256, 0.8, 7).unwrap();
+        let g = crate::life::soup(256, 256, 0.8, 7).unwrap();
         let g = crate::Life::new(crate::Rule::CONWAY, Topology::Torus).run(&g, 8);
         check_against_reference(&g, Topology::Torus);
     }
@@ -471,7 +471,7 @@ mod tests {
             density in 0.0..=1.0f64,
             seed: u64,
         ) {
-            let g = crate::soup(width, height, density, seed).unwrap();
+            let g = crate::life::soup(width, height, density, seed).unwrap();
             check_against_reference(&g, Topology::Torus);
             check_against_reference(&g, Topology::Bounded);
         }

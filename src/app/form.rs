@@ -1,0 +1,166 @@
+//! The side panel's building blocks: collapsible sections with locks,
+//! two-column forms, and a form row for any [`Setting`], made from its
+//! table entry (label, hover hint, range, slider scale). A layer's whole
+//! form is [`layer_rows`]: adding a setting to a layer's table adds its row.
+
+use egui::{Response, RichText, Ui};
+
+use crate::color::Rgb;
+use crate::layers::{Kind, Layer, match_kind};
+use crate::randomize::Locks;
+use crate::setting::{Setting, Value};
+
+/// The 🔒 button of a lock group (`what`: its name in hover texts).
+pub fn lock_button(ui: &mut Ui, group: &str, locks: &mut Locks, what: &str) -> Response {
+    let locked = locks.is_locked(group);
+    let icon = if locked { "🔒" } else { "🔓" };
+    let text = if locked {
+        RichText::new(icon).color(ui.visuals().warn_fg_color)
+    } else {
+        RichText::new(icon).weak()
+    };
+    let mut response = ui
+        .add(egui::Button::selectable(locked, text).frame_when_inactive(false))
+        .accessible_name(format!("Lock {what}"))
+        .on_hover_text(if locked {
+            format!("{what}: locked, Randomize leaves it alone")
+        } else {
+            format!("{what}: Randomize re-rolls it; click to lock")
+        });
+    if response.clicked() {
+        locks.set(group, !locked);
+        response.mark_changed();
+    }
+    response
+}
+
+/// A collapsible group with a title and, at its right, an optional lock.
+pub fn section(
+    ui: &mut Ui,
+    title: &str,
+    lock: Option<(&str, &mut Locks)>,
+    open: bool,
+    body: impl FnOnce(&mut Ui),
+) {
+    let id = ui.make_persistent_id(("section", title));
+    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, open)
+        .show_header(ui, |ui| {
+            ui.label(RichText::new(title).strong());
+            if let Some((group, locks)) = lock {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    lock_button(ui, group, locks, &title.to_lowercase());
+                });
+            }
+        })
+        .body(body);
+}
+
+/// A two-column form: labels on the left, controls filling the right.
+pub fn form(ui: &mut Ui, id: &str, rows: impl FnOnce(&mut Ui)) {
+    // Sliders take what is left after the label column and the value box.
+    // The sum must stay inside the panel, or the panel grows to fit it, frame
+    // after frame.
+    ui.spacing_mut().slider_width = (ui.available_width() - 200.0).max(60.0);
+    egui::Grid::new(id)
+        .num_columns(2)
+        .spacing([10.0, 6.0])
+        .min_col_width(84.0)
+        .show(ui, rows);
+}
+
+/// A form row for `setting` of `t`: a slider for numbers (logarithmic where
+/// the table says so), a checkbox, or a colour button. `None` for the types
+/// that need a widget of their own (time of day, rule, topology), which
+/// their caller draws.
+pub fn setting_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
+    match setting.value {
+        Value::Uint { max, .. } => uint_row(ui, setting, t, max),
+        _ => row(ui, setting, t),
+    }
+}
+
+/// Like [`setting_row`] for a whole number, its slider ending at `max`
+/// (below the setting's own maximum when another setting caps it).
+pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Option<Response> {
+    let Value::Uint {
+        get, put, min, log, ..
+    } = setting.value
+    else {
+        return row(ui, setting, t);
+    };
+    let label = ui.label(setting.label);
+    let mut v = get(t);
+    let r = ui
+        .add(
+            egui::Slider::new(&mut v, min..=max.max(min))
+                .logarithmic(log)
+                .smallest_positive(1.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(setting.hint);
+    put(t, v);
+    ui.end_row();
+    Some(r)
+}
+
+fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
+    let r = match setting.value {
+        Value::Float {
+            get,
+            put,
+            min,
+            max,
+            log,
+            ..
+        } => {
+            let label = ui.label(setting.label);
+            let mut v = get(t);
+            let r = ui
+                .add(
+                    egui::Slider::new(&mut v, min..=max)
+                        .logarithmic(log)
+                        .max_decimals(if log { 4 } else { 3 }),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(setting.hint);
+            put(t, v);
+            r
+        }
+        Value::Bool { get, put } => {
+            let label = ui.label(setting.label);
+            let mut v = get(t);
+            let r = ui
+                .checkbox(&mut v, "")
+                .labelled_by(label.id)
+                .on_hover_text(setting.hint);
+            put(t, v);
+            r
+        }
+        Value::Rgb { get, put, .. } => {
+            let label = ui.label(setting.label);
+            let Rgb(r, g, b) = get(t);
+            let mut rgb = [r, g, b];
+            let r = ui
+                .color_edit_button_srgb(&mut rgb)
+                .labelled_by(label.id)
+                .on_hover_text(setting.hint);
+            put(t, Rgb(rgb[0], rgb[1], rgb[2]));
+            r
+        }
+        Value::Uint { max, .. } => return uint_row(ui, setting, t, max),
+        Value::Time { .. } | Value::Rule { .. } | Value::Topology { .. } => return None,
+    };
+    ui.end_row();
+    Some(r)
+}
+
+/// Every row of a layer's form: its whole table but `visible` (the
+/// checkbox in the layer's header).
+pub fn layer_rows(ui: &mut Ui, layer: &mut Layer) {
+    fn rows<K: Kind>(ui: &mut Ui, l: &mut K) {
+        for setting in K::SETTINGS.iter().filter(|s| s.name != "visible") {
+            setting_row(ui, setting, l);
+        }
+    }
+    match_kind!(layer, l => rows(ui, l))
+}

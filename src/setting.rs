@@ -1,0 +1,502 @@
+//! A setting described once. Each layer kind lists its settings in a table
+//! of [`Setting`]s in its own module (and the scene lists its own in
+//! [`crate::scene`]); everything that walks settings is driven by those
+//! tables:
+//!
+//! - reading: [`read`] deserializes a settings struct field by field,
+//!   refusing unknown fields and values outside their range with the line
+//!   and column of the value;
+//! - checking and rounding: [`validate`] and [`quantize`];
+//! - share codes ([`crate::share`]): [`Setting::count`], [`Setting::index`]
+//!   and [`Setting::set_index`] write each setting as a whole number;
+//! - the app's forms (label, hover hint, slider scale) and
+//!   [`crate::randomize`] ([`Roll`]).
+//!
+//! The order of a table is part of the share-code format: settings are
+//! written in table order, so a table is only ever changed with a new
+//! format.
+
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use crate::color::Rgb;
+use crate::error::Result;
+use crate::life::{Rule, Topology};
+use crate::limit::Limit;
+use crate::palette::TimeOfDay;
+
+/// One setting of a `T` (a layer's settings, or the scene).
+pub struct Setting<T> {
+    /// Its name, as in the RON (`"jitter"`; the scene's automaton settings
+    /// are `"automaton.density"` and so on).
+    pub name: &'static str,
+    /// Its label in the app.
+    pub label: &'static str,
+    /// What it does, shown when hovering its control.
+    pub hint: &'static str,
+    /// Its type, range, precision, and how Randomize rolls it.
+    pub value: Value<T>,
+}
+
+/// How "Randomize" re-rolls a setting.
+#[derive(Clone, Copy, Debug)]
+pub enum Roll<V: 'static> {
+    /// Never: the user's value stays.
+    Keep,
+    /// Uniformly from `lo` to `hi`, both included (floats rounded to 0.001).
+    Range(V, V),
+    /// One of these values, each equally likely (repeat one to favour it).
+    Pick(&'static [V]),
+}
+
+/// The type of a setting, with typed access to it in a `T`.
+pub enum Value<T> {
+    /// A float from `min` to `max`, kept to a precision of `1 / per_unit`
+    /// (the grid anchored at 0, so `0.74` and the range ends are exact).
+    Float {
+        /// Reads it.
+        get: fn(&T) -> f32,
+        /// Writes it.
+        put: fn(&mut T, f32),
+        /// Smallest value.
+        min: f32,
+        /// Largest value.
+        max: f32,
+        /// Steps per unit of the precision.
+        per_unit: u32,
+        /// Whether its slider is logarithmic (ranges over decades).
+        log: bool,
+        /// How Randomize rolls it.
+        roll: Roll<f32>,
+    },
+    /// A whole number from `min` to `max`.
+    Uint {
+        /// Reads it.
+        get: fn(&T) -> u32,
+        /// Writes it.
+        put: fn(&mut T, u32),
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+        /// Whether its slider is logarithmic.
+        log: bool,
+        /// How Randomize rolls it.
+        roll: Roll<u32>,
+    },
+    /// A switch (never rolled).
+    Bool {
+        /// Reads it.
+        get: fn(&T) -> bool,
+        /// Writes it.
+        put: fn(&mut T, bool),
+    },
+    /// An sRGB colour.
+    Rgb {
+        /// Reads it.
+        get: fn(&T) -> Rgb,
+        /// Writes it.
+        put: fn(&mut T, Rgb),
+        /// How Randomize rolls it.
+        roll: Roll<Rgb>,
+    },
+    /// The time of day.
+    Time {
+        /// Reads it.
+        get: fn(&T) -> TimeOfDay,
+        /// Writes it.
+        put: fn(&mut T, TimeOfDay),
+        /// How Randomize rolls it.
+        roll: Roll<TimeOfDay>,
+    },
+    /// A Life-like rule.
+    Rule {
+        /// Reads it.
+        get: fn(&T) -> Rule,
+        /// Writes it.
+        put: fn(&mut T, Rule),
+        /// How Randomize rolls it (rules as text, e.g. `"B3/S23"`).
+        roll: Roll<&'static str>,
+    },
+    /// The grid's topology (never rolled).
+    Topology {
+        /// Reads it.
+        get: fn(&T) -> Topology,
+        /// Writes it.
+        put: fn(&mut T, Topology),
+    },
+}
+
+/// `v` rounded to the nearest multiple of `1 / per_unit`. Non-finite values
+/// are left alone, for validation to reject.
+pub fn round_to(v: f32, per_unit: u32) -> f32 {
+    if !v.is_finite() {
+        return v;
+    }
+    let n = f64::from(per_unit);
+    ((f64::from(v) * n).round() / n) as f32
+}
+
+/// `x` on the grid of `1 / per_unit`, as a whole number (rounded).
+fn steps(x: f64, per_unit: u32) -> i64 {
+    (x * f64::from(per_unit)).round() as i64
+}
+
+impl<T> Setting<T> {
+    /// The range of a number setting, named `what` in messages.
+    pub fn limit<'a>(&self, what: &'a str) -> Option<Limit<'a>> {
+        match self.value {
+            Value::Float { min, max, .. } => Some(Limit::new(what, min.into(), max.into())),
+            Value::Uint { min, max, .. } => Some(Limit::new(what, min.into(), max.into())),
+            _ => None,
+        }
+    }
+
+    /// Checks a number setting of `t` against its range; `prefix` (a layer
+    /// kind's name, or empty) starts its name in the message.
+    pub fn check(&self, t: &T, prefix: &str) -> Result<()> {
+        let what = qualified(prefix, self.name);
+        match self.value {
+            Value::Float { get, .. } => {
+                let v = get(t);
+                self.limit(&what).map_or(Ok(()), |l| l.check(v.into(), v))
+            }
+            Value::Uint { get, .. } => {
+                let v = get(t);
+                self.limit(&what).map_or(Ok(()), |l| l.check(v.into(), v))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Number of distinct values of the setting.
+    pub fn count(&self) -> u64 {
+        match self.value {
+            Value::Float {
+                min, max, per_unit, ..
+            } => (steps(max.into(), per_unit) - steps(min.into(), per_unit)) as u64 + 1,
+            Value::Uint { min, max, .. } => u64::from(max - min) + 1,
+            Value::Bool { .. } | Value::Topology { .. } => 2,
+            Value::Rgb { .. } => 1 << 24,
+            Value::Time { .. } => TimeOfDay::ALL.len() as u64,
+            // B0 is refused, so birth has 8 bits and survival 9.
+            Value::Rule { .. } => 1 << 17,
+        }
+    }
+
+    /// The setting as a whole number in `0..count()`. Values outside the
+    /// range (and NaN) are clamped to it.
+    pub fn index(&self, t: &T) -> u64 {
+        let last = self.count() - 1;
+        match self.value {
+            Value::Float {
+                get,
+                min,
+                max,
+                per_unit,
+                ..
+            } => {
+                let (lo, hi) = (f64::from(min), f64::from(max));
+                let v = f64::from(get(t));
+                let v = if v.is_nan() { lo } else { v };
+                let k = steps(v.clamp(lo, hi), per_unit) - steps(lo, per_unit);
+                (k.max(0) as u64).min(last)
+            }
+            Value::Uint { get, min, max, .. } => u64::from(get(t).clamp(min, max) - min),
+            Value::Bool { get, .. } => u64::from(get(t)),
+            Value::Rgb { get, .. } => {
+                let Rgb(r, g, b) = get(t);
+                u64::from(r) << 16 | u64::from(g) << 8 | u64::from(b)
+            }
+            Value::Time { get, .. } => {
+                let time = get(t);
+                TimeOfDay::ALL.iter().position(|&x| x == time).unwrap_or(0) as u64
+            }
+            Value::Rule { get, .. } => {
+                let rule = get(t);
+                u64::from(rule.birth() >> 1) << 9 | u64::from(rule.survive())
+            }
+            Value::Topology { get, .. } => u64::from(get(t) == Topology::Bounded),
+        }
+    }
+
+    /// Sets the setting from a whole number; `None` if `k` is not one of
+    /// its values.
+    pub fn set_index(&self, t: &mut T, k: u64) -> Option<()> {
+        if k >= self.count() {
+            return None;
+        }
+        match self.value {
+            Value::Float {
+                put, min, per_unit, ..
+            } => {
+                let n = steps(min.into(), per_unit) + k as i64;
+                put(t, (n as f64 / f64::from(per_unit)) as f32);
+            }
+            Value::Uint { put, min, .. } => put(t, min + k as u32),
+            Value::Bool { put, .. } => put(t, k == 1),
+            Value::Rgb { put, .. } => put(t, Rgb((k >> 16) as u8, (k >> 8) as u8, k as u8)),
+            Value::Time { put, .. } => put(t, TimeOfDay::ALL[k as usize]),
+            Value::Rule { put, .. } => {
+                let rule = Rule::from_masks(((k >> 9) as u16) << 1, (k & 0x1ff) as u16).ok()?;
+                put(t, rule);
+            }
+            Value::Topology { put, .. } => put(
+                t,
+                if k == 1 {
+                    Topology::Bounded
+                } else {
+                    Topology::Torus
+                },
+            ),
+        }
+        Some(())
+    }
+
+    /// Rounds a float setting to its precision; other settings are exact.
+    pub fn quantize(&self, t: &mut T) {
+        if let Value::Float {
+            get, put, per_unit, ..
+        } = self.value
+        {
+            put(t, round_to(get(t), per_unit));
+        }
+    }
+
+    /// Reads the setting's value from `map` into `t`, checking its range.
+    fn read_value<'de, A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        t: &mut T,
+        prefix: &str,
+    ) -> std::result::Result<(), A::Error> {
+        let what = qualified(prefix, self.name);
+        let range = |v: f64, shown: &dyn fmt::Display| {
+            self.limit(&what)
+                .map_or(Ok(()), |l| l.check(v, shown))
+                .map_err(de::Error::custom)
+        };
+        match self.value {
+            Value::Float { put, .. } => {
+                let v: f32 = map.next_value()?;
+                range(v.into(), &v)?;
+                put(t, v);
+            }
+            Value::Uint { put, .. } => {
+                // Read as an i64, so that a negative or huge count is
+                // reported against the range rather than as a bare "out of
+                // bounds".
+                let v: i64 = map.next_value()?;
+                range(v as f64, &v)?;
+                put(t, u32::try_from(v).map_err(de::Error::custom)?);
+            }
+            Value::Bool { put, .. } => put(t, map.next_value()?),
+            Value::Rgb { put, .. } => put(t, map.next_value()?),
+            Value::Time { put, .. } => put(t, map.next_value()?),
+            Value::Rule { put, .. } => put(t, map.next_value()?),
+            Value::Topology { put, .. } => put(t, map.next_value()?),
+        }
+        Ok(())
+    }
+}
+
+/// `prefix.name`, or `name` without a prefix.
+fn qualified(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// Checks every number of `t` against its range.
+pub fn validate<T>(table: &[Setting<T>], t: &T, prefix: &str) -> Result<()> {
+    table.iter().try_for_each(|s| s.check(t, prefix))
+}
+
+/// Rounds every float of `t` to its precision.
+pub fn quantize<T>(table: &[Setting<T>], t: &mut T) {
+    for s in table {
+        s.quantize(t);
+    }
+}
+
+/// Brings every number of `t` into its range (NaN to the smallest value).
+pub fn clamp<T>(table: &[Setting<T>], t: &mut T) {
+    for s in table {
+        match s.value {
+            Value::Float {
+                get, put, min, max, ..
+            } => {
+                let v = get(t);
+                put(t, if v.is_nan() { min } else { v.clamp(min, max) });
+            }
+            Value::Uint {
+                get, put, min, max, ..
+            } => put(t, get(t).clamp(min, max)),
+            _ => {}
+        }
+    }
+}
+
+/// The setting of `table` called `name`.
+pub fn find<'a, T>(table: &'a [Setting<T>], name: &str) -> Option<&'a Setting<T>> {
+    table.iter().find(|s| s.name == name)
+}
+
+/// Deserializes a settings struct through its table: starts from
+/// `T::default()`, reads each named field with its type and range, and
+/// refuses unknown or repeated fields, naming them. Serde reports the
+/// position of the offending value (RON: its line and column).
+pub fn read<'de, T, D>(
+    d: D,
+    struct_name: &'static str,
+    prefix: &'static str,
+    table: &'static [Setting<T>],
+    names: &'static [&'static str],
+) -> std::result::Result<T, D::Error>
+where
+    T: Default,
+    D: Deserializer<'de>,
+{
+    struct Fields<T: 'static> {
+        prefix: &'static str,
+        table: &'static [Setting<T>],
+        names: &'static [&'static str],
+    }
+    impl<'de, T: Default> Visitor<'de> for Fields<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "the {} settings, as (name: value, ...)", self.prefix)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<T, A::Error> {
+            let mut t = T::default();
+            let mut seen = vec![false; self.table.len()];
+            while let Some(key) = map.next_key::<FieldName>()? {
+                let Some(i) = self.table.iter().position(|s| s.name == key.0) else {
+                    return Err(de::Error::unknown_field(&key.0, self.names));
+                };
+                if std::mem::replace(&mut seen[i], true) {
+                    return Err(de::Error::duplicate_field(self.table[i].name));
+                }
+                self.table[i].read_value(&mut map, &mut t, self.prefix)?;
+            }
+            Ok(t)
+        }
+    }
+    d.deserialize_struct(
+        struct_name,
+        names,
+        Fields {
+            prefix,
+            table,
+            names,
+        },
+    )
+}
+
+/// A field name read as an identifier.
+struct FieldName(String);
+
+impl<'de> Deserialize<'de> for FieldName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Name;
+        impl Visitor<'_> for Name {
+            type Value = FieldName;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<FieldName, E> {
+                Ok(FieldName(v.to_string()))
+            }
+        }
+        d.deserialize_identifier(Name)
+    }
+}
+
+/// The names of the serde fields of `T`, in order, as its derived
+/// `Serialize` writes them: lets a test hold a table against its struct.
+pub fn serde_fields<T: serde::Serialize>(t: &T) -> Vec<String> {
+    let ron = ron::to_string(t).expect("settings serialize");
+    let value: ron::Value = ron::from_str(&ron).expect("settings read back");
+    match value {
+        ron::Value::Map(map) => map
+            .iter()
+            .filter_map(|(k, _)| match k {
+                ron::Value::String(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("settings are a struct, got {other:?}"),
+    }
+}
+
+/// A float [`Setting`]: `float!(name, field.path, min, max, per_unit,
+/// label, hint, roll)`; `float!(log ...)` for a logarithmic slider.
+macro_rules! float {
+    (log $($rest:tt)*) => { $crate::setting::float!(@ true, $($rest)*) };
+    (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr, $per_unit:expr,
+     $label:literal, $hint:literal, $roll:expr) => {
+        $crate::setting::Setting {
+            name: $name,
+            label: $label,
+            hint: $hint,
+            value: $crate::setting::Value::Float {
+                get: |t| t.$($path).+,
+                put: |t, v| t.$($path).+ = v,
+                min: $min,
+                max: $max,
+                per_unit: $per_unit,
+                log: $log,
+                roll: $roll,
+            },
+        }
+    };
+    ($($rest:tt)*) => { $crate::setting::float!(@ false, $($rest)*) };
+}
+pub(crate) use float;
+
+/// A whole-number [`Setting`]: `uint!(name, field.path, min, max, label,
+/// hint, roll)`; `uint!(log ...)` for a logarithmic slider.
+macro_rules! uint {
+    (log $($rest:tt)*) => { $crate::setting::uint!(@ true, $($rest)*) };
+    (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr,
+     $label:literal, $hint:literal, $roll:expr) => {
+        $crate::setting::Setting {
+            name: $name,
+            label: $label,
+            hint: $hint,
+            value: $crate::setting::Value::Uint {
+                get: |t| t.$($path).+,
+                put: |t, v| t.$($path).+ = v,
+                min: $min,
+                max: $max,
+                log: $log,
+                roll: $roll,
+            },
+        }
+    };
+    ($($rest:tt)*) => { $crate::setting::uint!(@ false, $($rest)*) };
+}
+pub(crate) use uint;
+
+/// A [`Setting`] of another type: `other!(Variant, name, field.path,
+/// label, hint $(, roll)?)`, the variant one of `Bool`, `Rgb`, `Time`,
+/// `Rule`, `Topology` (those without a roll never roll).
+macro_rules! other {
+    ($variant:ident, $name:literal, $($path:ident).+, $label:literal, $hint:literal $(, $roll:expr)?) => {
+        $crate::setting::Setting {
+            name: $name,
+            label: $label,
+            hint: $hint,
+            value: $crate::setting::Value::$variant {
+                get: |t| t.$($path).+,
+                put: |t, v| t.$($path).+ = v,
+                $(roll: $roll,)?
+            },
+        }
+    };
+}
+pub(crate) use other;
