@@ -37,7 +37,7 @@ pub enum Error {
     /// A size, count or other number outside what playa accepts.
     #[error("{what} {value} is out of range: {limit}")]
     OutOfRange {
-        /// Which quantity (e.g. "grid width", "rocks.jitter").
+        /// Which quantity (e.g. "grid width", "rocks.top").
         what: String,
         /// The value given, as text.
         value: String,

@@ -157,7 +157,7 @@ checked!(de_columns: u32 = "automaton.columns");
 #[serde(default, deny_unknown_fields, remote = "Self")]
 pub struct Scene {
     /// Seed of everything random: the soup, ridgelines, stars, grain and the
-    /// stones' jitter. Any whole number from 0 to 2^64 − 1. Default: 1.
+    /// stones' shapes. Any whole number from 0 to 2^64 − 1. Default: 1.
     #[serde(deserialize_with = "de_seed")]
     pub seed: u64,
     /// Intended width / height of the picture; sets the rock grid's rows and
@@ -532,6 +532,25 @@ mod tests {
             ..Scene::default()
         };
         assert!(s.validate().is_err());
+    }
+
+    /// The scene's table names its own settings and the automaton's, each
+    /// once: a field missing would never be checked, rounded or shared.
+    #[test]
+    fn the_table_matches_the_scene() {
+        let mut fields: Vec<String> = setting::serde_fields(&Scene::default())
+            .into_iter()
+            .filter(|f| !["seed", "automaton", "layers"].contains(&f.as_str()))
+            .collect();
+        fields.extend(
+            setting::serde_fields(&Automaton::default())
+                .into_iter()
+                .map(|f| format!("automaton.{f}")),
+        );
+        let mut names: Vec<String> = Scene::SETTINGS.iter().map(|s| s.name.to_string()).collect();
+        fields.sort();
+        names.sort();
+        assert_eq!(names, fields);
     }
 
     #[test]

@@ -29,7 +29,7 @@ use crate::palette::TimeOfDay;
 
 /// One setting of a `T` (a layer's settings, or the scene).
 pub struct Setting<T> {
-    /// Its name, as in the RON (`"jitter"`; the scene's automaton settings
+    /// Its name, as in the RON (`"top"`; the scene's automaton settings
     /// are `"automaton.density"` and so on).
     pub name: &'static str,
     /// Its label in the app.

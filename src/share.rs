@@ -595,82 +595,8 @@ mod tests {
 
     /// Every setting changed, the layers reordered, one dropped, one added.
     pub(crate) fn heavy_edit() -> Scene {
-        use crate::color::Rgb;
-        use crate::layers::{Floor, Ranges, Rocks, Sky, Spiral, Tent};
-        use crate::life::grid::Topology;
-        use crate::palette::TimeOfDay;
-        Scene {
-            seed: 0x5EED_5EED_5EED_5EED,
-            aspect: 2.39,
-            time: TimeOfDay::Dusk,
-            sun_x: 0.123,
-            horizon: 0.611,
-            automaton: crate::scene::Automaton {
-                density: 0.377,
-                generations: 17,
-                rule: "B36/S23".parse().unwrap(),
-                topology: Topology::Bounded,
-                columns: 401,
-            },
-            layers: vec![
-                Layer::Sky(Sky {
-                    sun_size: 0.0311,
-                    glow: 2.5,
-                    stars: 4321,
-                    milky_way: 0.4,
-                    ..Sky::default()
-                }),
-                Layer::Floor(Floor {
-                    color: Rgb(10, 200, 30),
-                    warmth: 0.91,
-                    grain: 0.2,
-                    patches: 0.05,
-                    ..Floor::default()
-                }),
-                Layer::Ranges(Ranges {
-                    count: 4,
-                    height: 0.33,
-                    roughness: 0.9,
-                    width: 3.3,
-                    color: Rgb(1, 2, 3),
-                    haze: 0.1,
-                    ..Ranges::default()
-                }),
-                Layer::Rocks(Rocks {
-                    opacity: 0.8,
-                    near_size: 0.0705,
-                    far_size: 0.0105,
-                    top: 0.05,
-                    jitter: 1.2,
-                    primary: Rgb(200, 100, 50),
-                    secondary: Rgb(50, 100, 200),
-                    secondary_share: 0.25,
-                    ..Rocks::default()
-                }),
-                Layer::Spiral(Spiral {
-                    visible: true,
-                    x: 0.1,
-                    y: 0.15,
-                    turn: 137.5,
-                    segments: 300,
-                    ..Spiral::default()
-                }),
-                Layer::Tent(Tent {
-                    x: 0.81,
-                    y: 0.9,
-                    size: 0.11,
-                    color: Rgb(30, 90, 200),
-                    lantern: 0.6,
-                    ..Tent::default()
-                }),
-                Layer::Tent(Tent {
-                    x: 0.55,
-                    size: 0.07,
-                    ..Tent::default()
-                }),
-            ],
-        }
-        .quantized()
+        let text = include_str!("../tests/data/heavy-edit.ron");
+        Scene::from_ron(text, "heavy-edit.ron").unwrap()
     }
 
     #[test]

@@ -184,7 +184,9 @@ impl PlayaApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         let ctx = ui.ctx().clone();
-        self.preview.receive(&ctx, &mut self.trace);
+        if let Some(d) = self.preview.receive(&ctx) {
+            self.trace.preview_shown(d.sent, d.ms, d.size, d.full);
+        }
         self.export.poll(&mut self.message);
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);

@@ -8,7 +8,6 @@ use egui::{
     Color32, ColorImage, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2,
 };
 
-use super::trace::Trace;
 use super::worker::{Outbox, Worker};
 use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
@@ -63,6 +62,19 @@ pub struct PreviewFrame {
     pub fingerprint: u64,
     /// When the UI made the request.
     pub sent: Instant,
+}
+
+/// A frame that went to the GPU, for the latency figures.
+#[derive(Clone, Copy, Debug)]
+pub struct Delivered {
+    /// When the UI asked for it.
+    pub sent: Instant,
+    /// Time spent rendering it, in ms.
+    pub ms: f64,
+    /// Its size in pixels.
+    pub size: [u32; 2],
+    /// Whether it is the full-size frame.
+    pub full: bool,
 }
 
 /// The last full render, for the status bar.
@@ -153,8 +165,9 @@ impl Preview {
         }
     }
 
-    /// Takes the frames the worker finished and puts the newest on the GPU.
-    pub fn receive(&mut self, ctx: &egui::Context, trace: &mut Trace) {
+    /// Takes the frames the worker finished and puts the newest on the GPU;
+    /// what went up, if anything.
+    pub fn receive(&mut self, ctx: &egui::Context) -> Option<Delivered> {
         self.worker.set_repaint(ctx);
         let Some(frame) = self.worker.results().reduce(|older, newer| {
             // Two frames in one UI frame: only the newer is shown, but a
@@ -165,7 +178,7 @@ impl Preview {
                 newer
             }
         }) else {
-            return;
+            return None;
         };
         if let Some(cells) = frame.cells {
             self.cells = Some(cells);
@@ -174,7 +187,7 @@ impl Preview {
             Ok(image) => image,
             Err(e) => {
                 self.error = Some(e);
-                return;
+                return None;
             }
         };
         self.error = None;
@@ -192,13 +205,18 @@ impl Preview {
             Some(t) => t.set(image, TextureOptions::LINEAR),
             None => self.texture = Some(ctx.load_texture("preview", image, TextureOptions::LINEAR)),
         }
-        trace.preview_shown(frame.sent, frame.ms, [w, h], frame.full);
         self.shown = Some(Shown {
             id: frame.id,
             scene: frame.scene,
             full: frame.full,
             fingerprint: frame.fingerprint,
         });
+        Some(Delivered {
+            sent: frame.sent,
+            ms: frame.ms,
+            size: [w, h],
+            full: frame.full,
+        })
     }
 
     /// Asks for a render of `scene` if it or the panel size changed since

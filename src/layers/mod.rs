@@ -360,3 +360,93 @@ pub(crate) fn blend(c: &mut Linear, over: Linear, a: f32) {
     c[1] += (over[1] - c[1]) * a;
     c[2] += (over[2] - c[2]) * a;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind's table names exactly the serde fields of its settings
+    /// struct, once each: a field missing from the table would never be
+    /// read, checked, rounded, shared or shown.
+    #[test]
+    fn tables_match_their_structs() {
+        fn check<K: Kind>(_: &K) {
+            let mut fields = setting::serde_fields(&K::default());
+            let mut names: Vec<String> = K::SETTINGS.iter().map(|s| s.name.to_string()).collect();
+            assert_eq!(&names[..2], ["visible", "opacity"], "{}", K::NAME);
+            fields.sort();
+            names.sort();
+            let before = names.len();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                before,
+                "{}: a setting is listed twice",
+                K::NAME
+            );
+            assert_eq!(names, fields, "{}: table and struct differ", K::NAME);
+        }
+        for layer in Layer::every_kind() {
+            match_kind!(&layer, l => check(l));
+        }
+    }
+
+    /// Defaults lie within their ranges, at their precision, and every
+    /// setting reads back what it writes.
+    #[test]
+    fn defaults_are_valid_and_settings_round_trip() {
+        fn check<K: Kind>(_: &K) {
+            let default = K::default();
+            setting::validate(K::SETTINGS, &default, K::NAME).unwrap();
+            let mut rounded = default.clone();
+            setting::quantize(K::SETTINGS, &mut rounded);
+            assert!(
+                rounded == default,
+                "{}: a default is off its precision",
+                K::NAME
+            );
+            for s in K::SETTINGS {
+                let mut t = K::default();
+                for k in [0, s.count() / 3, s.count() - 1] {
+                    s.set_index(&mut t, k).unwrap();
+                    assert_eq!(s.index(&t), k, "{}.{}", K::NAME, s.name);
+                    s.check(&t, K::NAME).unwrap();
+                }
+            }
+        }
+        for layer in Layer::every_kind() {
+            match_kind!(&layer, l => check(l));
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_name_their_setting_and_place() {
+        let err = ron::from_str::<Layer>("Rocks((\n  top: 0.1,\n  jitter: 9.0,\n))")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("3:"), "{err}");
+        assert!(err.contains("rocks.jitter 9 is out of range"), "{err}");
+        let err = ron::from_str::<Layer>("Sky((stars: -4))")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("sky.stars -4 is out of range"), "{err}");
+        let err = ron::from_str::<Layer>("Tent((colour: (1, 2, 3)))")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("colour") && err.contains("lantern"), "{err}");
+        let err = ron::from_str::<Layer>("Tent((x: 0.1, x: 0.2))")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("duplicate") && err.contains('x'), "{err}");
+    }
+
+    #[test]
+    fn kinds_are_listed_once_in_order() {
+        let names: Vec<&str> = Layer::every_kind().iter().map(Layer::name).collect();
+        assert_eq!(names, ["sky", "ranges", "floor", "rocks", "tent", "spiral"]);
+        assert_eq!(KINDS, names.len());
+        for (i, layer) in Layer::every_kind().iter().enumerate() {
+            assert_eq!(layer.kind_index(), i);
+        }
+    }
+}
