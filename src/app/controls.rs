@@ -269,6 +269,8 @@ impl Controls {
                     let cells_cap =
                         ((scene::MAX_GRID_CELLS as f64) * f64::from(scene.aspect)).sqrt() as u32;
                     let max_cols = scene::MAX_COLUMNS.min(cells_cap).max(1);
+                    // A narrower aspect leaves room for fewer columns.
+                    scene.automaton.columns = scene.automaton.columns.min(max_cols);
                     uint_row(ui, find("automaton.columns"), scene, max_cols);
                     let a = &mut scene.automaton;
 

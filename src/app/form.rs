@@ -8,7 +8,7 @@ use egui::{Response, RichText, Ui};
 use crate::color::Rgb;
 use crate::layers::{Kind, Layer, match_kind};
 use crate::randomize::Locks;
-use crate::setting::{Setting, Value};
+use crate::setting::{Setting, Value, round_to};
 
 /// The 🔒 button of a lock group (`what`: its name in hover texts).
 pub fn lock_button(ui: &mut Ui, group: &str, locks: &mut Locks, what: &str) -> Response {
@@ -94,11 +94,14 @@ pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Op
         .add(
             egui::Slider::new(&mut v, min..=max.max(min))
                 .logarithmic(log)
-                .smallest_positive(1.0),
+                .smallest_positive(1.0)
+                .clamping(egui::SliderClamping::Edits),
         )
         .labelled_by(label.id)
         .on_hover_text(setting.hint);
-    put(t, v);
+    if r.changed() {
+        put(t, v);
+    }
     ui.end_row();
     Some(r)
 }
@@ -110,6 +113,7 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
             put,
             min,
             max,
+            per_unit,
             log,
             ..
         } => {
@@ -119,11 +123,17 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
                 .add(
                     egui::Slider::new(&mut v, min..=max)
                         .logarithmic(log)
-                        .max_decimals(if log { 4 } else { 3 }),
+                        .max_decimals(if log { 4 } else { 3 })
+                        .clamping(egui::SliderClamping::Edits),
                 )
                 .labelled_by(label.id)
                 .on_hover_text(setting.hint);
-            put(t, v);
+            // The slider shows a rounded value (1/15 as 0.067): clamping
+            // only edits keeps it from writing that back when merely shown,
+            // and a change by hand lands on the setting's own grid.
+            if r.changed() {
+                put(t, round_to(v, per_unit));
+            }
             r
         }
         Value::Bool { get, put } => {
@@ -133,7 +143,9 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
                 .checkbox(&mut v, "")
                 .labelled_by(label.id)
                 .on_hover_text(setting.hint);
-            put(t, v);
+            if r.changed() {
+                put(t, v);
+            }
             r
         }
         Value::Rgb { get, put, .. } => {
@@ -144,7 +156,9 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
                 .color_edit_button_srgb(&mut rgb)
                 .labelled_by(label.id)
                 .on_hover_text(setting.hint);
-            put(t, Rgb(rgb[0], rgb[1], rgb[2]));
+            if r.changed() {
+                put(t, Rgb(rgb[0], rgb[1], rgb[2]));
+            }
             r
         }
         Value::Uint { max, .. } => return uint_row(ui, setting, t, max),
@@ -163,4 +177,40 @@ pub fn layer_rows(ui: &mut Ui, layer: &mut Layer) {
         }
     }
     match_kind!(layer, l => rows(ui, l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drawing a form, untouched, never changes what it shows (a slider
+    /// that rounded or clamped on display would make a phantom undo step).
+    #[test]
+    fn showing_a_form_changes_nothing() {
+        let ctx = egui::Context::default();
+        let mut presets: Vec<crate::Scene> = crate::presets::PRESETS
+            .iter()
+            .map(|p| p.scene().unwrap())
+            .collect();
+        presets.push(crate::Scene::default());
+        for scene in presets {
+            let mut shown = scene.clone();
+            for _ in 0..2 {
+                let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+                    form(ui, "scene", |ui| {
+                        for s in crate::Scene::SETTINGS {
+                            setting_row(ui, s, &mut shown);
+                        }
+                        for layer in &mut shown.layers {
+                            layer_rows(ui, layer);
+                        }
+                    });
+                });
+            }
+            for (a, b) in shown.layers.iter().zip(&scene.layers) {
+                assert_eq!(a, b);
+            }
+            assert_eq!(shown, scene);
+        }
+    }
 }

@@ -15,6 +15,7 @@ pub mod export;
 pub mod files;
 pub mod form;
 pub mod history;
+pub mod job;
 pub mod preview;
 pub mod trace;
 pub mod worker;

@@ -4,10 +4,9 @@
 
 use std::time::Instant;
 
-use egui::{
-    Color32, ColorImage, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2,
-};
+use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2};
 
+use super::job::{PreviewFrame, PreviewJob, render_job};
 use super::worker::{Outbox, Worker};
 use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
@@ -27,42 +26,6 @@ pub const MAX_PREVIEW_SIDE: usize = 4096;
 
 /// Zoom range of the preview (1 = fitted to the panel).
 const ZOOM_RANGE: std::ops::RangeInclusive<f32> = 0.25..=16.0;
-
-/// What the UI asks the worker to render.
-pub struct PreviewJob {
-    /// Increasing number of the request.
-    pub id: u64,
-    /// The scene to render.
-    pub scene: Scene,
-    /// Full preview size in pixels.
-    pub width: u32,
-    /// Full preview size in pixels.
-    pub height: u32,
-    /// Whether to send a quick half-size frame first.
-    pub quick: bool,
-    /// When the UI made the request (for latency figures).
-    pub sent: Instant,
-}
-
-/// A rendered preview frame, ready for the GPU.
-pub struct PreviewFrame {
-    /// The request it answers.
-    pub id: u64,
-    /// The scene it shows.
-    pub scene: Scene,
-    /// The pixels, or why rendering failed.
-    pub image: Result<ColorImage, String>,
-    /// Whether this is the full-size frame (not the quick one).
-    pub full: bool,
-    /// Time spent rendering, in ms.
-    pub ms: f64,
-    /// Live cells of the rock automaton after its generations.
-    pub cells: Option<u64>,
-    /// Hash of the pixels.
-    pub fingerprint: u64,
-    /// When the UI made the request.
-    pub sent: Instant,
-}
 
 /// A frame that went to the GPU, for the latency figures.
 #[derive(Clone, Copy, Debug)]
@@ -169,7 +132,7 @@ impl Preview {
     /// what went up, if anything.
     pub fn receive(&mut self, ctx: &egui::Context) -> Option<Delivered> {
         self.worker.set_repaint(ctx);
-        let Some(frame) = self.worker.results().reduce(|older, newer| {
+        let frame = self.worker.results().reduce(|older, newer| {
             // Two frames in one UI frame: only the newer is shown, but a
             // full frame beats a quick one of the same request.
             if newer.id == older.id && !newer.full && older.full {
@@ -177,9 +140,7 @@ impl Preview {
             } else {
                 newer
             }
-        }) else {
-            return None;
-        };
+        })?;
         if let Some(cells) = frame.cells {
             self.cells = Some(cells);
         }
@@ -500,83 +461,6 @@ pub fn fit_rect(outer: Rect, aspect: f32) -> Rect {
     Rect::from_center_size(outer.center(), size.max(vec2(1.0, 1.0)))
 }
 
-/// The worker's job: a quick frame if asked (skipped when a newer request
-/// is already waiting), then the full frame.
-fn render_job(
-    job: PreviewJob,
-    out: &Outbox<'_, PreviewJob, PreviewFrame>,
-    buffer: &mut image::RgbaImage,
-) {
-    // The automaton runs once for both frames, and gives the cell count.
-    let plan = crate::compose::Plan::new(&job.scene);
-    let cells = plan.as_ref().ok().map(|p| p.grid().population());
-    let sizes: &[(u32, bool)] = if job.quick {
-        &[(2, false), (1, true)]
-    } else {
-        &[(1, true)]
-    };
-    for &(div, full) in sizes {
-        if out.superseded() {
-            return;
-        }
-        let (w, h) = ((job.width / div).max(1), (job.height / div).max(1));
-        let start = Instant::now();
-        if buffer.dimensions() != (w, h) {
-            *buffer = image::RgbaImage::new(w, h);
-        }
-        let rendered = match &plan {
-            Ok(plan) => plan.render_into(buffer).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        let (image, fingerprint) = match rendered {
-            Ok(()) => (Ok(to_color_image(buffer)), fingerprint(buffer.as_raw())),
-            Err(e) => (Err(e), 0),
-        };
-        out.send(PreviewFrame {
-            id: job.id,
-            scene: job.scene.clone(),
-            image,
-            full,
-            ms,
-            cells,
-            fingerprint,
-            sent: job.sent,
-        });
-    }
-}
-
-/// The RGBA picture as an egui image. Opaque pixels (all of a landscape with
-/// its sky) need no premultiplication.
-fn to_color_image(img: &image::RgbaImage) -> ColorImage {
-    let size = [img.width() as usize, img.height() as usize];
-    let raw = img.as_raw();
-    if raw.chunks_exact(4).all(|p| p[3] == 255) {
-        ColorImage::from_rgba_premultiplied(size, raw)
-    } else {
-        ColorImage::from_rgba_unmultiplied(size, raw)
-    }
-}
-
-/// FNV-style hash of the bytes, eight at a time in four independent lanes
-/// (a single chain of multiplies would take longer than the copy).
-fn fingerprint(bytes: &[u8]) -> u64 {
-    const PRIME: u64 = 0x0100_0000_01b3;
-    let mut lanes = [0xcbf2_9ce4_8422_2325u64; 4];
-    let mut chunks = bytes.chunks_exact(32);
-    for c in &mut chunks {
-        for (lane, word) in lanes.iter_mut().zip(c.chunks_exact(8)) {
-            let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-            *lane = (*lane ^ w).wrapping_mul(PRIME);
-        }
-    }
-    let mut h = lanes.iter().fold(0u64, |h, &l| (h ^ l).wrapping_mul(PRIME));
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
-    }
-    h
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -602,11 +486,5 @@ mod tests {
         };
         assert!(tent_hit(&scene, i, vec2(t.x, t.y - 0.02)));
         assert!(!tent_hit(&scene, i, vec2(t.x + 0.4, t.y)));
-    }
-
-    #[test]
-    fn fingerprints_tell_bytes_apart() {
-        assert_ne!(fingerprint(b"abcdefgh1"), fingerprint(b"abcdefgh2"));
-        assert_eq!(fingerprint(b"same"), fingerprint(b"same"));
     }
 }

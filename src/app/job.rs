@@ -1,0 +1,135 @@
+//! The preview's render job, run on the worker thread: the scene's plan made
+//! once (its automaton run once), a quick half-size frame when asked, then
+//! the full frame, each as an egui image with a fingerprint of its pixels.
+
+use std::time::Instant;
+
+use egui::ColorImage;
+
+use super::worker::Outbox;
+use crate::compose::Plan;
+use crate::scene::Scene;
+
+/// What the UI asks the worker to render.
+pub struct PreviewJob {
+    /// Increasing number of the request.
+    pub id: u64,
+    /// The scene to render.
+    pub scene: Scene,
+    /// Full preview size in pixels.
+    pub width: u32,
+    /// Full preview size in pixels.
+    pub height: u32,
+    /// Whether to send a quick half-size frame first.
+    pub quick: bool,
+    /// When the UI made the request (for latency figures).
+    pub sent: Instant,
+}
+
+/// A rendered preview frame, ready for the GPU.
+pub struct PreviewFrame {
+    /// The request it answers.
+    pub id: u64,
+    /// The scene it shows.
+    pub scene: Scene,
+    /// The pixels, or why rendering failed.
+    pub image: Result<ColorImage, String>,
+    /// Whether this is the full-size frame (not the quick one).
+    pub full: bool,
+    /// Time spent rendering, in ms.
+    pub ms: f64,
+    /// Live cells of the rock automaton after its generations.
+    pub cells: Option<u64>,
+    /// Hash of the pixels.
+    pub fingerprint: u64,
+    /// When the UI made the request.
+    pub sent: Instant,
+}
+
+/// The worker's job: a quick frame if asked (skipped when a newer request
+/// is already waiting), then the full frame.
+pub fn render_job(
+    job: PreviewJob,
+    out: &Outbox<'_, PreviewJob, PreviewFrame>,
+    buffer: &mut image::RgbaImage,
+) {
+    // The automaton runs once for both frames, and gives the cell count.
+    let plan = Plan::new(&job.scene);
+    let cells = plan.as_ref().ok().map(|p| p.grid().population());
+    let sizes: &[(u32, bool)] = if job.quick {
+        &[(2, false), (1, true)]
+    } else {
+        &[(1, true)]
+    };
+    for &(div, full) in sizes {
+        if out.superseded() {
+            return;
+        }
+        let (w, h) = ((job.width / div).max(1), (job.height / div).max(1));
+        let start = Instant::now();
+        if buffer.dimensions() != (w, h) {
+            *buffer = image::RgbaImage::new(w, h);
+        }
+        let rendered = match &plan {
+            Ok(plan) => plan.render_into(buffer).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let (image, fingerprint) = match rendered {
+            Ok(()) => (Ok(to_color_image(buffer)), fingerprint(buffer.as_raw())),
+            Err(e) => (Err(e), 0),
+        };
+        out.send(PreviewFrame {
+            id: job.id,
+            scene: job.scene.clone(),
+            image,
+            full,
+            ms,
+            cells,
+            fingerprint,
+            sent: job.sent,
+        });
+    }
+}
+
+/// The RGBA picture as an egui image. Opaque pixels (all of a landscape with
+/// its sky) need no premultiplication.
+fn to_color_image(img: &image::RgbaImage) -> ColorImage {
+    let size = [img.width() as usize, img.height() as usize];
+    let raw = img.as_raw();
+    if raw.chunks_exact(4).all(|p| p[3] == 255) {
+        ColorImage::from_rgba_premultiplied(size, raw)
+    } else {
+        ColorImage::from_rgba_unmultiplied(size, raw)
+    }
+}
+
+/// FNV-style hash of the bytes, eight at a time in four independent lanes
+/// (a single chain of multiplies would take longer than the copy).
+fn fingerprint(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    let mut lanes = [0xcbf2_9ce4_8422_2325u64; 4];
+    let mut chunks = bytes.chunks_exact(32);
+    for c in &mut chunks {
+        for (lane, word) in lanes.iter_mut().zip(c.chunks_exact(8)) {
+            let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            *lane = (*lane ^ w).wrapping_mul(PRIME);
+        }
+    }
+    let mut h = lanes.iter().fold(0u64, |h, &l| (h ^ l).wrapping_mul(PRIME));
+    for &b in chunks.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_tell_bytes_apart() {
+        assert_ne!(fingerprint(b"abcdefgh1"), fingerprint(b"abcdefgh2"));
+        assert_eq!(fingerprint(b"same"), fingerprint(b"same"));
+    }
+}
