@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::math;
 use crate::noise::hash32;
 
 /// A colour as written in scene files: 8-bit sRGB, `(r, g, b)`.
@@ -31,7 +32,7 @@ pub fn srgb_to_linear(v: u8) -> f32 {
     if c <= 0.04045 {
         c / 12.92
     } else {
-        ((c + 0.055) / 1.055).powf(2.4)
+        math::powf((c + 0.055) / 1.055, 2.4)
     }
 }
 
@@ -41,7 +42,7 @@ pub fn linear_to_srgb(v: f32) -> f32 {
     if v <= 0.003_130_8 {
         v * 12.92
     } else {
-        1.055 * v.powf(1.0 / 2.4) - 0.055
+        1.055 * math::powf(v, 1.0 / 2.4) - 0.055
     }
 }
 

@@ -12,6 +12,7 @@ pub mod export;
 pub mod layers;
 pub mod life;
 pub mod limit;
+pub mod math;
 pub mod noise;
 pub mod palette;
 pub mod picture;

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::color::{Linear, Rgb, scale};
+use crate::math;
 
 /// The hour of the scene; it picks the sky colours, the sun's height and the
 /// light.
@@ -80,7 +81,11 @@ impl Palette {
         let side = ((sun_x - 0.5) * 2.0).clamp(-1.0, 1.0);
         let light = |elevation_deg: f32| {
             let e = elevation_deg.to_radians();
-            let (x, y, z) = (side * 0.8 * e.cos(), e.sin(), -0.45 * e.cos());
+            let (x, y, z) = (
+                side * 0.8 * math::cos(e),
+                math::sin(e),
+                -0.45 * math::cos(e),
+            );
             let n = (x * x + y * y + z * z).sqrt();
             [x / n, y / n, z / n]
         };

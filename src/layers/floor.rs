@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
+use crate::math;
 use crate::noise::{hash2, hash32, smoothstep, sub_seed, unit};
 use crate::setting::{Roll, Setting, float, other};
 
@@ -153,7 +154,7 @@ impl Floor {
                 let dy = ((py - f.horizon) / f.h).max(1e-4);
                 let t = ((py - f.horizon) / depth).clamp(0.0, 1.0);
                 let hz = 0.32 * (1.0 - smoothstep(0.0, 0.1, dy));
-                let near = t.powf(1.6);
+                let near = math::powf(t, 1.6);
                 // Far ground fades toward the sky's horizon, warmed by the sand.
                 let haze = mix(p.horizon, lit, 0.3);
                 let mut color = mix(lit, haze, hz * 1.4);

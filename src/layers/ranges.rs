@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
+use crate::math;
 use crate::noise::{fbm1, sub_seed};
 use crate::setting::{Roll, Setting, float, other, uint};
 
@@ -175,7 +176,7 @@ impl Ranges {
                 let stepped = (q.floor() + crate::noise::smoothstep(0.55, 0.9, q.fract())) / k;
                 (stepped + 0.12 * (v - coarse)).clamp(0.0, 1.3)
             };
-            let to_px = |m: f32| f.horizon - height * (0.2 + 0.8 * m.powf(1.2));
+            let to_px = |m: f32| f.horizon - height * (0.2 + 0.8 * math::powf(m, 1.2));
             let ridge: Vec<f32> = (0..=f.width)
                 .map(|x| to_px(profile(f64::from(x as f32 / f.w * aspect), octaves)))
                 .collect();

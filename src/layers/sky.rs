@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare, blend};
 use crate::color::{Linear, add, mix, scale};
 use crate::error::Result;
+use crate::math;
 use crate::noise::{hash2, smoothstep, sub_seed, unit, value2};
 use crate::setting::{Roll, Setting, float, other, uint};
 
@@ -121,7 +122,7 @@ impl Sky {
                     mix(p.zenith, p.mid, u * u * (3.0 - 2.0 * u))
                 } else {
                     let u = (t - p.mid_at) / (1.0 - p.mid_at);
-                    mix(p.mid, p.horizon, u.powf(p.sky_curve))
+                    mix(p.mid, p.horizon, math::powf(u, p.sky_curve))
                 }
             })
             .collect();
@@ -133,7 +134,7 @@ impl Sky {
                     let q = i as f32 / (GLOW_LUT - 1) as f32;
                     let d = q.sqrt() * 4.0;
                     let core = 1.0 / (1.0 + d * d * 60.0);
-                    let broad = (-d * d).exp();
+                    let broad = math::exp(-d * d);
                     (0.7 * broad + 0.6 * core) * (1.0 - q) * (1.0 - q) * self.glow
                 })
                 .collect();
@@ -388,11 +389,11 @@ impl Draw for SkyDraw {
             }
             for y in s.y0.max(band.y0)..s.y1.min(band.y1()) {
                 let dy = y as f32 + 0.5 - s.y;
-                let gy = (-dy * dy * s.inv2s2).exp() * op;
+                let gy = math::exp(-dy * dy * s.inv2s2) * op;
                 let row = band.row(y);
                 for x in s.x0..s.x1 {
                     let dx = x as f32 + 0.5 - s.x;
-                    let g = (-dx * dx * s.inv2s2).exp() * gy;
+                    let g = math::exp(-dx * dx * s.inv2s2) * gy;
                     let c = &mut row[x as usize];
                     *c = add(*c, scale(s.color, g));
                 }

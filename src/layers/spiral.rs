@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, add, scale};
 use crate::error::Result;
+use crate::math;
 use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most segments of the spiral.
@@ -139,7 +140,7 @@ impl Spiral {
         let mut out = Vec::with_capacity(self.segments as usize + 1);
         out.push(p);
         for _ in 0..self.segments {
-            p = (p.0 + len * angle.cos(), p.1 - len * angle.sin());
+            p = (p.0 + len * math::cos(angle), p.1 - len * math::sin(angle));
             out.push(p);
             angle += self.turn.to_radians();
             len += self.step;
@@ -255,7 +256,7 @@ impl Draw for SpiralDraw {
                 let row = band.row(y);
                 for x in x0..x1 {
                     let dx = x as f32 + 0.5 - vx;
-                    let g = (-(dx * dx + dy * dy) / (r * r)).exp() * self.star_energy;
+                    let g = math::exp(-(dx * dx + dy * dy) / (r * r)) * self.star_energy;
                     let c = &mut row[x as usize];
                     *c = add(*c, scale(self.color, g * self.opacity * 1.5));
                 }

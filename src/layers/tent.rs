@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
+use crate::math;
 use crate::noise::smoothstep;
 use crate::setting::{Roll, Setting, float, other};
 
@@ -159,7 +160,7 @@ const HEIGHT: f32 = 0.56;
 /// Top of the dome at `u` (−0.5..0.5 across), in tent widths.
 fn dome(u: f32) -> f32 {
     let a = (2.0 * u).abs().min(1.0);
-    HEIGHT * (1.0 - a.powf(2.4)).max(0.0).powf(0.55)
+    HEIGHT * math::powf((1.0 - math::powf(a, 2.4)).max(0.0), 0.55)
 }
 
 impl Tent {
