@@ -4,12 +4,12 @@
 //! few generations leaves natural clumps, and each live cell becomes a stone.
 
 pub mod app;
+pub mod atomic;
 pub mod clumps;
 pub mod color;
 pub mod compose;
 mod encoder;
 pub mod error;
-pub mod export;
 pub mod grid;
 pub mod layers;
 pub mod life;

@@ -304,7 +304,7 @@ fn write_file(
     encode: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
 ) -> Result<()> {
     let mut failure = None;
-    let result = crate::export::write_atomically_with(path, |file| {
+    let result = crate::atomic::write_atomically_with(path, |file| {
         let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
         encode(&mut buffered).map_err(|e| {
             let message = e.to_string();
