@@ -17,6 +17,7 @@ pub mod noise;
 pub mod palette;
 pub mod picture;
 pub mod presets;
+pub mod recipe;
 pub mod reference;
 pub mod rle;
 pub mod rule;

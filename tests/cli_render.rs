@@ -82,8 +82,11 @@ fn batch_of_presets_and_seeds_into_a_directory() {
         ]
     );
     // The recipe carries the seed it was rendered with.
-    let scene = playa::picture::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
-    assert_eq!(scene.seed, 6);
+    let recipe = playa::recipe::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
+    assert_eq!(
+        (recipe.scene.seed, recipe.width, recipe.height),
+        (6, 48, 27)
+    );
 }
 
 #[test]

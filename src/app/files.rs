@@ -47,7 +47,9 @@ pub fn scene_from_path(path: &Path) -> Result<Scene, String> {
         .read_to_end(&mut head)
         .map_err(|e| format!("{name}: {e}"))?;
     if head == PNG_SIGNATURE {
-        return crate::picture::read_recipe(path).map_err(|e| e.to_string());
+        return crate::recipe::read_recipe(path)
+            .map(|r| r.scene)
+            .map_err(|e| e.to_string());
     }
     // Presets are small: read at most one byte past the limit, so a huge
     // file is refused without being read whole.
@@ -62,7 +64,9 @@ pub fn scene_from_path(path: &Path) -> Result<Scene, String> {
 /// signature) must carry a playa recipe; anything else must be RON text.
 pub fn scene_from_bytes(bytes: &[u8], name: &str) -> Result<Scene, String> {
     if bytes.starts_with(PNG_SIGNATURE) {
-        return crate::picture::decode_recipe(bytes, name).map_err(|e| e.to_string());
+        return crate::recipe::decode_recipe(bytes, name)
+            .map(|r| r.scene)
+            .map_err(|e| e.to_string());
     }
     let is_ron = Path::new(name)
         .extension()

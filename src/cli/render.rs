@@ -310,7 +310,7 @@ pub(super) fn load(input: &str) -> playa::Result<(String, Scene)> {
             head == [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]
         };
         if is_png || input.to_ascii_lowercase().ends_with(".png") {
-            let scene = picture::read_recipe(path)?;
+            let scene = playa::recipe::read_recipe(path)?.scene;
             // `name-7.png` made with seed 7 is filed again as `name`.
             let stem = stem();
             let name = stem
