@@ -24,6 +24,7 @@ pub mod rule;
 pub mod scene;
 pub mod share;
 pub mod soup;
+pub mod source;
 
 pub use compose::render;
 pub use error::{Error, Result};
@@ -34,3 +35,4 @@ pub use palette::TimeOfDay;
 pub use rule::Rule;
 pub use scene::Scene;
 pub use soup::soup;
+pub use source::Source;

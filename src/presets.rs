@@ -56,21 +56,24 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The preset called `name`, or an error naming it and listing the presets.
+pub fn get(name: &str) -> Result<&'static Preset> {
+    find(name).ok_or_else(|| Error::Scene {
+        source_name: name.to_string(),
+        reason: format!(
+            "no such preset (the presets are: {})",
+            PRESETS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
 /// The scene of the preset called `name`.
 pub fn load(name: &str) -> Result<Scene> {
-    find(name)
-        .ok_or_else(|| Error::Scene {
-            source_name: name.to_string(),
-            reason: format!(
-                "no such preset (the presets are: {})",
-                PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })?
-        .scene()
+    get(name)?.scene()
 }
 
 #[cfg(test)]

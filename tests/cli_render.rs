@@ -136,6 +136,52 @@ fn a_picture_re_renders_to_the_same_bytes() {
 }
 
 #[test]
+fn a_picture_re_renders_at_its_own_size_without_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &[
+            "golden-hour",
+            "--seed",
+            "2",
+            "--size",
+            "300x169",
+            "--out",
+            "b.png",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa(dir.path(), &["b.png", "--out", "again"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&dir.path().join("again")), ["b-2.png"]);
+    let again = std::fs::read(dir.path().join("again/b-2.png")).unwrap();
+    let size = image::load_from_memory(&again).unwrap();
+    assert_eq!((size.width(), size.height()), (300, 169));
+    assert!(
+        std::fs::read(dir.path().join("b.png")).unwrap() == again,
+        "the re-rendered picture differs"
+    );
+    // A new seed keeps the picture's size too; --size still wins.
+    let o = playa(dir.path(), &["b.png", "--seeds", "3..5", "--out", "seeds"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for seed in [3, 4] {
+        let path = dir.path().join(format!("seeds/b-{seed}.png"));
+        let recipe = playa::recipe::read_recipe(&path).unwrap();
+        assert_eq!(
+            (recipe.width, recipe.height, recipe.scene.seed),
+            (300, 169, seed)
+        );
+    }
+    let o = playa(
+        dir.path(),
+        &["b.png", "--size", "64x36", "--out", "small.png"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let recipe = playa::recipe::read_recipe(&dir.path().join("small.png")).unwrap();
+    assert_eq!((recipe.width, recipe.height), (64, 36));
+}
+
+#[test]
 fn each_bad_input_is_named_and_the_rest_is_rendered() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
