@@ -14,14 +14,16 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// The first line of the preset's leading comment: what it shows.
-    pub fn description(&self) -> &'static str {
+    /// What the preset shows: its leading `//` comment, whole, its lines
+    /// joined into one.
+    pub fn description(&self) -> String {
         self.ron
             .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("//"))
+            .map_while(|l| l.trim_start().strip_prefix("//"))
             .map(str::trim)
-            .unwrap_or("")
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The preset's scene.
@@ -85,6 +87,20 @@ mod tests {
         for p in PRESETS {
             p.scene().unwrap_or_else(|e| panic!("{e}"));
             assert!(!p.description().is_empty(), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn descriptions_are_the_whole_comment() {
+        let description = |name: &str| find(name).unwrap().description();
+        assert_eq!(
+            description("death-valley"),
+            "Death Valley campsite: deep blue noon sky, distant ranges, a pale playa \
+             scattered with clumps of stones, a red dome tent. The default scene."
+        );
+        for p in PRESETS {
+            let d = p.description();
+            assert!(d.ends_with('.') && !d.contains("  "), "{}: {d}", p.name);
         }
     }
 

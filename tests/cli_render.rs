@@ -41,14 +41,24 @@ fn no_input_renders_the_default_preset() {
 }
 
 #[test]
-fn list_names_every_preset() {
+fn list_names_every_preset_with_its_whole_description() {
     let dir = tempfile::tempdir().unwrap();
     let o = playa(dir.path(), &["--list"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
+    // Not a terminal: one line a preset, nothing cut.
+    assert_eq!(out.lines().count(), playa::presets::PRESETS.len(), "{out}");
     for p in playa::presets::PRESETS {
-        assert!(out.contains(p.name), "{out}");
+        let line = format!("{:<20} {}", p.name, p.description());
+        assert!(out.lines().any(|l| l == line), "{line:?} not in:\n{out}");
     }
+    // Both lines of the default preset's comment.
+    assert!(
+        out.contains(
+            "a pale playa scattered with clumps of stones, a red dome tent. The default scene."
+        ),
+        "{out}"
+    );
 }
 
 #[test]

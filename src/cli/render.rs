@@ -59,7 +59,7 @@ pub struct RenderArgs {
     /// PNG compression: fast, default or best.
     #[arg(long, default_value = "fast", value_parser = parse_compression)]
     compression: Compression,
-    /// List the shipped presets and exit.
+    /// List the shipped presets with what they show, and exit.
     #[arg(long)]
     list: bool,
 }
@@ -106,9 +106,10 @@ struct Job {
 
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if args.list {
-        for p in presets::PRESETS {
-            println!("{:<20} {}", p.name, p.description());
-        }
+        let width = console::Term::stdout()
+            .size_checked()
+            .map(|(_, columns)| usize::from(columns));
+        print!("{}", preset_list(width));
         return Ok(());
     }
     let size = match args.size {
@@ -323,9 +324,62 @@ fn load(source: &Source) -> playa::Result<(String, Loaded)> {
     Ok((name, loaded))
 }
 
+/// The lines of `--list`: each preset's name and its whole description,
+/// wrapped at spaces to `width` columns when there is a width (a terminal),
+/// continued under the description's first column.
+fn preset_list(width: Option<usize>) -> String {
+    let mut out = String::new();
+    for preset in presets::PRESETS {
+        let mut line = format!("{:<20}", preset.name);
+        for (i, word) in preset.description().split_whitespace().enumerate() {
+            let columns = line.chars().count() + 1 + word.chars().count();
+            if i > 0 && width.is_some_and(|w| columns > w) {
+                out.push_str(&line);
+                out.push('\n');
+                line = " ".repeat(20);
+            }
+            line.push(' ');
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_list_is_whole_and_wraps_at_spaces() {
+        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let whole = preset_list(None);
+        assert_eq!(whole.lines().count(), presets::PRESETS.len());
+        for p in presets::PRESETS {
+            assert!(whole.contains(&format!("{:<20} {}\n", p.name, p.description())));
+        }
+        for width in [40, 61, 80, 100] {
+            let wrapped = preset_list(Some(width));
+            for line in wrapped.lines() {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+            // The same words in the same order, none cut.
+            assert_eq!(words(&wrapped), words(&whole), "{width}");
+            assert!(wrapped.lines().count() > presets::PRESETS.len(), "{width}");
+        }
+        // Narrower than a word: one word a line, never cut.
+        let narrow = preset_list(Some(22));
+        assert_eq!(words(&narrow), words(&whole));
+        for line in narrow.lines() {
+            let named = presets::PRESETS.iter().any(|p| line.starts_with(p.name));
+            assert_eq!(
+                line.split_whitespace().count(),
+                1 + usize::from(named),
+                "{line:?}"
+            );
+        }
+    }
 
     #[test]
     fn seed_ranges() {
