@@ -221,11 +221,23 @@ mod tests {
     }
 
     #[test]
-    fn out_of_range_values_clamp() {
-        let src = [[-1.0, 2.0, f32::NAN]];
-        let mut dst = [0u8; 4];
-        encode_row(&src, &mut dst, 0);
-        assert_eq!(dst[..2], [0, 255]);
-        assert_eq!(dst[3], 255);
+    fn out_of_range_values_clamp_and_nan_is_black() {
+        // NaN encodes as 0 whatever the dither (with `clamp` instead of
+        // `max` first it would come out as 255): every dither threshold of a
+        // tile's row, on two rows, through both code paths.
+        let width = DITHER_SIDE * 2;
+        let src = vec![[-1.0, 2.0, f32::NAN]; width];
+        for y in [0, 77] {
+            let (mut fast, mut plain) = (vec![1u8; width * 4], vec![1u8; width * 4]);
+            encode_row(&src, &mut fast, y);
+            encode_row_any(&src, &mut plain, y);
+            for (x, (p, q)) in fast.chunks(4).zip(plain.chunks(4)).enumerate() {
+                assert_eq!(p, [0, 255, 0, 255], "pixel {x} of row {y}");
+                assert_eq!(q, [0, 255, 0, 255], "pixel {x} of row {y}, plain");
+            }
+        }
+        let mut dst = [1u8; 4];
+        encode_row(&[[f32::NAN, f32::NAN, 0.5]], &mut dst, 3);
+        assert_eq!(dst[..2], [0, 0]);
     }
 }

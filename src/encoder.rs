@@ -82,7 +82,9 @@ pub(crate) fn compress_strip(rgba: &[u8], width: usize, buffers: &mut Buffers) -
     }
 }
 
-/// The zlib stream of `strips`, in order, given as pieces to write in turn.
+/// The two bytes that open the zlib stream, before the first strip: deflate
+/// with a 32 KiB window, level flag "fastest", and the check bits that make
+/// the pair a multiple of 31.
 pub(crate) fn zlib_header() -> [u8; 2] {
     // CMF 0x78: deflate, 32 KiB window; FLG 0x01: fastest, check bits.
     [0x78, 0x01]

@@ -60,6 +60,15 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// An input that is none of the things a scene is loaded from (see
+    /// [`crate::source`]).
+    #[error("{input} is not a playa scene: {reason}")]
+    NotAScene {
+        /// The input as the person gave it: a file, an argument, pasted text.
+        input: String,
+        /// Why not, or what would have been accepted.
+        reason: String,
+    },
     /// A share code could not be decoded.
     #[error("share code: {0}")]
     ShareCode(String),

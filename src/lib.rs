@@ -4,11 +4,11 @@
 //! few generations leaves natural clumps, and each live cell becomes a stone.
 
 pub mod app;
+pub mod atomic;
 pub mod color;
 pub mod compose;
 mod encoder;
 pub mod error;
-pub mod export;
 pub mod layers;
 pub mod life;
 pub mod limit;
@@ -18,9 +18,11 @@ pub mod palette;
 pub mod picture;
 pub mod presets;
 pub mod randomize;
+pub mod recipe;
 pub mod scene;
 pub mod setting;
 pub mod share;
+pub mod source;
 
 pub use compose::render;
 pub use error::{Error, Result};
@@ -28,3 +30,4 @@ pub use layers::Layer;
 pub use life::{BitGrid, Life, Rule, Topology, soup};
 pub use palette::TimeOfDay;
 pub use scene::Scene;
+pub use source::Source;

@@ -1,14 +1,11 @@
-//! Pictures as PNG files that carry their own recipe.
+//! Writing pictures: PNG files that carry their own recipe.
 //!
 //! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
-//! with the scene's RON in a compressed iTXt chunk, keyword
-//! [`SCENE_KEY`], and its share code in a tEXt chunk, keyword [`CODE_KEY`],
-//! both placed before the image data. Reading the recipe back stops at the
-//! first image data chunk: a picture's pixels are never read to get its
-//! recipe, and a file above [`MAX_PNG_BYTES`] is refused before anything is
-//! read. Either chunk is enough; when both are there they must agree.
+//! with the scene's RON in a compressed iTXt chunk, keyword [`SCENE_KEY`],
+//! and its share code in a tEXt chunk, keyword [`CODE_KEY`], both placed
+//! before the image data, where [`crate::recipe`] reads them back.
 
-use std::io::{BufRead, BufReader, Seek, Write};
+use std::io::Write;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -18,27 +15,19 @@ use rayon::prelude::*;
 use crate::compose::Composer;
 use crate::encoder::{self, STRIP_ROWS};
 use crate::error::{Error, Result};
-use crate::scene::{MAX_RON_BYTES, Scene};
+use crate::recipe::{CODE_KEY, PNG_SIGNATURE, SCENE_KEY};
+use crate::scene::Scene;
 use crate::share;
-
-/// Keyword of the text chunk holding the scene's RON.
-pub const SCENE_KEY: &str = "playa:scene";
-/// Keyword of the text chunk holding the scene's share code.
-pub const CODE_KEY: &str = "playa:code";
-/// Largest PNG file whose recipe is read (512 MiB); bigger files are refused
-/// before reading.
-pub const MAX_PNG_BYTES: u64 = 512 << 20;
-/// Largest text chunk accepted when reading a recipe, decompressed.
-pub const MAX_TEXT_BYTES: usize = MAX_RON_BYTES;
-/// The 8-byte signature every PNG file starts with.
-const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 
 /// How hard the PNG encoder works.
 ///
 /// Default: [`Compression::Fast`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Compression {
-    /// Fast compression (fdeflate), a little bigger files.
+    /// playa's own parallel encoder (see `encoder.rs`): strips of 32 rows,
+    /// each filtered and coded on its own core as one deflate block of
+    /// Huffman-coded literals, without LZ77 matching. The fastest by far, for
+    /// somewhat bigger files.
     #[default]
     Fast,
     /// zlib's balanced level.
@@ -189,7 +178,6 @@ pub fn render_png_file(
     })
 }
 
-/// The text chunks of a picture: the recipe first, then `extra_text`.
 /// The text chunks of a picture of `scene`: its share code (plain, so any
 /// PNG tool shows it), its RON and `extra_text` (compressed).
 fn texts(
@@ -241,7 +229,7 @@ fn write_strips<W: Write>(
         out.write_all(data).map_err(io)?;
         out.write_all(&crc.finalize().to_be_bytes()).map_err(io)
     };
-    out.write_all(&SIGNATURE).map_err(io)?;
+    out.write_all(&PNG_SIGNATURE).map_err(io)?;
     let mut ihdr = Vec::with_capacity(13);
     ihdr.extend_from_slice(&width.to_be_bytes());
     ihdr.extend_from_slice(&height.to_be_bytes());
@@ -304,7 +292,7 @@ fn write_file(
     encode: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
 ) -> Result<()> {
     let mut failure = None;
-    let result = crate::export::write_atomically_with(path, |file| {
+    let result = crate::atomic::write_atomically_with(path, |file| {
         let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
         encode(&mut buffered).map_err(|e| {
             let message = e.to_string();
@@ -319,156 +307,6 @@ fn write_file(
     }
 }
 
-/// The text of the chunk `keyword` of the PNG read from `reader`, looking
-/// only at the chunks before the image data. `Ok(None)` if the PNG has no
-/// such chunk there. `source_name` names the input in errors.
-pub fn read_text<R: BufRead + Seek>(
-    reader: R,
-    source_name: &str,
-    keyword: &str,
-) -> Result<Option<String>> {
-    let [text] = read_texts(reader, source_name, [keyword])?;
-    Ok(text)
-}
-
-/// The texts of the chunks `keywords`, as [`read_text`], in one pass.
-pub fn read_texts<R: BufRead + Seek, const N: usize>(
-    mut reader: R,
-    source_name: &str,
-    keywords: [&str; N],
-) -> Result<[Option<String>; N]> {
-    let fail = |reason: String| Error::Png {
-        source_name: source_name.to_string(),
-        reason,
-    };
-    let mut signature = [0u8; 8];
-    let got =
-        read_up_to(&mut reader, &mut signature).map_err(|e| fail(format!("cannot read: {e}")))?;
-    if got < 8 || signature != SIGNATURE {
-        return Err(fail("not a PNG file".into()));
-    }
-    reader
-        .seek(std::io::SeekFrom::Start(0))
-        .map_err(|e| fail(format!("cannot read: {e}")))?;
-    let mut decoder = png::Decoder::new_with_limits(
-        reader,
-        png::Limits {
-            bytes: 4 * MAX_TEXT_BYTES,
-        },
-    );
-    decoder.set_ignore_text_chunk(false);
-    let info = decoder
-        .read_info()
-        .map_err(|e| fail(format!("damaged PNG: {e}")))?;
-    let info = info.info();
-    let find = |keyword: &str| -> Result<Option<String>> {
-        for chunk in &info.utf8_text {
-            if chunk.keyword == keyword {
-                let mut chunk = chunk.clone();
-                chunk
-                    .decompress_text_with_limit(MAX_TEXT_BYTES)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
-                return chunk
-                    .get_text()
-                    .map(Some)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")));
-            }
-        }
-        for chunk in &info.compressed_latin1_text {
-            if chunk.keyword == keyword {
-                let mut chunk = chunk.clone();
-                chunk
-                    .decompress_text_with_limit(MAX_TEXT_BYTES)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
-                return chunk
-                    .get_text()
-                    .map(Some)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")));
-            }
-        }
-        Ok(info
-            .uncompressed_latin1_text
-            .iter()
-            .find(|c| c.keyword == keyword)
-            .map(|c| c.text.clone()))
-    };
-    let mut texts = [const { None }; N];
-    for (text, keyword) in texts.iter_mut().zip(keywords) {
-        *text = find(keyword)?;
-    }
-    Ok(texts)
-}
-
-fn read_up_to<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
-
-/// The scene recipe embedded in PNG bytes. Errors say whether the bytes are
-/// not a PNG, a PNG without a recipe, or a PNG with a bad recipe.
-pub fn decode_recipe(bytes: &[u8], source_name: &str) -> Result<Scene> {
-    if bytes.len() as u64 > MAX_PNG_BYTES {
-        return Err(Error::Png {
-            source_name: source_name.to_string(),
-            reason: format!("file is larger than the limit of {MAX_PNG_BYTES} bytes"),
-        });
-    }
-    recipe_from(std::io::Cursor::new(bytes), source_name)
-}
-
-/// The scene recipe of the PNG file at `path`. The file's size is checked
-/// against [`MAX_PNG_BYTES`] first, and only its chunks before the image
-/// data are read.
-pub fn read_recipe(path: &Path) -> Result<Scene> {
-    let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    if len > MAX_PNG_BYTES {
-        return Err(Error::Png {
-            source_name: name,
-            reason: format!("file is {len} bytes, larger than the limit of {MAX_PNG_BYTES}"),
-        });
-    }
-    recipe_from(BufReader::with_capacity(64 << 10, file), &name)
-}
-
-/// The recipe: the [`SCENE_KEY`] chunk, checked against the [`CODE_KEY`]
-/// chunk when there is one; else the code alone.
-fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Scene> {
-    let fail = |reason: String| Error::Png {
-        source_name: source_name.to_string(),
-        reason,
-    };
-    let [text, code] = read_texts(reader, source_name, [SCENE_KEY, CODE_KEY])?;
-    let coded = code
-        .map(|code| share::decode(&code).map_err(|e| fail(format!("{CODE_KEY} chunk: {e}"))))
-        .transpose()?;
-    match (text, coded) {
-        (Some(text), coded) => {
-            let scene = Scene::from_ron(&text, &format!("{source_name} ({SCENE_KEY})"))?;
-            match coded {
-                Some(coded) if coded != scene => Err(fail(format!(
-                    "its {SCENE_KEY} and {CODE_KEY} chunks describe different scenes \
-                     (was the file edited?)"
-                ))),
-                _ => Ok(scene),
-            }
-        }
-        (None, Some(coded)) => Ok(coded),
-        (None, None) => Err(fail(format!(
-            "PNG has no {SCENE_KEY} recipe (not made by playa?)"
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,64 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn recipe_round_trips() {
-        let (scene, image) = small();
-        for c in Compression::ALL {
-            let bytes =
-                encode_png_to_vec(&image, &scene, &[("playa:note", "x1".into())], c).unwrap();
-            assert_eq!(decode_recipe(&bytes, "mem").unwrap(), scene);
-            let note = read_text(std::io::Cursor::new(&bytes), "mem", "playa:note").unwrap();
-            assert_eq!(note.as_deref(), Some("x1"));
-            let code = read_text(std::io::Cursor::new(&bytes), "mem", CODE_KEY).unwrap();
-            assert_eq!(code, Some(share::encode(&scene)));
-            let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
-            assert_eq!(decoded, image);
-        }
-    }
-
-    /// A small PNG with the text chunks `texts` (keyword, text).
-    fn png_with(texts: &[(&str, &str)]) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        let mut enc = png::Encoder::new(&mut bytes, 2, 2);
-        enc.set_color(png::ColorType::Rgb);
-        for (k, t) in texts {
-            enc.add_text_chunk(k.to_string(), t.to_string()).unwrap();
-        }
-        let mut w = enc.write_header().unwrap();
-        w.write_image_data(&[0; 12]).unwrap();
-        w.finish().unwrap();
-        bytes
-    }
-
-    #[test]
-    fn either_chunk_is_a_recipe_and_both_must_agree() {
-        let scene = Scene {
-            seed: 77,
-            ..Scene::default()
-        };
-        let code = share::encode(&scene);
-        let ron = scene.to_ron();
-        let decode = |texts: &[(&str, &str)]| decode_recipe(&png_with(texts), "x.png");
-        assert_eq!(decode(&[(CODE_KEY, &code)]).unwrap(), scene);
-        assert_eq!(decode(&[(SCENE_KEY, &ron)]).unwrap(), scene);
-        assert_eq!(
-            decode(&[(SCENE_KEY, &ron), (CODE_KEY, &code)]).unwrap(),
-            scene
-        );
-
-        let other = share::encode(&Scene::default());
-        let err = decode(&[(SCENE_KEY, &ron), (CODE_KEY, &other)])
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("x.png") && err.contains("different scenes"),
-            "{err}"
-        );
-        let err = decode(&[(CODE_KEY, "playa1-AAAAAAA")])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("playa:code chunk: share code"), "{err}");
-
+    fn playa_s_own_chunks_are_refused_as_extra_text() {
         let (scene, image) = small();
         let err = encode_png_to_vec(&image, &scene, &[(CODE_KEY, "x".into())], Compression::Fast)
             .unwrap_err()
@@ -588,44 +369,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn bad_inputs_say_what_is_wrong() {
-        let err = decode_recipe(b"hello world", "a.png")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("a.png") && err.contains("not a PNG"), "{err}");
-        let err = decode_recipe(b"", "e.png").unwrap_err().to_string();
-        assert!(err.contains("not a PNG"), "{err}");
-
-        let mut plain = Vec::new();
-        image::DynamicImage::ImageRgba8(RgbaImage::new(4, 4))
-            .write_to(
-                &mut std::io::Cursor::new(&mut plain),
-                image::ImageFormat::Png,
-            )
-            .unwrap();
-        let err = decode_recipe(&plain, "p.png").unwrap_err().to_string();
-        assert!(err.contains("no playa:scene recipe"), "{err}");
-
-        let (_, image) = small();
-        let mut bad = Vec::new();
-        let mut enc = png::Encoder::new(&mut bad, 48, 27);
-        enc.set_color(png::ColorType::Rgba);
-        enc.add_itxt_chunk(SCENE_KEY.into(), "(seed: \"x\")".into())
-            .unwrap();
-        let mut w = enc.write_header().unwrap();
-        w.write_image_data(image.as_raw()).unwrap();
-        w.finish().unwrap();
-        let err = decode_recipe(&bad, "b.png").unwrap_err().to_string();
-        assert!(err.contains("b.png (playa:scene): line 1, column"), "{err}");
-
-        let (scene, image) = small();
-        let bytes = encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
-        let err = decode_recipe(&bytes[..40], "t.png")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("t.png"), "{err}");
     }
 }

@@ -14,14 +14,16 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// The first line of the preset's leading comment: what it shows.
-    pub fn description(&self) -> &'static str {
+    /// What the preset shows: its leading `//` comment, whole, its lines
+    /// joined into one.
+    pub fn description(&self) -> String {
         self.ron
             .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("//"))
+            .map_while(|l| l.trim_start().strip_prefix("//"))
             .map(str::trim)
-            .unwrap_or("")
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The preset's scene.
@@ -56,21 +58,24 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The preset called `name`, or an error naming it and listing the presets.
+pub fn get(name: &str) -> Result<&'static Preset> {
+    find(name).ok_or_else(|| Error::Scene {
+        source_name: name.to_string(),
+        reason: format!(
+            "no such preset (the presets are: {})",
+            PRESETS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
 /// The scene of the preset called `name`.
 pub fn load(name: &str) -> Result<Scene> {
-    find(name)
-        .ok_or_else(|| Error::Scene {
-            source_name: name.to_string(),
-            reason: format!(
-                "no such preset (the presets are: {})",
-                PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })?
-        .scene()
+    get(name)?.scene()
 }
 
 #[cfg(test)]
@@ -82,6 +87,20 @@ mod tests {
         for p in PRESETS {
             p.scene().unwrap_or_else(|e| panic!("{e}"));
             assert!(!p.description().is_empty(), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn descriptions_are_the_whole_comment() {
+        let description = |name: &str| find(name).unwrap().description();
+        assert_eq!(
+            description("death-valley"),
+            "Death Valley campsite: deep blue noon sky, distant ranges, a pale playa \
+             scattered with clumps of stones, a red dome tent. The default scene."
+        );
+        for p in PRESETS {
+            let d = p.description();
+            assert!(d.ends_with('.') && !d.contains("  "), "{}: {d}", p.name);
         }
     }
 

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use playa::life::rle;
 use playa::picture::{self, Compression};
+use playa::recipe;
 use playa::{Scene, presets, share};
 use proptest::prelude::*;
 
@@ -29,8 +30,8 @@ fn rle_pattern(bytes: &[u8]) -> Result<Option<Scene>, String> {
 }
 
 fn png_recipe(bytes: &[u8]) -> Result<Option<Scene>, String> {
-    picture::decode_recipe(bytes, "in.png")
-        .map(Some)
+    recipe::decode_recipe(bytes, "in.png")
+        .map(|r| Some(r.scene))
         .map_err(|e| e.to_string())
 }
 
@@ -169,9 +170,9 @@ fn huge_files_are_refused_without_being_read() {
     assert!(err.contains("longer than 65536 bytes"), "{err}");
 
     let png_path = huge_file(dir.path(), "huge.png", &good_inputs()[3][..64]);
-    let err = picture::read_recipe(&png_path).unwrap_err().to_string();
+    let err = recipe::read_recipe(&png_path).unwrap_err().to_string();
     assert!(
-        err.contains("huge.png") && err.contains(&picture::MAX_PNG_BYTES.to_string()),
+        err.contains("huge.png") && err.contains(&recipe::MAX_PNG_BYTES.to_string()),
         "{err}"
     );
 
@@ -243,14 +244,14 @@ fn absurd_values_are_refused_naming_the_limit() {
     let mut enc = png::Encoder::new(&mut bytes, 2, 2);
     enc.set_color(png::ColorType::Rgba);
     enc.add_itxt_chunk(
-        picture::SCENE_KEY.into(),
+        recipe::SCENE_KEY.into(),
         "(automaton: (generations: 1000000))".into(),
     )
     .unwrap();
     let mut w = enc.write_header().unwrap();
     w.write_image_data(image.as_raw()).unwrap();
     w.finish().unwrap();
-    let err = picture::decode_recipe(&bytes, "absurd.png")
+    let err = recipe::decode_recipe(&bytes, "absurd.png")
         .unwrap_err()
         .to_string();
     assert!(err.contains("absurd.png") && err.contains("1000"), "{err}");

@@ -41,14 +41,24 @@ fn no_input_renders_the_default_preset() {
 }
 
 #[test]
-fn list_names_every_preset() {
+fn list_names_every_preset_with_its_whole_description() {
     let dir = tempfile::tempdir().unwrap();
     let o = playa(dir.path(), &["--list"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
+    // Not a terminal: one line a preset, nothing cut.
+    assert_eq!(out.lines().count(), playa::presets::PRESETS.len(), "{out}");
     for p in playa::presets::PRESETS {
-        assert!(out.contains(p.name), "{out}");
+        let line = format!("{:<20} {}", p.name, p.description());
+        assert!(out.lines().any(|l| l == line), "{line:?} not in:\n{out}");
     }
+    // Both lines of the default preset's comment.
+    assert!(
+        out.contains(
+            "a pale playa scattered with clumps of stones, a red dome tent. The default scene."
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -82,8 +92,11 @@ fn batch_of_presets_and_seeds_into_a_directory() {
         ]
     );
     // The recipe carries the seed it was rendered with.
-    let scene = playa::picture::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
-    assert_eq!(scene.seed, 6);
+    let recipe = playa::recipe::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
+    assert_eq!(
+        (recipe.scene.seed, recipe.width, recipe.height),
+        (6, 48, 27)
+    );
 }
 
 #[test]
@@ -130,6 +143,52 @@ fn a_picture_re_renders_to_the_same_bytes() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(files(&dir.path().join("y")), ["a-9.png"]);
+}
+
+#[test]
+fn a_picture_re_renders_at_its_own_size_without_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &[
+            "golden-hour",
+            "--seed",
+            "2",
+            "--size",
+            "300x169",
+            "--out",
+            "b.png",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa(dir.path(), &["b.png", "--out", "again"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&dir.path().join("again")), ["b-2.png"]);
+    let again = std::fs::read(dir.path().join("again/b-2.png")).unwrap();
+    let size = image::load_from_memory(&again).unwrap();
+    assert_eq!((size.width(), size.height()), (300, 169));
+    assert!(
+        std::fs::read(dir.path().join("b.png")).unwrap() == again,
+        "the re-rendered picture differs"
+    );
+    // A new seed keeps the picture's size too; --size still wins.
+    let o = playa(dir.path(), &["b.png", "--seeds", "3..5", "--out", "seeds"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for seed in [3, 4] {
+        let path = dir.path().join(format!("seeds/b-{seed}.png"));
+        let recipe = playa::recipe::read_recipe(&path).unwrap();
+        assert_eq!(
+            (recipe.width, recipe.height, recipe.scene.seed),
+            (300, 169, seed)
+        );
+    }
+    let o = playa(
+        dir.path(),
+        &["b.png", "--size", "64x36", "--out", "small.png"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let recipe = playa::recipe::read_recipe(&dir.path().join("small.png")).unwrap();
+    assert_eq!((recipe.width, recipe.height), (64, 36));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use playa::{Scene, picture, presets, share};
+use playa::{Scene, presets, recipe, share};
 
 fn playa(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_playa"))
@@ -77,15 +77,15 @@ fn a_code_renders_the_same_bytes_as_its_scene() {
     assert!(from_preset == from_code, "the two PNG files differ");
 
     // The picture carries the code, and its recipe reads back.
-    let text = picture::read_text(
+    let text = recipe::read_text(
         std::io::Cursor::new(&from_code),
         "shared-5.png",
-        picture::CODE_KEY,
+        recipe::CODE_KEY,
     )
     .unwrap();
     assert_eq!(text.as_deref(), Some(code.as_str()));
-    let recipe = picture::decode_recipe(&from_code, "shared-5.png").unwrap();
-    assert_eq!(share::encode(&recipe), code);
+    let recipe = recipe::decode_recipe(&from_code, "shared-5.png").unwrap();
+    assert_eq!(share::encode(&recipe.scene), code);
 
     // A code given as a plain input works too, over --seeds.
     let o = playa(

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use image::RgbaImage;
 use playa::picture::{self, Compression};
+use playa::recipe;
 use playa::{Scene, presets, render};
 
 /// FNV-1a (64-bit) of the picture's size and RGBA bytes.
@@ -128,7 +129,7 @@ fn recipe_round_trip_gives_identical_bytes() {
         scene.seed = 12345;
         let image = render(&scene, 240, 135).unwrap();
         let bytes = picture::encode_png_to_vec(&image, &scene, &[], Compression::Fast).unwrap();
-        let back = picture::decode_recipe(&bytes, "mem").unwrap();
+        let back = recipe::decode_recipe(&bytes, "mem").unwrap().scene;
         assert_eq!(back, scene);
         let again = render(&back, 240, 135).unwrap();
         let bytes2 = picture::encode_png_to_vec(&again, &back, &[], Compression::Fast).unwrap();
@@ -147,14 +148,14 @@ fn recipe_is_read_from_a_file_without_reading_the_pixels() {
     let scene = Scene::default();
     let image = render(&scene, 64, 36).unwrap();
     picture::write_png(&path, &image, &scene, &[], Compression::Best).unwrap();
-    assert_eq!(picture::read_recipe(&path).unwrap(), scene);
+    assert_eq!(recipe::read_recipe(&path).unwrap().scene, scene);
     // Cut the file right after the recipe: the image data is gone, the
     // recipe still reads.
     let bytes = std::fs::read(&path).unwrap();
     let idat = bytes.windows(4).position(|w| w == b"IDAT").unwrap();
     std::fs::write(&path, &bytes[..idat + 4]).unwrap();
-    assert_eq!(picture::read_recipe(&path).unwrap(), scene);
-    let err = picture::read_recipe(&dir.path().join("missing.png")).unwrap_err();
+    assert_eq!(recipe::read_recipe(&path).unwrap().scene, scene);
+    let err = recipe::read_recipe(&dir.path().join("missing.png")).unwrap_err();
     assert!(err.to_string().contains("missing.png"), "{err}");
 }
 
@@ -174,8 +175,8 @@ fn a_huge_file_is_refused_before_it_is_read() {
     let path = dir.path().join("huge.png");
     // Sparse: no disk is used, and nothing may read it.
     let file = std::fs::File::create(&path).unwrap();
-    file.set_len(picture::MAX_PNG_BYTES + 1).unwrap();
-    let err = picture::read_recipe(&path).unwrap_err().to_string();
+    file.set_len(recipe::MAX_PNG_BYTES + 1).unwrap();
+    let err = recipe::read_recipe(&path).unwrap_err().to_string();
     assert!(err.contains("huge.png") && err.contains("limit"), "{err}");
 }
 

@@ -2,10 +2,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use playa::picture;
+use playa::recipe;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(scene) = picture::decode_recipe(data, "fuzz.png") {
-        scene.validate().expect("a recipe read is valid");
+    if let Ok(recipe) = recipe::decode_recipe(data, "fuzz.png") {
+        recipe.scene.validate().expect("a recipe read is valid");
     }
 });

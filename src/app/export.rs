@@ -119,7 +119,7 @@ pub fn export_png(
     written: &AtomicU64,
 ) -> crate::Result<bool> {
     let mut failure = None;
-    let result = crate::export::write_atomically_with(path, |file| {
+    let result = crate::atomic::write_atomically_with(path, |file| {
         let mut out = Watched {
             inner: std::io::BufWriter::with_capacity(1 << 20, file),
             cancel,

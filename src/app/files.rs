@@ -1,4 +1,5 @@
-//! Scenes from files, drops and pastes: presets, playa PNGs, RON text.
+//! Scenes from files, drops and pastes, through [`crate::source`]; the file
+//! dialogs.
 //!
 //! Every loader returns either a valid scene or one message a person can
 //! read; the caller shows the message and leaves the current scene alone.
@@ -6,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::scene::Scene;
+use crate::source::Source;
 
 /// Name of the default preset.
 pub const DEFAULT_PRESET: &str = crate::presets::DEFAULT;
@@ -28,73 +30,26 @@ pub fn display_name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// Reads the scene of a `.ron` preset or a playa `.png` (its recipe; the
-/// pixels are not read). Anything else is refused with a message naming it.
+/// The scene of a file dropped on the window or chosen with Open…: a `.ron`
+/// scene or a picture made by playa (see [`Source::from_path`]). The error
+/// is the message to show.
 pub fn scene_from_path(path: &Path) -> Result<Scene, String> {
-    use std::io::Read;
-    let name = display_name(path);
-    let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    if !file
-        .metadata()
-        .map_err(|e| format!("{name}: {e}"))?
-        .is_file()
-    {
-        return Err(format!("{name} is not a file"));
-    }
-    let mut head = Vec::with_capacity(PNG_SIGNATURE.len());
-    (&mut file)
-        .take(PNG_SIGNATURE.len() as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| format!("{name}: {e}"))?;
-    if head == PNG_SIGNATURE {
-        return crate::picture::read_recipe(path).map_err(|e| e.to_string());
-    }
-    // Presets are small: read at most one byte past the limit, so a huge
-    // file is refused without being read whole.
-    let mut bytes = head;
-    file.take(crate::scene::MAX_RON_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{name}: {e}"))?;
-    scene_from_bytes(&bytes, &name)
+    Source::from_path(path)
+        .and_then(|source| source.load())
+        .map(|loaded| loaded.scene)
+        .map_err(|e| e.to_string())
 }
 
-/// Reads a scene from the bytes of a file named `name`: a PNG (by its
-/// signature) must carry a playa recipe; anything else must be RON text.
-pub fn scene_from_bytes(bytes: &[u8], name: &str) -> Result<Scene, String> {
-    if bytes.starts_with(PNG_SIGNATURE) {
-        return crate::picture::decode_recipe(bytes, name).map_err(|e| e.to_string());
-    }
-    let is_ron = Path::new(name)
-        .extension()
-        .is_some_and(|x| x.eq_ignore_ascii_case("ron"));
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Err(not_a_scene(name));
-    };
-    if !is_ron && !text.trim_start().starts_with('(') {
-        return Err(not_a_scene(name));
-    }
-    Scene::from_ron(text, name).map_err(|e| e.to_string())
-}
-
-/// Reads a pasted scene: RON text (a share code once they exist).
+/// The scene of pasted text: a share code or a scene in RON (see
+/// [`Source::from_text`]). The error is the message to show.
 pub fn scene_from_text(text: &str) -> Result<Scene, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err("the clipboard is empty: nothing to load".to_string());
-    }
-    if crate::share::looks_like_code(text) {
-        return crate::share::decode(text).map_err(|e| e.to_string());
-    }
-    if !text.starts_with('(') {
-        let shown: String = text.chars().take(24).collect();
-        return Err(format!(
-            "pasted text {shown:?}… is not a playa scene (expected a playa1- share code or RON)"
-        ));
-    }
-    Scene::from_ron(text, "pasted scene").map_err(|e| e.to_string())
+    Source::from_text(text, "pasted text")
+        .and_then(|source| source.load())
+        .map(|loaded| loaded.scene)
+        .map_err(|e| e.to_string())
 }
 
-/// The scene as compact one-line RON, for the share field.
+/// The scene's share code, for the share field.
 pub fn scene_to_text(scene: &Scene) -> String {
     crate::share::encode(scene)
 }
@@ -160,18 +115,12 @@ impl FileDialog {
     }
 }
 
-const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-
-fn not_a_scene(name: &str) -> String {
-    format!("{name} is not a playa scene: drop a .ron preset or a PNG made by playa")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn ron_text_round_trips() {
+    fn share_codes_and_ron_round_trip() {
         let scene = Scene {
             seed: 4242,
             ..Scene::default()
@@ -187,32 +136,16 @@ mod tests {
     }
 
     #[test]
-    fn bad_pastes_say_why() {
+    fn bad_pastes_and_files_say_why() {
         assert!(scene_from_text("").unwrap_err().contains("empty"));
-        assert!(
-            scene_from_text("hello world")
-                .unwrap_err()
-                .contains("not a playa scene")
-        );
+        let err = scene_from_text("hello world").unwrap_err();
+        assert!(err.contains("not a playa scene"), "{err}");
         assert!(scene_from_text("(seed: -1)").is_err());
-    }
 
-    #[test]
-    fn non_scene_files_are_refused() {
-        let err = scene_from_bytes(b"just some notes", "notes.txt").unwrap_err();
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "just some notes").unwrap();
+        let err = scene_from_path(&notes).unwrap_err();
         assert!(err.contains("notes.txt is not a playa scene"), "{err}");
-        let err = scene_from_bytes(&[0xff, 0x00, 0x12], "x.ron").unwrap_err();
-        assert!(err.contains("x.ron"), "{err}");
-        let err = scene_from_bytes(b"\x89PNG\r\n\x1a\nbroken", "a.png").unwrap_err();
-        assert!(err.contains("a.png"), "{err}");
-    }
-
-    #[test]
-    fn shipped_presets_load_from_their_files() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("presets");
-        for preset in crate::presets::PRESETS {
-            let path = dir.join(format!("{}.ron", preset.name));
-            assert_eq!(scene_from_path(&path).unwrap(), preset.scene().unwrap());
-        }
     }
 }

@@ -113,7 +113,7 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
     let text = rle::to_string(&result, rule, &[comment]);
     match &args.out {
         Some(path) => {
-            playa::export::write_atomically(path, text.as_bytes())?;
+            playa::atomic::write_atomically(path, text.as_bytes())?;
             for line in &stats_lines {
                 println!("{line}");
             }

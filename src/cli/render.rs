@@ -13,7 +13,8 @@ use rayon::prelude::*;
 
 use super::{CliError, parse_size};
 use playa::picture::{self, Compression};
-use playa::{Scene, compose, presets, share};
+use playa::source::{Loaded, Source};
+use playa::{Scene, compose, presets};
 
 /// Most images one `playa render` makes (inputs × seeds).
 pub const MAX_BATCH: u64 = 100_000;
@@ -40,8 +41,9 @@ pub struct RenderArgs {
     /// Render every seed of a range: A..B (B excluded) or A..=B.
     #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
     seeds: Option<(u64, u64)>,
-    /// Picture size WxH. Default: 1920 wide, the height from the scene's
-    /// aspect ratio. At most 16384 per side and 2^28 pixels.
+    /// Picture size WxH. Default: a picture's own size for a picture input,
+    /// else 1920 wide, the height from the scene's aspect ratio. At most
+    /// 16384 per side and 2^28 pixels.
     #[arg(long, value_parser = parse_size)]
     size: Option<(usize, usize)>,
     /// Output directory (created if needed), or a file ending in .png when
@@ -57,7 +59,7 @@ pub struct RenderArgs {
     /// PNG compression: fast, default or best.
     #[arg(long, default_value = "fast", value_parser = parse_compression)]
     compression: Compression,
-    /// List the shipped presets and exit.
+    /// List the shipped presets with what they show, and exit.
     #[arg(long)]
     list: bool,
 }
@@ -104,9 +106,10 @@ struct Job {
 
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if args.list {
-        for p in presets::PRESETS {
-            println!("{:<20} {}", p.name, p.description());
-        }
+        let width = console::Term::stdout()
+            .size_checked()
+            .map(|(_, columns)| usize::from(columns));
+        print!("{}", preset_list(width));
         return Ok(());
     }
     let size = match args.size {
@@ -128,16 +131,18 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
 
     let mut failures: Vec<String> = Vec::new();
     let mut scenes = Vec::new();
-    for input in &inputs {
-        match load(input) {
-            Ok((name, scene)) => scenes.push((input.clone(), name, scene)),
-            Err(e) => failures.push(format!("{input}: {}", strip_source(&e, input))),
-        }
-    }
-    for code in &args.codes {
-        match share::decode(code) {
-            Ok(scene) => scenes.push((code.clone(), SHARED.to_string(), scene)),
-            Err(e) => failures.push(format!("{code}: {e}")),
+    let sources = inputs
+        .iter()
+        .map(|input| (input, Source::from_arg(input)))
+        .chain(
+            args.codes
+                .iter()
+                .map(|code| (code, Ok(Source::Code(code.clone())))),
+        );
+    for (input, source) in sources {
+        match source.and_then(|source| load(&source)) {
+            Ok((name, loaded)) => scenes.push((input.clone(), name, loaded)),
+            Err(e) => failures.push(e.to_string()),
         }
     }
     let seeds = |scene: &Scene| -> Vec<u64> {
@@ -159,11 +164,13 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         .as_ref()
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
     let mut jobs = Vec::new();
-    for (input, name, scene) in &scenes {
-        for seed in seeds(scene) {
-            let mut scene = scene.clone();
+    for (input, name, loaded) in &scenes {
+        for seed in seeds(&loaded.scene) {
+            let mut scene = loaded.scene.clone();
             scene.seed = seed;
-            let size = size.unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH));
+            let size = size
+                .or(loaded.size)
+                .unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH));
             let file = format!("{}.png", Scene::file_stem(name, seed));
             let path = match (single_file, &args.out) {
                 (Some(f), _) => f.clone(),
@@ -292,63 +299,87 @@ fn make(job: &Job, compression: Compression) -> playa::Result<()> {
     picture::render_png_file(&job.path, &job.scene, w, h, &[], compression)
 }
 
-/// An input's scene and the name its pictures are filed under: a preset or
-/// picture file, a shipped preset's name, or a share code.
-pub(super) fn load(input: &str) -> playa::Result<(String, Scene)> {
-    let path = Path::new(input);
-    let stem = || {
+/// An input's scene, the size of a picture input and the name its pictures
+/// are filed under. The error names the input.
+fn load(source: &Source) -> playa::Result<(String, Loaded)> {
+    let loaded = source.load()?;
+    let stem = |path: &Path| {
         path.file_stem()
             .map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned())
     };
-    if path.is_file() {
-        let is_png = {
-            use std::io::Read;
-            let mut head = [0u8; 8];
-            std::fs::File::open(path)
-                .and_then(|mut f| f.read(&mut head))
-                .map_err(|e| playa::Error::io(path, e))?;
-            head == [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]
-        };
-        if is_png || input.to_ascii_lowercase().ends_with(".png") {
-            let scene = picture::read_recipe(path)?;
+    let name = match source {
+        Source::Preset(preset) => preset.name.to_string(),
+        Source::Code(_) => SHARED.to_string(),
+        Source::Ron { .. } => "scene".to_string(),
+        Source::SceneFile(path) => stem(path),
+        Source::Picture(path) => {
             // `name-7.png` made with seed 7 is filed again as `name`.
-            let stem = stem();
-            let name = stem
-                .strip_suffix(&format!("-{}", scene.seed))
+            let stem = stem(path);
+            stem.strip_suffix(&format!("-{}", loaded.scene.seed))
                 .filter(|s| !s.is_empty())
                 .unwrap_or(&stem)
-                .to_string();
-            return Ok((name, scene));
+                .to_string()
         }
-        return Ok((stem(), Scene::from_ron_file(path)?));
-    }
-    if let Some(preset) = presets::find(input) {
-        return Ok((preset.name.to_string(), preset.scene()?));
-    }
-    if share::looks_like_code(input) {
-        return Ok((SHARED.to_string(), share::decode(input)?));
-    }
-    if path.extension().is_some() || input.contains(['/', '\\']) {
-        return Err(playa::Error::io(
-            path,
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-        ));
-    }
-    presets::load(input).map(|s| (input.to_string(), s))
+    };
+    Ok((name, loaded))
 }
 
-/// The error's text without a leading `input: ` (the line names the input
-/// itself).
-pub(super) fn strip_source(e: &playa::Error, input: &str) -> String {
-    let text = e.to_string();
-    text.strip_prefix(&format!("{input}: "))
-        .map(str::to_string)
-        .unwrap_or(text)
+/// The lines of `--list`: each preset's name and its whole description,
+/// wrapped at spaces to `width` columns when there is a width (a terminal),
+/// continued under the description's first column.
+fn preset_list(width: Option<usize>) -> String {
+    let mut out = String::new();
+    for preset in presets::PRESETS {
+        let mut line = format!("{:<20}", preset.name);
+        for (i, word) in preset.description().split_whitespace().enumerate() {
+            let columns = line.chars().count() + 1 + word.chars().count();
+            if i > 0 && width.is_some_and(|w| columns > w) {
+                out.push_str(&line);
+                out.push('\n');
+                line = " ".repeat(20);
+            }
+            line.push(' ');
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_list_is_whole_and_wraps_at_spaces() {
+        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let whole = preset_list(None);
+        assert_eq!(whole.lines().count(), presets::PRESETS.len());
+        for p in presets::PRESETS {
+            assert!(whole.contains(&format!("{:<20} {}\n", p.name, p.description())));
+        }
+        for width in [40, 61, 80, 100] {
+            let wrapped = preset_list(Some(width));
+            for line in wrapped.lines() {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+            // The same words in the same order, none cut.
+            assert_eq!(words(&wrapped), words(&whole), "{width}");
+            assert!(wrapped.lines().count() > presets::PRESETS.len(), "{width}");
+        }
+        // Narrower than a word: one word a line, never cut.
+        let narrow = preset_list(Some(22));
+        assert_eq!(words(&narrow), words(&whole));
+        for line in narrow.lines() {
+            let named = presets::PRESETS.iter().any(|p| line.starts_with(p.name));
+            assert_eq!(
+                line.split_whitespace().count(),
+                1 + usize::from(named),
+                "{line:?}"
+            );
+        }
+    }
 
     #[test]
     fn seed_ranges() {

@@ -3,8 +3,7 @@
 use clap::Args;
 
 use super::CliError;
-use super::render::{load, strip_source};
-use playa::{presets, share};
+use playa::{Source, presets, share};
 
 /// Arguments of `playa share`.
 #[derive(Debug, Args)]
@@ -24,7 +23,7 @@ pub struct ShareArgs {
 
 pub fn run(args: ShareArgs) -> Result<(), CliError> {
     if let Some(code) = args.decode {
-        let scene = share::decode(&code)?;
+        let scene = Source::Code(code).load()?.scene;
         // A comment line first, as in the shipped presets: what this is.
         println!(
             "// Shared scene {}\n{}",
@@ -34,8 +33,7 @@ pub fn run(args: ShareArgs) -> Result<(), CliError> {
         return Ok(());
     }
     let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
-    let (_, mut scene) =
-        load(input).map_err(|e| anyhow::anyhow!("{input}: {}", strip_source(&e, input)))?;
+    let mut scene = Source::from_arg(input)?.load()?.scene;
     if let Some(seed) = args.seed {
         scene.seed = seed;
     }

@@ -1,11 +1,16 @@
-//! 8-connected clumps of live cells: the rocks of a field.
+//! 8-connected clumps of live cells: how many, how large and where
+//! (`playa life --stats` counts them).
 //!
-//! A scanline flood fill: it takes whole horizontal runs of live cells at a
-//! time and keeps, on an explicit stack, the stretches of the rows above and
-//! below still to search. Memory is one bit per cell (the cells not yet in a
-//! clump) plus the stack, which holds row stretches, not cells. Start cells
-//! are found by scanning that bit set word by word, so empty space costs one
-//! word test per 64 cells.
+//! A scanline flood fill. From a start cell it widens, cell by cell, to the
+//! whole horizontal run of live cells, records the run, and pushes onto an
+//! explicit stack the stretches of the rows above and below (one cell wider
+//! at each end) still to search, cell by cell. On a torus rows and columns
+//! wrap, and a clump is laid out in unwrapped coordinates (see [`Clump`]).
+//! Memory is one bit per cell (the live cells not yet in a clump), the
+//! stack, which holds row stretches, not cells, the clumps themselves and,
+//! for [`label`] only, one `u32` label per cell. Start cells are found by
+//! scanning that bit set word by word, so empty space between clumps costs
+//! one word test per 64 cells.
 
 use crate::life::grid::{BitGrid, Topology};
 
