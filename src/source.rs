@@ -47,6 +47,14 @@ pub enum Source {
     SceneFile(PathBuf),
     /// A picture made by playa: its recipe is loaded, not its pixels.
     Picture(PathBuf),
+    /// The bytes of a picture made by playa, read already (a browser's file
+    /// picker or drop), named `name` in messages.
+    PictureBytes {
+        /// The PNG file's bytes.
+        bytes: Vec<u8>,
+        /// Its name, for messages.
+        name: String,
+    },
 }
 
 /// A loaded input: its scene and, for a picture, the picture's size.
@@ -162,6 +170,26 @@ impl Source {
         }
     }
 
+    /// What the bytes of a file named `name` hold, when they come without a
+    /// path (a browser's file picker or drop): a PNG (by its signature) is a
+    /// picture whose recipe is read; anything else is read as text, a share
+    /// code or a scene in RON ([`Source::from_text`]).
+    pub fn from_bytes(bytes: Vec<u8>, name: &str) -> Result<Source> {
+        if bytes.starts_with(&recipe::PNG_SIGNATURE) {
+            return Ok(Source::PictureBytes {
+                bytes,
+                name: name.to_string(),
+            });
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => Source::from_text(&text, name),
+            Err(_) => Err(Error::NotAScene {
+                input: name.to_string(),
+                reason: "it is neither a PNG nor text".into(),
+            }),
+        }
+    }
+
     /// Loads the scene. An error names the input: the file, the preset, the
     /// share code (quoted, cut short if long) or the text's name.
     pub fn load(&self) -> Result<Loaded> {
@@ -175,6 +203,13 @@ impl Source {
             Source::SceneFile(path) => Scene::from_ron_file(path)?,
             Source::Picture(path) => {
                 let recipe = recipe::read_recipe(path)?;
+                return Ok(Loaded {
+                    scene: recipe.scene,
+                    size: Some((recipe.width, recipe.height)),
+                });
+            }
+            Source::PictureBytes { bytes, name } => {
+                let recipe = recipe::decode_recipe(bytes, name)?;
                 return Ok(Loaded {
                     scene: recipe.scene,
                     size: Some((recipe.width, recipe.height)),

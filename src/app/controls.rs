@@ -133,9 +133,9 @@ impl Controls {
         let Some(answer) = dialog.poll() else { return };
         self.open_dialog = None;
         match answer {
-            Some(path) => {
+            Some(picked) => {
                 self.open_path = None;
-                events.push(load_path(&path));
+                events.push(load_picked(picked));
             }
             None => {
                 // Nothing chosen, or no dialog could open (no desktop
@@ -390,12 +390,19 @@ const _: () = assert!(RULE_NAMES.len() + 1 == RULES.len());
 /// An event loading the scene at `path`.
 pub fn load_path(path: &std::path::Path) -> Event {
     let name = files::display_name(path);
-    let preset = path
-        .extension()
-        .is_some_and(|x| x == "ron")
-        .then(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .flatten();
-    Event::Load(files::scene_from_path(path).map(|s| (s, name, preset)))
+    Event::Load(files::scene_from_path(path).map(|s| (s, name.clone(), preset_name(&name))))
+}
+
+/// An event loading the scene of a file chosen with Open….
+fn load_picked(picked: files::Picked) -> Event {
+    let (name, scene) = files::scene_from_picked(picked);
+    let preset = preset_name(&name);
+    Event::Load(scene.map(|s| (s, name, preset)))
+}
+
+/// The preset name a `.ron` file's scene is shown under: its stem.
+fn preset_name(file_name: &str) -> Option<String> {
+    file_name.strip_suffix(".ron").map(str::to_string)
 }
 
 fn absolute(p: PathBuf) -> PathBuf {

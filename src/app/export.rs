@@ -12,11 +12,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::Message;
+#[cfg(not(target_arch = "wasm32"))]
 use super::files::FileDialog;
 use crate::scene::Scene;
 
@@ -190,6 +193,7 @@ pub struct ExportDialog {
     /// The file path being edited.
     path: String,
     job: Option<Job>,
+    #[cfg(not(target_arch = "wasm32"))]
     browse: Option<FileDialog>,
     /// A hint under the path field (e.g. the file dialog could not open).
     hint: Option<String>,
@@ -231,6 +235,7 @@ impl ExportDialog {
 
     /// Collects a finished job's result into `message`.
     pub fn poll(&mut self, message: &mut Option<Message>) {
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(dialog) = &mut self.browse
             && let Some(result) = dialog.poll()
         {
@@ -294,6 +299,25 @@ impl ExportDialog {
         }
         let (w, h) = settings.pixels(scene);
         crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = ms_per_mpx;
+            self.download(scene, (w, h), &path)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.spawn(settings, scene, path, (w, h), ms_per_mpx)
+    }
+
+    /// Starts the export on its own thread, writing the file at `path`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn spawn(
+        &mut self,
+        settings: &mut ExportSettings,
+        scene: &Scene,
+        path: PathBuf,
+        (w, h): (u32, u32),
+        ms_per_mpx: Option<f64>,
+    ) -> Result<(), String> {
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
         {
@@ -332,6 +356,39 @@ impl ExportDialog {
             done,
         });
         self.outcome = None;
+        Ok(())
+    }
+
+    /// In the browser: renders `scene` at `size` on the UI thread (there
+    /// are no others) and offers the PNG, byte-identical to `playa render`
+    /// of the same scene and size, as a download named after `path`.
+    #[cfg(target_arch = "wasm32")]
+    fn download(
+        &mut self,
+        scene: &Scene,
+        (w, h): (u32, u32),
+        path: &std::path::Path,
+    ) -> Result<(), String> {
+        let started = Instant::now();
+        let mut bytes = Vec::new();
+        crate::picture::render_png(
+            &mut bytes,
+            scene,
+            w,
+            h,
+            &[],
+            crate::picture::Compression::default(),
+        )
+        .map_err(|e| e.to_string())?;
+        let name = path
+            .file_name()
+            .map_or_else(|| "playa.png".into(), |n| n.to_string_lossy().into_owned());
+        super::web::download(&name, &bytes, "image/png")?;
+        let secs = started.elapsed().as_secs_f64();
+        self.outcome = Some(Message {
+            text: format!("Downloaded {name} ({w}×{h}, {secs:.1} s)"),
+            error: false,
+        });
         Ok(())
     }
 
@@ -390,16 +447,24 @@ impl ExportDialog {
                     let label = ui.label("File");
                     ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
                         .labelled_by(label.id);
-                    let browsing = self.browse.is_some();
-                    if ui
-                        .add_enabled(
-                            !browsing,
-                            egui::Button::new(if browsing { "Waiting…" } else { "Browse…" }),
-                        )
-                        .clicked()
+                    // In the browser the file is a download: no folders.
+                    #[cfg(not(target_arch = "wasm32"))]
                     {
-                        let start = PathBuf::from(self.path.trim());
-                        self.browse = Some(FileDialog::save_png(&start));
+                        let browsing = self.browse.is_some();
+                        if ui
+                            .add_enabled(
+                                !browsing,
+                                egui::Button::new(if browsing {
+                                    "Waiting…"
+                                } else {
+                                    "Browse…"
+                                }),
+                            )
+                            .clicked()
+                        {
+                            let start = PathBuf::from(self.path.trim());
+                            self.browse = Some(FileDialog::save_png(&start));
+                        }
                     }
                 });
                 if let Some(hint) = &self.hint {

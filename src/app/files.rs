@@ -54,15 +54,44 @@ pub fn scene_to_text(scene: &Scene) -> String {
     crate::share::encode(scene)
 }
 
-/// A native file dialog (rfd) running on its own thread, so the window keeps
-/// repainting while it is open, and never hangs if the dialog cannot open
-/// (no desktop portal): it then answers "nothing chosen".
+/// What a file dialog answers: natively a path; in the browser, where
+/// pages never see paths, the chosen file's name and bytes.
+#[cfg(not(target_arch = "wasm32"))]
+pub type Picked = PathBuf;
+/// What a file dialog answers: natively a path; in the browser, where
+/// pages never see paths, the chosen file's name and bytes.
+#[cfg(target_arch = "wasm32")]
+pub type Picked = (String, Vec<u8>);
+
+/// The scene of a picked file ([`Picked`]), with the file's name for
+/// messages.
+pub fn scene_from_picked(picked: Picked) -> (String, Result<Scene, String>) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        (display_name(&picked), scene_from_path(&picked))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let (name, bytes) = picked;
+        let scene = Source::from_bytes(bytes, &name)
+            .and_then(|source| source.load())
+            .map(|loaded| loaded.scene)
+            .map_err(|e| e.to_string());
+        (name, scene)
+    }
+}
+
+/// A file dialog that does not block the window: natively rfd's dialog on
+/// its own thread (and never a hang if the dialog cannot open, e.g. with no
+/// desktop portal: it then answers "nothing chosen"); in the browser the
+/// page's file picker, read asynchronously.
 pub struct FileDialog {
-    answer: std::sync::mpsc::Receiver<Option<PathBuf>>,
+    answer: std::sync::mpsc::Receiver<Option<Picked>>,
 }
 
 impl FileDialog {
-    fn spawn(pick: impl FnOnce() -> Option<PathBuf> + Send + 'static) -> Self {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn spawn(pick: impl FnOnce() -> Option<Picked> + Send + 'static) -> Self {
         let (tx, answer) = std::sync::mpsc::channel();
         let started = std::thread::Builder::new()
             .name("playa-file-dialog".into())
@@ -76,6 +105,7 @@ impl FileDialog {
     }
 
     /// "Save as" for a PNG, starting at `start` (a file path).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn save_png(start: &Path) -> Self {
         let dir = start.parent().filter(|d| d.is_dir()).map(Path::to_path_buf);
         let name = start.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -92,6 +122,7 @@ impl FileDialog {
     }
 
     /// "Open" for a preset or a playa picture, starting in `dir`.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open_scene(dir: Option<PathBuf>) -> Self {
         FileDialog::spawn(move || {
             let mut d = rfd::FileDialog::new()
@@ -104,9 +135,39 @@ impl FileDialog {
         })
     }
 
+    /// "Open" for a preset or a playa picture: the page's file picker.
+    #[cfg(target_arch = "wasm32")]
+    pub fn open_scene(_dir: Option<PathBuf>) -> Self {
+        let (tx, answer) = std::sync::mpsc::channel();
+        wasm_bindgen_futures::spawn_local(async move {
+            let file = rfd::AsyncFileDialog::new()
+                .add_filter("playa scene or picture", &["ron", "png"])
+                .pick_file()
+                .await;
+            let picked = match file {
+                Some(file) => Some((file.file_name(), file.read().await)),
+                None => None,
+            };
+            let _ = tx.send(picked);
+        });
+        FileDialog { answer }
+    }
+
+    /// Reads a file dropped on the page.
+    #[cfg(target_arch = "wasm32")]
+    pub fn read_dropped(file: egui::DroppedFileHandle) -> Self {
+        let (tx, answer) = std::sync::mpsc::channel();
+        wasm_bindgen_futures::spawn_local(async move {
+            let name = display_name(file.path());
+            let picked = file.bytes_async().await.ok().map(|bytes| (name, bytes));
+            let _ = tx.send(picked);
+        });
+        FileDialog { answer }
+    }
+
     /// The answer once the dialog closed: `Some(None)` if nothing was
     /// chosen (or the dialog could not open), `None` while it is open.
-    pub fn poll(&mut self) -> Option<Option<PathBuf>> {
+    pub fn poll(&mut self) -> Option<Option<Picked>> {
         match self.answer.try_recv() {
             Ok(answer) => Some(answer),
             Err(std::sync::mpsc::TryRecvError::Empty) => None,

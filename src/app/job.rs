@@ -2,7 +2,7 @@
 //! once (its automaton run once), a quick half-size frame when asked, then
 //! the full frame, each as an egui image with a fingerprint of its pixels.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use egui::ColorImage;
 

@@ -16,11 +16,16 @@ pub mod files;
 pub mod form;
 pub mod history;
 pub mod job;
+pub mod link;
 pub mod preview;
 pub mod trace;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod worker;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -90,6 +95,13 @@ pub struct PlayaApp {
     message: Option<Message>,
     /// The scene at the end of the last frame, to notice changes.
     last_scene: Scene,
+    /// A dropped file being read (in the browser, files are read
+    /// asynchronously).
+    dropped: Option<files::FileDialog>,
+    /// Whether an edit is in progress (a drag, typing, the animation).
+    editing: bool,
+    /// The scene in the page's address, in the browser.
+    link: link::Link,
     trace: trace::Trace,
 }
 
@@ -120,6 +132,9 @@ impl PlayaApp {
             export: ExportDialog::default(),
             message: None,
             last_scene,
+            dropped: None,
+            editing: false,
+            link: link::Link::default(),
             trace,
         }
     }
@@ -191,6 +206,7 @@ impl PlayaApp {
         self.export.poll(&mut self.message);
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
+        self.poll_dropped();
         self.pasted(&ctx);
         self.controls.can_undo = self.history.can_undo(&self.state.scene);
         self.controls.can_redo = self.history.can_redo(&self.state.scene);
@@ -245,6 +261,7 @@ impl PlayaApp {
         let editing = ctx.input(|i| i.pointer.any_down())
             || self.animation.playing()
             || self.controls.editing_text();
+        self.editing = editing;
         self.history.observe(&self.state.scene, editing);
         self.preview.request(&ctx, &self.state.scene);
         self.trace
@@ -417,7 +434,34 @@ impl PlayaApp {
         let Some(file) = dropped.first() else {
             return;
         };
-        let path = file.path();
+        // In the browser a dropped file is read asynchronously, then loaded
+        // like a file chosen with Open….
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.dropped = Some(files::FileDialog::read_dropped(file.clone()));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.load_dropped(file.path());
+    }
+
+    /// Loads a file read after a drop (in the browser).
+    fn poll_dropped(&mut self) {
+        let Some(reader) = &mut self.dropped else {
+            return;
+        };
+        let Some(answer) = reader.poll() else { return };
+        self.dropped = None;
+        match answer.map(files::scene_from_picked) {
+            Some((name, Ok(scene))) => self.load_scene(scene, &name),
+            Some((_, Err(e))) => self.set_message(e, true),
+            None => self.set_message("the dropped file could not be read", true),
+        }
+    }
+
+    /// Loads the `.ron` preset or playa `.png` at `path`, dropped on the
+    /// window.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn load_dropped(&mut self, path: &std::path::Path) {
         let result = if path.as_os_str().is_empty() {
             Err("the dropped item is not a file".to_string())
         } else {
@@ -438,6 +482,22 @@ impl PlayaApp {
         }
     }
 
+    /// Keeps the scene and the address's fragment in step (see
+    /// [`link`]): a link's scene is loaded, committed edits are written.
+    pub fn sync_link(&mut self, hash: &str) {
+        match self.link.on_frame(hash, &self.state.scene, self.editing) {
+            link::LinkAction::None => {}
+            link::LinkAction::Load(code) => match files::scene_from_text(&code) {
+                Ok(scene) => self.load_scene(scene, "the link"),
+                Err(e) => self.set_message(e, true),
+            },
+            link::LinkAction::Write(_code) => {
+                #[cfg(target_arch = "wasm32")]
+                web::replace_fragment(&_code);
+            }
+        }
+    }
+
     /// Whether background work (a preview, an export) is still running.
     pub fn busy(&self) -> bool {
         self.preview.in_flight() || self.export.running()
@@ -449,6 +509,8 @@ impl eframe::App for PlayaApp {
         self.trace
             .last_frame_cpu(frame.info().cpu_usage, self.preview.in_flight());
         PlayaApp::ui(self, ui);
+        #[cfg(target_arch = "wasm32")]
+        self.sync_link(&frame.info().web_info.location.hash);
         if self.trace.should_close() {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
@@ -470,6 +532,7 @@ impl eframe::App for PlayaApp {
 
 /// Opens the playa window on the last scene (or the default preset) and
 /// runs until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run() -> crate::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -507,11 +570,13 @@ fn setup_style(ctx: &egui::Context) {
 
 /// A seed for the dice from the clock: a different sequence every start.
 fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    let nanos = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
         .unwrap_or(Duration::ZERO)
         .as_nanos();
-    randomize::splitmix64(nanos as u64 ^ u64::from(std::process::id())).max(1)
+    #[cfg(not(target_arch = "wasm32"))]
+    let nanos = nanos ^ u128::from(std::process::id());
+    randomize::splitmix64(nanos as u64).max(1)
 }
 
 /// `1234567` as `1,234,567`.

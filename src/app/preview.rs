@@ -2,7 +2,7 @@
 //! rendered by a background worker, with wheel zoom, drag pan, a "Fit"
 //! reset, and the tent dragged into place with the mouse.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2};
 
@@ -196,7 +196,10 @@ impl Preview {
         let mpx = f64::from(size[0]) * f64::from(size[1]) / 1e6;
         let quick = self
             .ms_per_mpx
-            .is_some_and(|ms| ms * mpx > QUICK_FRAME_MS && size[0] >= 256);
+            .is_some_and(|ms| ms * mpx > QUICK_FRAME_MS && size[0] >= 256)
+            // In the browser the job runs on the UI thread: a quick frame
+            // would only delay the full one.
+            && !cfg!(target_arch = "wasm32");
         let id = self.next_id;
         self.next_id += 1;
         self.sent = Some((id, scene.clone(), size));

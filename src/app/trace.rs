@@ -11,7 +11,9 @@
 //! - `PLAYA_TRACE=FILE` also writes every sample as CSV lines to FILE.
 
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use super::preview::Preview;
 use crate::scene::Scene;

@@ -6,9 +6,15 @@
 //! a queue of stale frames; the job itself can ask [`Outbox::superseded`] to
 //! stop early (e.g. after its quick coarse frame). Results come back over a
 //! channel, and the worker wakes the UI with `request_repaint`.
+//!
+//! In the browser there are no threads: the same worker runs its job on the
+//! UI thread, on the newest request, when the UI collects results.
 
+#[cfg(target_arch = "wasm32")]
+use std::cell::RefCell;
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+#[cfg(not(target_arch = "wasm32"))]
 use std::thread::JoinHandle;
 
 /// What the UI thread and the worker share.
@@ -57,11 +63,19 @@ impl<Req, Out> Outbox<'_, Req, Out> {
     }
 }
 
+/// The job of a [`Worker`].
+type Job<Req, Out> = Box<dyn FnMut(Req, &Outbox<'_, Req, Out>) + Send>;
+
 /// A background thread running `job` on the newest request.
 pub struct Worker<Req, Out> {
     shared: Arc<Shared<Req>>,
     results: mpsc::Receiver<Out>,
+    #[cfg(not(target_arch = "wasm32"))]
     thread: Option<JoinHandle<()>>,
+    /// In the browser: the job and its results' sender, run on the UI
+    /// thread by [`Worker::results`].
+    #[cfg(target_arch = "wasm32")]
+    inline: RefCell<(Job<Req, Out>, mpsc::Sender<Out>)>,
 }
 
 impl<Req: Send + 'static, Out: Send + 'static> Worker<Req, Out> {
@@ -77,24 +91,34 @@ impl<Req: Send + 'static, Out: Send + 'static> Worker<Req, Out> {
             wake: Condvar::new(),
         });
         let (tx, results) = mpsc::channel();
-        let thread_shared = Arc::clone(&shared);
-        let thread = std::thread::Builder::new()
-            .name(name.to_string())
-            .spawn(move || run(&thread_shared, &tx, job))
-            .expect("the OS refused to start a thread");
-        Worker {
-            shared,
-            results,
-            thread: Some(thread),
+        let job: Job<Req, Out> = Box::new(job);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let thread_shared = Arc::clone(&shared);
+            let thread = std::thread::Builder::new()
+                .name(name.to_string())
+                .spawn(move || run(&thread_shared, &tx, job))
+                .expect("the OS refused to start a thread");
+            Worker {
+                shared,
+                results,
+                thread: Some(thread),
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = name;
+            Worker {
+                shared,
+                results,
+                inline: RefCell::new((job, tx)),
+            }
         }
     }
 }
 
-fn run<Req, Out>(
-    shared: &Shared<Req>,
-    tx: &mpsc::Sender<Out>,
-    mut job: impl FnMut(Req, &Outbox<'_, Req, Out>),
-) {
+#[cfg(not(target_arch = "wasm32"))]
+fn run<Req, Out>(shared: &Shared<Req>, tx: &mpsc::Sender<Out>, mut job: Job<Req, Out>) {
     loop {
         let request = {
             let mut slot = shared.lock();
@@ -129,14 +153,36 @@ impl<Req, Out> Worker<Req, Out> {
             slot.dropped += 1;
         }
         self.shared.wake.notify_one();
+        // In the browser the job runs in the next frame's `results`.
+        #[cfg(target_arch = "wasm32")]
+        if let Some(ctx) = &slot.repaint {
+            ctx.request_repaint();
+        }
     }
 
-    /// The results that arrived since the last call, oldest first.
+    /// The results that arrived since the last call, oldest first. (In
+    /// the browser, the newest request is worked on here, first.)
     pub fn results(&self) -> impl Iterator<Item = Out> + '_ {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let request = self.shared.lock().pending.take();
+            if let Some(request) = request {
+                let (job, tx) = &mut *self.inline.borrow_mut();
+                job(
+                    request,
+                    &Outbox {
+                        shared: &self.shared,
+                        results: tx,
+                    },
+                );
+            }
+        }
         self.results.try_iter()
     }
 
-    /// Blocks until a result arrives or `timeout` passes.
+    /// Blocks until a result arrives or `timeout` passes (not in the
+    /// browser, where nothing can arrive while the UI thread waits).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn wait_result(&self, timeout: std::time::Duration) -> Option<Out> {
         self.results.recv_timeout(timeout).ok()
     }
@@ -159,6 +205,7 @@ impl<Req, Out> Drop for Worker<Req, Out> {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
         self.shared.wake.notify_all();
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(thread) = self.thread.take() {
             // The running job (one preview render) finishes first; that is
             // a few milliseconds.

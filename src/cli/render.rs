@@ -312,16 +312,21 @@ fn load(source: &Source) -> playa::Result<(String, Loaded)> {
         Source::Code(_) => SHARED.to_string(),
         Source::Ron { .. } => "scene".to_string(),
         Source::SceneFile(path) => stem(path),
-        Source::Picture(path) => {
-            // `name-7.png` made with seed 7 is filed again as `name`.
-            let stem = stem(path);
-            stem.strip_suffix(&format!("-{}", loaded.scene.seed))
-                .filter(|s| !s.is_empty())
-                .unwrap_or(&stem)
-                .to_string()
+        Source::Picture(path) => picture_stem(&stem(path), loaded.scene.seed),
+        Source::PictureBytes { name, .. } => {
+            picture_stem(&stem(Path::new(name)), loaded.scene.seed)
         }
     };
     Ok((name, loaded))
+}
+
+/// The name a picture's scene is filed under: `name-7.png` made with seed 7
+/// is filed again as `name`.
+fn picture_stem(stem: &str, seed: u64) -> String {
+    stem.strip_suffix(&format!("-{seed}"))
+        .filter(|s| !s.is_empty())
+        .unwrap_or(stem)
+        .to_string()
 }
 
 /// The lines of `--list`: each preset's name and its whole description,

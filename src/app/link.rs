@@ -1,0 +1,153 @@
+//! The scene in the page's address: in the browser the fragment
+//! (`index.html#playa1-…`) holds the scene's share code. A link opens its
+//! scene (over any restored state); another link pasted into the address bar
+//! loads its scene; edits write the new code back once they are committed
+//! (a slider released, not every frame of a drag).
+//!
+//! This is the logic only, with no page in it, so it is tested natively;
+//! [`super::web`] reads and writes the real address.
+
+use crate::scene::Scene;
+
+/// What the app should do about the address this frame.
+#[derive(Debug, PartialEq)]
+pub enum LinkAction {
+    /// Nothing.
+    None,
+    /// Load the scene of this share code (or show why it cannot be read).
+    Load(String),
+    /// Write this fragment (the scene's share code) into the address.
+    Write(String),
+}
+
+/// What the address and the scene were at the last sync.
+#[derive(Debug, Default)]
+pub struct Link {
+    /// The fragment last read from or written to the address.
+    last: Option<String>,
+    /// The scene's code when last synced; `None` at the start and right
+    /// after a link asked for a load (its outcome is seen next frame).
+    scene_code: Option<String>,
+}
+
+impl Link {
+    /// Compares the address's fragment (`hash`, with or without its `#`)
+    /// with what was last seen or written, given the scene and whether an
+    /// edit is still in progress.
+    pub fn on_frame(&mut self, hash: &str, scene: &Scene, editing: bool) -> LinkAction {
+        let fragment = hash.strip_prefix('#').unwrap_or(hash).trim();
+        if !fragment.is_empty() && self.last.as_deref() != Some(fragment) {
+            // The first frame's link, or a new one pasted into the address
+            // bar: its scene wins over whatever is shown.
+            self.last = Some(fragment.to_string());
+            self.scene_code = None;
+            return LinkAction::Load(fragment.to_string());
+        }
+        if editing {
+            return LinkAction::None;
+        }
+        let code = crate::share::encode(scene);
+        match &self.scene_code {
+            // After a load, good or bad, the address stays as it was (a bad
+            // link stays for the person to see) until the next edit.
+            None => {
+                self.scene_code = Some(code.clone());
+                if fragment.is_empty() {
+                    self.last = Some(code.clone());
+                    return LinkAction::Write(code);
+                }
+                LinkAction::None
+            }
+            Some(synced) if *synced == code => LinkAction::None,
+            Some(_) => {
+                self.scene_code = Some(code.clone());
+                if self.last.as_deref() == Some(code.as_str()) {
+                    return LinkAction::None;
+                }
+                self.last = Some(code.clone());
+                LinkAction::Write(code)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scene(seed: u64) -> Scene {
+        Scene {
+            seed,
+            ..Scene::default()
+        }
+    }
+
+    #[test]
+    fn a_link_opens_its_scene_then_edits_are_written_back() {
+        let mut link = Link::default();
+        let code = crate::share::encode(&scene(7));
+        // The first frame: the link names a scene; the restored one loses.
+        assert_eq!(
+            link.on_frame(&format!("#{code}"), &scene(1), false),
+            LinkAction::Load(code.clone())
+        );
+        // Its scene loaded: nothing to write.
+        assert_eq!(
+            link.on_frame(&format!("#{code}"), &scene(7), false),
+            LinkAction::None
+        );
+        // Dragging: nothing until the edit is committed.
+        assert_eq!(
+            link.on_frame(&format!("#{code}"), &scene(8), true),
+            LinkAction::None
+        );
+        let edited = crate::share::encode(&scene(8));
+        assert_eq!(
+            link.on_frame(&format!("#{code}"), &scene(8), false),
+            LinkAction::Write(edited.clone())
+        );
+        // The address now holds the edit.
+        assert_eq!(
+            link.on_frame(&format!("#{edited}"), &scene(8), false),
+            LinkAction::None
+        );
+    }
+
+    #[test]
+    fn a_pasted_link_loads_and_an_empty_address_gets_the_code() {
+        let mut link = Link::default();
+        let default = crate::share::encode(&Scene::default());
+        assert_eq!(
+            link.on_frame("", &Scene::default(), false),
+            LinkAction::Write(default.clone())
+        );
+        assert_eq!(
+            link.on_frame(&format!("#{default}"), &Scene::default(), false),
+            LinkAction::None
+        );
+        let other = crate::share::encode(&scene(99));
+        assert_eq!(
+            link.on_frame(&format!("#{other}"), &Scene::default(), false),
+            LinkAction::Load(other)
+        );
+    }
+
+    #[test]
+    fn a_bad_link_is_loaded_once_and_kept_until_an_edit() {
+        let mut link = Link::default();
+        assert_eq!(
+            link.on_frame("#playa1-garbage", &Scene::default(), false),
+            LinkAction::Load("playa1-garbage".into())
+        );
+        // The app showed the error; the bad fragment is not retried.
+        assert_eq!(
+            link.on_frame("#playa1-garbage", &Scene::default(), false),
+            LinkAction::None
+        );
+        let edited = crate::share::encode(&scene(3));
+        assert_eq!(
+            link.on_frame("#playa1-garbage", &scene(3), false),
+            LinkAction::Write(edited)
+        );
+    }
+}

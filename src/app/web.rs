@@ -1,0 +1,81 @@
+//! The app in the browser: started on a canvas by eframe's web runner, with
+//! the scene's share code in the page's address (`index.html#playa1-…`) and
+//! exports saved as downloads. Only this module touches the page; the app
+//! itself is the same as on the desktop.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::{PlayaApp, setup_style};
+
+/// Starts the app on the `<canvas id="{canvas_id}">` of the page.
+pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
+    let document = window()?
+        .document()
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let canvas = document
+        .get_element_by_id(canvas_id)
+        .ok_or_else(|| JsValue::from_str(&format!("no element #{canvas_id} on the page")))?
+        .dyn_into::<web_sys::HtmlCanvasElement>()?;
+    eframe::WebRunner::new()
+        .start(
+            canvas,
+            eframe::WebOptions::default(),
+            Box::new(|cc| {
+                setup_style(&cc.egui_ctx);
+                Ok(Box::new(PlayaApp::from_storage(cc.storage)))
+            }),
+        )
+        .await?;
+    if let Some(loading) = document.get_element_by_id("loading") {
+        loading.remove();
+    }
+    Ok(())
+}
+
+/// Shows why the app could not start, in place of the "loading" line.
+pub fn show_failure(error: &JsValue) {
+    let text = format!("playa could not start: {error:?}");
+    web_sys::console::error_1(&JsValue::from_str(&text));
+    if let Some(loading) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("loading"))
+    {
+        loading.set_text_content(Some(&text));
+    }
+}
+
+fn window() -> Result<web_sys::Window, JsValue> {
+    web_sys::window().ok_or_else(|| JsValue::from_str("no window"))
+}
+
+/// Replaces the page address's fragment with `#{fragment}`, without a new
+/// history entry (the back button leaves the page, not the last edit).
+pub fn replace_fragment(fragment: &str) {
+    let url = format!("#{fragment}");
+    if let Ok(history) = window().and_then(|w| w.history()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Offers `bytes` as a download named `name` (the browser's way of saving).
+pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    let fail = |e: JsValue| format!("the browser refused the download: {e:?}");
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let document = window().map_err(fail)?.document().ok_or("no document")?;
+    let anchor = document
+        .create_element("a")
+        .map_err(fail)?
+        .dyn_into::<web_sys::HtmlAnchorElement>()
+        .map_err(|_| "no anchor element".to_string())?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}

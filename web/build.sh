@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds playa for the browser into target/web/: index.html, playa_web.js and
+# playa_web_bg.wasm, nothing else. Serve it with any static server:
+#   python3 -m http.server -d target/web
+# Installs what it needs when missing (the wasm32 target; wasm-bindgen-cli at
+# exactly Cargo.lock's wasm-bindgen version) and downloads nothing else.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
+rustup target list --installed | grep -qx wasm32-unknown-unknown \
+  || rustup target add wasm32-unknown-unknown
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
+  # Not --locked: wasm-bindgen-cli's own lock file pins a webpki-roots
+  # release the registry no longer has.
+  cargo install wasm-bindgen-cli --version "$version"
+fi
+
+# Its own target folder, so a native build never waits on this one; no
+# debug info in the .wasm.
+export CARGO_TARGET_DIR=target/wasm CARGO_PROFILE_RELEASE_DEBUG=0
+cargo build --release -p playa-web --target wasm32-unknown-unknown
+
+out=target/web
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+wasm-bindgen --target web --no-typescript --out-dir "$out.tmp" \
+  target/wasm/wasm32-unknown-unknown/release/playa_web.wasm
+cp web/index.html "$out.tmp/"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+wasm=$(stat -c %s "$out/playa_web_bg.wasm")
+gz=$(gzip -9 -c "$out/playa_web_bg.wasm" | wc -c)
+echo "built $out: playa_web_bg.wasm $((wasm / 1024)) KiB ($((gz / 1024)) KiB gzipped)"
