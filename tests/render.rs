@@ -192,3 +192,23 @@ fn png_bytes_are_the_same_for_any_thread_count() {
     let three = in_pool(3, encode);
     assert!(one == three);
 }
+
+/// The file `playa render night-under-stars --size 96x54` writes, pinned:
+/// the browser's Export PNG must download these very bytes
+/// (`web/tests/pixels.rs` pins the same hash; re-bless both together).
+#[test]
+fn night_png_file_is_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+        .args(["render", "night-under-stars", "--size", "96x54", "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bytes = std::fs::read(&out).unwrap();
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    assert_eq!(hash, 0x2b7a_8f6e_469d_7be9, "{:#x}", hash);
+}

@@ -1,0 +1,236 @@
+//! The browser build, end to end: `web/build.sh` builds the site, a page is
+//! served on 127.0.0.1 and opened in headless Chromium with a share code in
+//! its address, and the wasm build's pixels are checked against the native
+//! pinned hashes (in Node, by wasm-bindgen-test).
+//!
+//! These need the wasm32 target, wasm-bindgen-cli and Chromium (`.ci/run`
+//! installs them). Without them the tests say so and pass, except under CI
+//! (`CI` set), where a missing tool fails them. Screenshots are kept in
+//! `target/web-shots/`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `Some(reason)` when a tool is missing: the test is skipped (and fails
+/// under CI).
+fn missing_tools() -> Option<String> {
+    let has = |cmd: &str, arg: &str| {
+        Command::new(cmd)
+            .arg(arg)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let target = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"));
+    if !target {
+        Some("the wasm32-unknown-unknown target is not installed".into())
+    } else if !has("wasm-bindgen", "--version") {
+        Some("wasm-bindgen-cli is not installed".into())
+    } else if !has("chromium", "--version") {
+        Some("chromium is not installed".into())
+    } else {
+        None
+    }
+}
+
+/// Whether to skip: tools are missing and this is not CI.
+fn skip() -> bool {
+    match missing_tools() {
+        None => false,
+        Some(reason) if std::env::var_os("CI").is_some() => panic!("CI: {reason}"),
+        Some(reason) => {
+            eprintln!("skipped: {reason} (.ci/run installs it)");
+            true
+        }
+    }
+}
+
+/// Builds the site once per test run (both tests may ask).
+fn build_site() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let status = Command::new("bash")
+                .arg(root().join("web/build.sh"))
+                .status()
+                .expect("web/build.sh runs");
+            assert!(status.success(), "web/build.sh failed");
+            root().join("target/web")
+        })
+        .clone()
+}
+
+/// Serves the files of `dir` on 127.0.0.1 (a port of the system's
+/// choosing) from a background thread; returns the address.
+fn serve(dir: PathBuf) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let dir = dir.clone();
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut line = String::new();
+                let mut reader = BufReader::new(&stream);
+                if reader.read_line(&mut line).is_err() {
+                    return;
+                }
+                // The rest of the request head.
+                let mut header = String::new();
+                while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                    header.clear();
+                }
+                let path = line.split_whitespace().nth(1).unwrap_or("/");
+                let path = path.split(['?', '#']).next().unwrap_or("/");
+                let name = match path.trim_start_matches('/') {
+                    "" => "index.html",
+                    other => other,
+                };
+                let file = dir.join(name);
+                let response = match (name.contains(".."), std::fs::read(&file)) {
+                    (false, Ok(body)) => {
+                        let kind = match file.extension().and_then(|x| x.to_str()) {
+                            Some("html") => "text/html; charset=utf-8",
+                            Some("js") => "text/javascript",
+                            Some("wasm") => "application/wasm",
+                            _ => "application/octet-stream",
+                        };
+                        let mut r = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            body.len()
+                        )
+                        .into_bytes();
+                        r.extend_from_slice(&body);
+                        r
+                    }
+                    _ => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        .to_vec(),
+                };
+                let _ = stream.write_all(&response);
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// A screenshot of `url` in headless Chromium at 1280×800.
+fn screenshot(url: &str, out: &Path) -> image::RgbImage {
+    let profile = tempfile::tempdir().unwrap();
+    let _ = std::fs::remove_file(out);
+    let mut child = Command::new("chromium")
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-unsafe-swiftshader",
+            "--use-angle=swiftshader",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1280,800",
+            "--virtual-time-budget=20000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--screenshot={}", out.display()))
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "chromium did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    image::open(out)
+        .unwrap_or_else(|e| panic!("no screenshot of {url}: {e}"))
+        .to_rgb8()
+}
+
+/// The mean colour of the preview's sky: a block above the horizon, right
+/// of the side panel.
+fn sky(shot: &image::RgbImage) -> [f64; 3] {
+    let mut sum = [0.0; 3];
+    let mut n = 0.0;
+    for y in 180..240 {
+        for x in 600..700 {
+            let p = shot.get_pixel(x, y);
+            for c in 0..3 {
+                sum[c] += f64::from(p[c]);
+            }
+            n += 1.0;
+        }
+    }
+    sum.map(|s| s / n)
+}
+
+#[test]
+fn the_page_opens_the_scene_in_its_link() {
+    if skip() {
+        return;
+    }
+    let site = build_site();
+    let base = serve(site);
+    let shots = root().join("target/web-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let code = |preset: &str| playa::share::encode(&playa::presets::load(preset).unwrap());
+
+    let night = screenshot(
+        &format!("{base}/index.html#{}", code("night-under-stars")),
+        &shots.join("night-under-stars.png"),
+    );
+    let [r, g, b] = sky(&night);
+    assert!(
+        r < 60.0 && g < 60.0 && b < 90.0,
+        "the night link shows no night sky: mean {r:.0},{g:.0},{b:.0} (target/web-shots/night-under-stars.png)"
+    );
+
+    let day = screenshot(
+        &format!("{base}/index.html#{}", code("death-valley")),
+        &shots.join("death-valley.png"),
+    );
+    let [r, g, b] = sky(&day);
+    assert!(
+        b > 150.0 && b > r + 60.0,
+        "the default link shows no blue sky: mean {r:.0},{g:.0},{b:.0} (target/web-shots/death-valley.png)"
+    );
+}
+
+#[test]
+fn the_browser_renders_the_native_bytes() {
+    if skip() {
+        return;
+    }
+    // In Node, through wasm-bindgen-test-runner (.cargo/config.toml).
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "test",
+            "--release",
+            "-p",
+            "playa-web",
+            "--target",
+            "wasm32-unknown-unknown",
+        ])
+        .current_dir(root())
+        .env("CARGO_TARGET_DIR", root().join("target/wasm"))
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the wasm tests failed (web/tests/pixels.rs)");
+}
