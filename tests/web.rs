@@ -112,8 +112,10 @@ fn serve(dir: PathBuf) -> String {
                         r.extend_from_slice(&body);
                         r
                     }
-                    _ => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                        .to_vec(),
+                    _ => {
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                            .to_vec()
+                    }
                 };
                 let _ = stream.write_all(&response);
             });
@@ -232,5 +234,8 @@ fn the_browser_renders_the_native_bytes() {
         .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
         .status()
         .expect("cargo runs");
-    assert!(status.success(), "the wasm tests failed (web/tests/pixels.rs)");
+    assert!(
+        status.success(),
+        "the wasm tests failed (web/tests/pixels.rs)"
+    );
 }

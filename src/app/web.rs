@@ -22,6 +22,7 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
             eframe::WebOptions::default(),
             Box::new(|cc| {
                 setup_style(&cc.egui_ctx);
+                repaint_on_hashchange(&cc.egui_ctx);
                 Ok(Box::new(PlayaApp::from_storage(cc.storage)))
             }),
         )
@@ -30,6 +31,19 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
         loading.remove();
     }
     Ok(())
+}
+
+/// A link pasted into the address bar changes only the fragment: no input
+/// reaches the app, so wake it to read the new scene.
+fn repaint_on_hashchange(ctx: &egui::Context) {
+    let ctx = ctx.clone();
+    let wake = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || ctx.request_repaint());
+    if let Some(window) = web_sys::window() {
+        let _ =
+            window.add_event_listener_with_callback("hashchange", wake.as_ref().unchecked_ref());
+    }
+    // The page lives as long as the app: the listener is never removed.
+    wake.forget();
 }
 
 /// Shows why the app could not start, in place of the "loading" line.

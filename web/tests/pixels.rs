@@ -68,7 +68,10 @@ fn share_codes_and_png_recipes_are_the_same() {
     let hash = png.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    assert_eq!(hash, PNG_FNV, "the exported file differs from playa render's");
+    assert_eq!(
+        hash, PNG_FNV,
+        "the exported file differs from playa render's"
+    );
 }
 
 /// See `tests/render.rs`: `night_png_file_is_pinned`.
