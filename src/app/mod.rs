@@ -202,6 +202,10 @@ impl PlayaApp {
         let ctx = ui.ctx().clone();
         if let Some(d) = self.preview.receive(&ctx) {
             self.trace.preview_shown(d.sent, d.ms, d.size, d.full);
+            #[cfg(target_arch = "wasm32")]
+            if d.full {
+                web::picture_shown();
+            }
         }
         self.export.poll(&mut self.message);
         self.shortcuts(&ctx);

@@ -93,3 +93,22 @@ pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
 }
+
+/// Logs, once, how long after the page started loading the first full
+/// picture was on screen (`playa: first picture after … ms`), for the
+/// README's figure.
+pub fn picture_shown() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static LOGGED: AtomicBool = AtomicBool::new(false);
+    if LOGGED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    if let Some(ms) = web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+    {
+        web_sys::console::log_1(&JsValue::from_str(&format!(
+            "playa: first picture after {ms:.0} ms"
+        )));
+    }
+}

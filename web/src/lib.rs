@@ -14,3 +14,21 @@ pub fn start() {
         }
     });
 }
+
+/// Median milliseconds of `runs` renders of the default scene at
+/// `width × height` on this page (one thread, as the browser gives): the
+/// README's web render figure, called from the page by the measuring
+/// script (`import("./playa_web.js")`).
+#[wasm_bindgen]
+pub fn render_ms(width: u32, height: u32, runs: u32) -> f64 {
+    let scene = playa::Scene::default();
+    let mut times: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let start = web_time::Instant::now();
+            let _ = playa::render(&scene, width, height);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
