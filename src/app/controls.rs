@@ -438,11 +438,15 @@ impl Controls {
             }
         }
         if let Some(e) = &self.address_error {
-            let from = if from_env { WEB_URL_VAR } else { "Web address" };
+            let from = if from_env {
+                format!("{WEB_URL_VAR}: ")
+            } else {
+                String::new()
+            };
             let color = ui.visuals().error_fg_color;
             ui.colored_label(
                 color,
-                format!("⚠ {from}: {e}; the Share field gives the bare code"),
+                format!("⚠ {from}{e}; the Share field gives the bare code"),
             );
         }
     }
