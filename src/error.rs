@@ -72,6 +72,15 @@ pub enum Error {
     /// A share code could not be decoded.
     #[error("share code: {0}")]
     ShareCode(String),
+    /// A web address to make links to scenes with (see
+    /// [`crate::share::link`]) that is not one.
+    #[error("{address:?} is not a web address: {reason}")]
+    WebAddress {
+        /// The address as given, cut short if long.
+        address: String,
+        /// Why not.
+        reason: String,
+    },
 }
 
 impl Error {

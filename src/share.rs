@@ -43,6 +43,12 @@
 //! float noise below the precision changes it, and decoding then encoding
 //! gives back the same code.
 //!
+//! A *link* is a web address whose fragment is a code,
+//! `https://example.org/playa/#playa1-…` ([`link`] makes one): the address
+//! of playa's web page, which opens the scene. [`decode`] accepts a link,
+//! or a bare `#playa1-…`, wherever it accepts a code, and reads the code in
+//! its fragment; the address itself is not part of the format.
+//!
 //! The bases (`src/share/bases.ron`, every setting written out) are part of
 //! format 1, frozen: a code means the same scene in every playa that reads
 //! format 1, whatever later happens to the defaults and presets. Change them,
@@ -92,13 +98,95 @@ pub fn encode(scene: &Scene) -> String {
     seal(&payload)
 }
 
-/// The scene of a share code. Surrounding whitespace is ignored. Any other
-/// input — empty, cut off, mistyped, from a newer playa, or holding values
-/// outside the scene's limits — is an [`Error::ShareCode`] saying what is
-/// wrong.
+/// A link to `scene`: the web address `base` (of playa's web page, e.g.
+/// `https://example.org/playa/`), its fragment if it has one replaced by
+/// `#` and the scene's share code: `https://example.org/playa/#playa1-…`.
+/// [`decode`] reads the scene back from it. A `base` that is not a web
+/// address (`scheme://…`, without blanks) is an [`Error::WebAddress`].
+///
+/// ```
+/// use playa::{Scene, share};
+///
+/// let scene = Scene { seed: 7, ..Scene::default() };
+/// let link = share::link("https://example.org/playa/#old", &scene)?;
+/// assert_eq!(link, "https://example.org/playa/#playa1-XRGtELg");
+/// assert_eq!(share::decode(&link)?, scene);
+/// # Ok::<(), playa::Error>(())
+/// ```
+pub fn link(base: &str, scene: &Scene) -> Result<String> {
+    let address = link_address(base)?;
+    Ok(format!("{address}#{}", encode(scene)))
+}
+
+/// `base` without blanks around it or its fragment, if it is a web address:
+/// a scheme (a letter, then letters, digits, `+`, `-` or `.`), `://`, and
+/// more, without blanks or control characters. Else an
+/// [`Error::WebAddress`] saying why not.
+fn link_address(base: &str) -> Result<&str> {
+    let trimmed = base.trim();
+    let address = trimmed.split_once('#').map_or(trimmed, |(a, _)| a);
+    let fail = |reason: &str| {
+        Err(Error::WebAddress {
+            address: clip(trimmed),
+            reason: reason.into(),
+        })
+    };
+    if address.is_empty() {
+        return fail("it is empty");
+    }
+    if address.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return fail("it has a blank or a control character in it");
+    }
+    if !is_web_address(address) {
+        return fail("expected one like https://example.org/playa/");
+    }
+    Ok(address)
+}
+
+/// Whether `text` is a scheme, `://` and at least one character more.
+fn is_web_address(text: &str) -> bool {
+    text.split_once("://").is_some_and(|(scheme, rest)| {
+        let mut chars = scheme.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+            && !rest.is_empty()
+    })
+}
+
+/// The share code in `text` if it is a link: the fragment of a web address
+/// (`https://…#playa1-…`) or a bare fragment (`#playa1-…`). `Ok(None)`:
+/// `text` is no link. A link whose fragment has no share code's shape is
+/// an error saying so; one with a damaged code is left to [`decode`].
+fn code_in_link(text: &str) -> Result<Option<&str>> {
+    let text = text.trim();
+    let (address, fragment) = match text.split_once('#') {
+        Some((address, fragment)) => (address, Some(fragment)),
+        None => (text, None),
+    };
+    let bare_fragment = address.is_empty() && fragment.is_some();
+    if !bare_fragment && !is_web_address(address) {
+        return Ok(None);
+    }
+    match fragment {
+        Some(code) if is_code_shaped(code) => Ok(Some(code)),
+        Some(fragment) if !fragment.is_empty() => Err(Error::ShareCode(format!(
+            "the link's fragment {:?} is not a share code (they start with {PREFIX}{FORMAT}-)",
+            clip(fragment)
+        ))),
+        _ => Err(Error::ShareCode(
+            "the link has no share code after #".into(),
+        )),
+    }
+}
+
+/// The scene of a share code, or of a link holding one (see [`link`]).
+/// Surrounding whitespace is ignored. Any other input — empty, cut off,
+/// mistyped, from a newer playa, holding values outside the scene's
+/// limits, or a link without a share code after its `#` — is an
+/// [`Error::ShareCode`] saying what is wrong.
 pub fn decode(code: &str) -> Result<Scene> {
     let fail = |reason: String| Error::ShareCode(reason);
-    let code = code.trim();
+    let code = code_in_link(code)?.unwrap_or(code).trim();
     if code.is_empty() {
         return Err(fail(format!(
             "empty (a share code looks like {PREFIX}{FORMAT}-…)"
@@ -147,8 +235,15 @@ pub fn decode(code: &str) -> Result<Scene> {
 }
 
 /// Whether `text` has the shape of a share code of any format (`playa`,
-/// digits, `-`), valid or not: tells a code from a file or preset name.
+/// digits, `-`), valid or not, or is a link meant to hold one (a web
+/// address, or a bare `#…`): tells a code from a file or preset name. A
+/// link then decodes to its scene, or says what is wrong with it.
 pub fn looks_like_code(text: &str) -> bool {
+    is_code_shaped(text) || !matches!(code_in_link(text), Ok(None))
+}
+
+/// Whether `text` has the shape of a share code of any format.
+fn is_code_shaped(text: &str) -> bool {
     text.trim()
         .strip_prefix(PREFIX)
         .and_then(|rest| rest.split_once('-'))
@@ -766,6 +861,154 @@ mod tests {
         assert!(decode(&format!("  {good}\n")).is_ok());
     }
 
+    /// Links to `code` in every shape accepted: with a path, a query, a
+    /// port, an old fragment's place, blanks around, or a bare fragment.
+    fn links_to(code: &str) -> Vec<String> {
+        vec![
+            format!("https://example.org/playa/index.html#{code}"),
+            format!("http://127.0.0.1:8000/#{code}"),
+            format!("https://example.org/playa/?from=mail#{code}"),
+            format!("  https://example.org/playa/#{code}\n"),
+            format!("#{code}"),
+            format!(" #{code} "),
+        ]
+    }
+
+    #[test]
+    fn links_decode_to_the_scene_of_their_code() {
+        let mut scenes = vec![with_seed(Scene::default(), 7), heavy_edit()];
+        scenes.extend(crate::presets::PRESETS.iter().map(|p| p.scene().unwrap()));
+        for scene in scenes {
+            let code = encode(&scene);
+            for link in links_to(&code) {
+                assert!(looks_like_code(&link), "{link}");
+                let decoded = decode(&link).unwrap_or_else(|e| panic!("{link}: {e}"));
+                assert_eq!(decoded, scene, "{link}");
+                assert_eq!(encode(&decoded), code, "{link}");
+            }
+        }
+    }
+
+    #[test]
+    fn link_puts_the_code_after_the_address() {
+        let scene = with_seed(Scene::default(), 7);
+        let code = "playa1-XRGtELg";
+        for base in [
+            "https://example.org/playa/index.html",
+            "https://example.org/playa/index.html#",
+            "https://example.org/playa/index.html#playa1-oTJbEWo",
+            "https://example.org/playa/index.html#somewhere#else",
+            "  https://example.org/playa/index.html\n",
+        ] {
+            assert_eq!(
+                link(base, &scene).unwrap(),
+                format!("https://example.org/playa/index.html#{code}"),
+                "{base:?}"
+            );
+        }
+        assert_eq!(
+            link("http://127.0.0.1:8000/?a=b", &scene).unwrap(),
+            format!("http://127.0.0.1:8000/?a=b#{code}")
+        );
+        // A link to a link's scene is that link.
+        let made = link("https://example.org/p/", &heavy_edit()).unwrap();
+        assert_eq!(link(&made, &decode(&made).unwrap()).unwrap(), made);
+    }
+
+    #[test]
+    fn link_refuses_what_is_not_a_web_address() {
+        let scene = Scene::default();
+        for (base, needle) in [
+            ("", "it is empty"),
+            ("   ", "it is empty"),
+            ("#playa1-XRGtELg", "it is empty"),
+            ("example.org/playa/", "expected one like https://"),
+            ("https://", "expected one like https://"),
+            ("://example.org/", "expected one like https://"),
+            ("1http://example.org/", "expected one like https://"),
+            ("https://example org/", "a blank or a control character"),
+            (
+                "https://example.org/\u{7}",
+                "a blank or a control character",
+            ),
+        ] {
+            let err = link(base, &scene).unwrap_err();
+            assert!(matches!(err, Error::WebAddress { .. }), "{base:?}: {err:?}");
+            let err = err.to_string();
+            assert!(
+                err.contains("is not a web address: ") && err.contains(needle),
+                "{base:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_links_say_what_is_wrong() {
+        let good = encode(&Scene::default());
+        let mut typo = good.clone();
+        typo.push('A');
+        let cases = [
+            (
+                "https://example.org/playa/",
+                "the link has no share code after #",
+            ),
+            (
+                "https://example.org/playa/#",
+                "the link has no share code after #",
+            ),
+            ("#", "the link has no share code after #"),
+            (" # ", "the link has no share code after #"),
+            (
+                "https://example.org/#scene",
+                "the link's fragment \"scene\" is not a share code (they start with playa1-)",
+            ),
+            (
+                "#hello",
+                "the link's fragment \"hello\" is not a share code",
+            ),
+            (
+                &format!("https://example.org/##{good}"),
+                "fragment \"#playa1-",
+            ),
+            (&format!("https://example.org/#{typo}"), "checksum"),
+            ("https://example.org/#playa1-AAAA", "too short"),
+            (
+                "https://example.org/#playa9-AAAAAAA",
+                "newer playa (format 9)",
+            ),
+        ];
+        for (link, needle) in cases {
+            assert!(looks_like_code(link), "{link:?}");
+            let err = decode(link).unwrap_err();
+            assert!(matches!(err, Error::ShareCode(_)), "{link:?}: {err:?}");
+            let err = err.to_string();
+            assert!(err.starts_with("share code: "), "{err}");
+            assert!(err.contains(needle), "{link:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+        // Text that is no link is read as a code, as before links.
+        for (text, needle) in [
+            ("example.org/#hello", "not a playa share code".to_string()),
+            (
+                &format!("{good}#x"),
+                format!("'#' (character {})", good.len() + 1),
+            ),
+        ] {
+            let err = decode(text).unwrap_err().to_string();
+            assert!(err.contains(&needle), "{text:?}: {err}");
+        }
+        for name in [
+            "death-valley",
+            "scene.ron",
+            "notes#1.ron",
+            "dir/x#y",
+            "example.org/#hello",
+            "",
+        ] {
+            assert!(!looks_like_code(name), "{name:?}");
+        }
+    }
+
     #[test]
     fn sealed_values_outside_the_limits_are_refused() {
         // A well-sealed payload asking for 2047 columns at aspect 0.25:
@@ -869,7 +1112,9 @@ mod tests {
                 let code = encode(&scene);
                 let decoded = decode(&code).unwrap();
                 prop_assert_eq!(&decoded, &scene);
-                prop_assert_eq!(encode(&decoded), code);
+                prop_assert_eq!(&encode(&decoded), &code);
+                let linked = link("https://example.org/playa/", &scene).unwrap();
+                prop_assert_eq!(linked, format!("https://example.org/playa/#{code}"));
             }
 
             #[test]

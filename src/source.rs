@@ -1,6 +1,6 @@
 //! Where a scene comes from: the one place that says what an input is — a
 //! shipped preset's name, a `.ron` scene file, a picture made by playa, a
-//! share code or scene text — and loads its scene.
+//! share code or a link holding one, or scene text — and loads its scene.
 //!
 //! The command line and the app both load through here, so an input means
 //! the same everywhere and a bad one gets the same message: one line naming
@@ -33,7 +33,9 @@ pub enum Source {
     /// A shipped preset.
     Preset(&'static Preset),
     /// A share code (`playa1-…`, or any `playaN-`, so that a code of a newer
-    /// format says so when it is loaded).
+    /// format says so when it is loaded), or a link holding one
+    /// (`https://…#playa1-…`, see [`share::link`]; one without a code says
+    /// so when it is loaded).
     Code(String),
     /// A scene as RON text, with what it is called in messages (e.g.
     /// "pasted text").
@@ -72,7 +74,8 @@ impl Source {
     /// What `input`, an argument of the command line, is: an existing file
     /// (see [`Source::from_path`]), else a shipped preset's name, else a
     /// share code (by its `playaN-` shape). A file wins over a preset of the
-    /// same name. Anything else is an error naming the input: a missing file
+    /// same name. A link (`https://…#playa1-…`) is a share code. Anything
+    /// else is an error naming the input: a missing file
     /// when it looks like a path (it has an extension or a `/`), else an
     /// unknown preset.
     pub fn from_arg(input: &str) -> Result<Source> {
@@ -144,8 +147,9 @@ impl Source {
         }
     }
 
-    /// What `text`, pasted or typed, is: a share code or a scene in RON
-    /// (`(` first, after blanks and comments, as in a preset file). `name`
+    /// What `text`, pasted or typed, is: a share code, a link holding one,
+    /// or a scene in RON (`(` first, after blanks and comments, as in a
+    /// preset file). `name`
     /// says where it came from in messages, e.g. "pasted text".
     pub fn from_text(text: &str, name: &str) -> Result<Source> {
         let trimmed = text.trim();
@@ -165,7 +169,7 @@ impl Source {
         } else {
             Err(Error::NotAScene {
                 input: format!("{name} {}", quoted(trimmed)),
-                reason: "expected a playa1- share code or a scene in RON".into(),
+                reason: "expected a playa1- share code, a link to one or a scene in RON".into(),
             })
         }
     }
@@ -320,6 +324,12 @@ mod tests {
             presets::load("badlands").unwrap()
         );
         assert_eq!(arg(&code).unwrap().scene, scene);
+        let link = share::link("https://example.org/playa/index.html", &scene).unwrap();
+        assert!(matches!(Source::from_arg(&link), Ok(Source::Code(_))));
+        assert_eq!(arg(&link).unwrap().scene, scene);
+        assert_eq!(arg(&format!("#{code}")).unwrap().scene, scene);
+        let pasted = Source::from_text(&format!(" {link}\n"), "pasted text").unwrap();
+        assert_eq!(pasted.load().unwrap().scene, scene);
         let pasted = Source::from_text(&format!("  {code}\n"), "pasted text").unwrap();
         assert_eq!(pasted.load().unwrap().scene, scene);
         let pasted = Source::from_text(&scene.to_ron(), "pasted text").unwrap();
@@ -391,6 +401,14 @@ mod tests {
             ),
             ("playa1-AAAAAAA".into(), "share code: "),
             ("playa9-AAAAAAA".into(), "made by a newer playa (format 9)"),
+            (
+                "https://example.org/playa/".into(),
+                "share code: the link has no share code after #",
+            ),
+            (
+                "https://example.org/#scene".into(),
+                "share code: the link's fragment \"scene\" is not a share code",
+            ),
         ];
         for (input, needle) in cases {
             let err = error(arg(&input));
@@ -420,7 +438,7 @@ mod tests {
         assert_eq!(
             error(text("hello world")),
             "pasted text \"hello world\" is not a playa scene: \
-             expected a playa1- share code or a scene in RON"
+             expected a playa1- share code, a link to one or a scene in RON"
         );
         let long = error(text(&"word ".repeat(100)));
         assert!(
@@ -429,6 +447,10 @@ mod tests {
         );
         assert!(error(text("(seed: -1)")).starts_with("pasted text: line 1"));
         assert!(error(text("playa1-AAAAAAA")).starts_with("playa1-AAAAAAA: share code: "));
+        assert_eq!(
+            error(text("http://localhost:8000/\n")),
+            "http://localhost:8000/: share code: the link has no share code after #"
+        );
         // A share code is not looked up as a file or preset when pasted.
         assert!(error(text("death-valley")).contains("is not a playa scene"));
     }

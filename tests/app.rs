@@ -206,6 +206,111 @@ fn a_bad_paste_says_why_and_changes_nothing() {
     assert_eq!(h.state().scene(), &other);
 }
 
+/// The text of the Share field.
+fn share_field(h: &Harness<'_, PlayaApp>) -> String {
+    h.get_by_role_and_label(Role::TextInput, "Share")
+        .value()
+        .expect("the share field has a value")
+}
+
+#[test]
+fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
+    assert!(
+        std::env::var_os(playa::app::WEB_URL_VAR).is_none(),
+        "this test needs PLAYA_WEB_URL unset"
+    );
+    let scene = Scene {
+        seed: 99,
+        ..Scene::default()
+    };
+    let code = playa::share::encode(&scene);
+    // No address: the bare code.
+    let h = harness_with(AppState {
+        scene: scene.clone(),
+        ..AppState::default()
+    });
+    assert_eq!(share_field(&h), code);
+
+    // A configured address: the link, and Copy copies it.
+    let address = "https://example.org/playa/index.html";
+    let mut h = harness_with(AppState {
+        scene: scene.clone(),
+        web_address: address.into(),
+        ..AppState::default()
+    });
+    assert_eq!(share_field(&h), format!("{address}#{code}"));
+    h.get_by_label("Copy").click();
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        });
+    assert_eq!(copied, Some(format!("{address}#{code}")));
+
+    // A link pasted on the window loads its scene; the field follows it.
+    let other = Scene {
+        seed: 4321,
+        ..playa::presets::load("golden-hour").unwrap()
+    };
+    let link = playa::share::link("https://elsewhere.example/#old", &other).unwrap();
+    h.event(egui::Event::Paste(format!(" {link}\n")));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+    let other_code = playa::share::encode(&other);
+    assert_eq!(share_field(&h), format!("{address}#{other_code}"));
+
+    // A link without a code says so and changes nothing.
+    h.event(egui::Event::Paste("https://example.org/playa/".into()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+    h.get_by_label_contains("the link has no share code after #");
+
+    // A link typed into the Share field loads too.
+    let field = h.get_by_role_and_label(Role::TextInput, "Share");
+    field.focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text(&format!("http://127.0.0.1:8000/#{code}"));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &scene);
+}
+
+#[test]
+fn the_web_address_is_set_under_the_link_button() {
+    assert!(
+        std::env::var_os(playa::app::WEB_URL_VAR).is_none(),
+        "this test needs PLAYA_WEB_URL unset"
+    );
+    let mut h = harness();
+    let code = playa::share::encode(h.state().scene());
+    assert!(h.query_by_label("Web address").is_none());
+    h.get_by_label("🔗").click();
+    settle(&mut h);
+
+    let field = h.get_by_role_and_label(Role::TextInput, "Web address");
+    field.focus();
+    field.type_text("example.org/playa/");
+    settle(&mut h);
+    // Not a web address: the bare code, and why.
+    h.get_by_label_contains("is not a web address: expected one like https://");
+    assert_eq!(share_field(&h), code);
+
+    let field = h.get_by_role_and_label(Role::TextInput, "Web address");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text("https://example.org/playa/");
+    settle(&mut h);
+    assert!(h.query_by_label_contains("is not a web address").is_none());
+    assert_eq!(h.state().state.web_address, "https://example.org/playa/");
+    assert_eq!(
+        share_field(&h),
+        format!("https://example.org/playa/#{code}")
+    );
+}
+
 #[derive(Debug)]
 struct Dropped(PathBuf);
 

@@ -243,6 +243,46 @@ fn each_bad_input_is_named_and_the_rest_is_rendered() {
 }
 
 #[test]
+fn links_render_like_their_codes_and_bad_ones_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let scene = playa::Scene {
+        seed: 21,
+        ..playa::presets::load("badlands").unwrap()
+    };
+    let link = playa::share::link("https://example.org/playa/", &scene).unwrap();
+    let o = playa(
+        d,
+        &[
+            &link,
+            "https://example.org/playa/",
+            "badlands",
+            "--seed",
+            "21",
+            "--size",
+            "40x22",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    // One line for the bad link, then the batch's summary.
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .contains("https://example.org/playa/: share code: the link has no share code after #"),
+        "{err}"
+    );
+    assert_eq!(files(&d.join("out")), ["badlands-21.png", "shared-21.png"]);
+    let from_link = std::fs::read(d.join("out/shared-21.png")).unwrap();
+    let from_preset = std::fs::read(d.join("out/badlands-21.png")).unwrap();
+    assert!(from_link == from_preset, "the two PNG files differ");
+}
+
+#[test]
 fn bad_sizes_are_refused_with_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     for size in ["0x10", "10x0", "16385x10", "16384x16385", "axb"] {

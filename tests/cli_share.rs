@@ -1,6 +1,6 @@
 //! `playa share` and `playa render --code` end to end: codes from every kind
-//! of input, back to RON, to the same picture bytes, and bad codes refused
-//! with one line.
+//! of input, back to RON, to the same picture bytes, links wherever codes
+//! go, and bad codes and links refused with one line.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -95,6 +95,98 @@ fn a_code_renders_the_same_bytes_as_its_scene() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(dir.path().join("shared-1.png").exists());
     assert!(dir.path().join("shared-2.png").exists());
+}
+
+#[test]
+fn a_link_works_wherever_its_code_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = stdout(&playa(
+        dir.path(),
+        &["share", "night-under-stars", "--seed", "8"],
+    ));
+    let link = format!("https://example.org/playa/index.html#{code}");
+
+    // --decode: the same RON as the code's, headed by the code.
+    let from_code = playa(dir.path(), &["share", "--decode", &code]);
+    let from_link = playa(dir.path(), &["share", "--decode", &link]);
+    assert!(from_link.status.success(), "{}", stderr(&from_link));
+    assert_eq!(from_link.stdout, from_code.stdout);
+    let ron = stdout(&from_link);
+    assert!(
+        ron.starts_with(&format!("// Shared scene {code}\n")),
+        "{ron}"
+    );
+
+    // As an input to share, with blanks around and as a bare fragment.
+    assert_eq!(
+        stdout(&playa(dir.path(), &["share", &format!(" {link} ")])),
+        code
+    );
+    assert_eq!(
+        stdout(&playa(dir.path(), &["share", &format!("#{code}")])),
+        code
+    );
+
+    // --code: the same picture, with the code (not the link) inside.
+    let o = playa(dir.path(), &["render", "--code", &code, "--size", "48x27"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let by_code = std::fs::read(dir.path().join("shared-8.png")).unwrap();
+    std::fs::remove_file(dir.path().join("shared-8.png")).unwrap();
+    let o = playa(dir.path(), &["render", "--code", &link, "--size", "48x27"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let by_link = std::fs::read(dir.path().join("shared-8.png")).unwrap();
+    assert!(by_code == by_link, "the two PNG files differ");
+    let text = recipe::read_text(
+        std::io::Cursor::new(&by_link),
+        "shared-8.png",
+        recipe::CODE_KEY,
+    )
+    .unwrap();
+    assert_eq!(text.as_deref(), Some(code.as_str()));
+}
+
+#[test]
+fn bad_links_give_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = stdout(&playa(dir.path(), &["share", "--seed", "3"]));
+    for (args, needle) in [
+        (
+            vec!["share", "--decode", "https://example.org/playa/"],
+            "https://example.org/playa/: share code: the link has no share code after #",
+        ),
+        (
+            vec!["share", "--decode", "https://example.org/playa/#"],
+            "the link has no share code after #",
+        ),
+        (
+            vec!["share", "https://example.org/#scene"],
+            "the link's fragment \"scene\" is not a share code (they start with playa1-)",
+        ),
+        (
+            vec![
+                "render",
+                "--code",
+                "https://example.org/#nope",
+                "--size",
+                "16x9",
+            ],
+            "the link's fragment \"nope\" is not a share code",
+        ),
+        (
+            vec!["render", "--code", &format!("https://example.org/#{good}x")],
+            "share code: the checksum does not match",
+        ),
+    ] {
+        let o = playa(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(lines[0].contains(needle), "{args:?}: {err}");
+        // render adds its batch's summary line.
+        let summary = usize::from(args[0] == "render");
+        assert_eq!(lines.len(), 1 + summary, "{err}");
+    }
+    assert!(!dir.path().join("shared-3.png").exists());
 }
 
 #[test]

@@ -13,15 +13,16 @@ use std::path::PathBuf;
 
 use egui::{RichText, Ui};
 
-use super::AppState;
 use super::files::{self, FileDialog};
 use super::form::{form, layer_rows, lock_button, section, setting_row, uint_row};
+use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
 use crate::layers::Layer;
 use crate::palette::TimeOfDay;
 use crate::randomize::{self, Locks};
 use crate::scene::{self, RULES, Scene};
 use crate::setting;
+use crate::share;
 
 /// What the side panel asks the app to do.
 #[derive(Debug)]
@@ -51,6 +52,15 @@ pub struct Controls {
     rule_focused: bool,
     share_text: String,
     share_focused: bool,
+    /// The value of [`WEB_URL_VAR`] at start-up.
+    web_url_env: Option<String>,
+    /// The web address the share text is made with (see
+    /// [`AppState::link_address`]).
+    share_address: Option<String>,
+    /// Why `share_address` is no web address, if it is not.
+    address_error: Option<String>,
+    /// Whether the web address row under the Share field is shown.
+    address_open: bool,
     open_dialog: Option<FileDialog>,
     /// The path typed when no file dialog is available; `None`: hidden.
     open_path: Option<String>,
@@ -69,6 +79,10 @@ impl Controls {
             rule_focused: false,
             share_text: files::scene_to_text(scene),
             share_focused: false,
+            web_url_env: std::env::var(WEB_URL_VAR).ok(),
+            share_address: None,
+            address_error: None,
+            address_open: false,
             open_dialog: None,
             open_path: None,
             can_undo: false,
@@ -84,9 +98,7 @@ impl Controls {
             self.rule_text = scene.automaton.rule.to_string();
             self.rule_error = None;
         }
-        if !self.share_focused {
-            self.share_text = files::scene_to_text(scene);
-        }
+        self.show_share(scene);
     }
 
     /// Whether a text field is being edited (its keystrokes are one undo
@@ -120,7 +132,7 @@ impl Controls {
                 self.automaton_ui(ui, &mut state.scene, &mut state.locks);
                 layers_ui(ui, &mut state.scene, &mut state.locks);
                 ui.separator();
-                self.share_ui(ui, &mut events);
+                self.share_ui(ui, state, &mut events);
                 ui.add_space(8.0);
             });
         events
@@ -341,17 +353,48 @@ impl Controls {
         );
     }
 
-    fn share_ui(&mut self, ui: &mut Ui, events: &mut Vec<Event>) {
+    /// Makes the share field's text from `scene`, unless it is being typed
+    /// in: the scene's link with the web address, else its code. Notes why
+    /// the address is no web address, if it is not.
+    fn show_share(&mut self, scene: &Scene) {
+        let link = self
+            .share_address
+            .as_deref()
+            .map(|address| share::link(address, scene));
+        self.address_error = match &link {
+            Some(Err(e)) => Some(e.to_string()),
+            _ => None,
+        };
+        if !self.share_focused {
+            self.share_text = match link {
+                Some(Ok(link)) => link,
+                _ => files::scene_to_text(scene),
+            };
+        }
+    }
+
+    /// The share field: the scene's code, or its link when a web address is
+    /// set (under 🔗, or by [`WEB_URL_VAR`]); pasting a code, link or scene
+    /// loads it.
+    fn share_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
+        let address = state.link_address(self.web_url_env.as_deref());
+        if address != self.share_address.as_deref() {
+            self.share_address = address.map(str::to_owned);
+            self.show_share(&state.scene);
+        }
         ui.horizontal(|ui| {
             let label = ui.strong("Share");
             let response = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.share_text)
-                        .desired_width(ui.available_width() - 64.0)
+                        .desired_width(ui.available_width() - 92.0)
                         .font(egui::TextStyle::Monospace),
                 )
                 .labelled_by(label.id)
-                .on_hover_text("This scene as text: copy it to share, paste one to load it");
+                .on_hover_text(
+                    "This scene as text (a link when a web address is set under 🔗): \
+                     copy it to share, paste a code, link or scene to load it",
+                );
             self.share_focused = response.has_focus();
             if response.changed() {
                 match files::scene_from_text(&self.share_text) {
@@ -370,7 +413,42 @@ impl Controls {
                     false,
                 ));
             }
+            ui.toggle_value(&mut self.address_open, "🔗")
+                .on_hover_text("The web address links are made with");
         });
+        let env = self.web_url_env.as_deref();
+        let from_env = env.is_some_and(|env| !env.trim().is_empty());
+        if self.address_open {
+            ui.horizontal(|ui| {
+                let label = ui.label("Web address");
+                ui.add(
+                    egui::TextEdit::singleline(&mut state.web_address)
+                        .desired_width(ui.available_width())
+                        .hint_text("https://example.org/playa/"),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(format!(
+                    "The address of playa's web page: with one, the Share field gives a \
+                     link to the scene (address#code) that opens it in a browser; empty, \
+                     the bare code. {WEB_URL_VAR}, when set, is used instead."
+                ));
+            });
+            if let Some(env) = env.filter(|_| from_env) {
+                ui.weak(format!("{WEB_URL_VAR} is set: links use {env}"));
+            }
+        }
+        if let Some(e) = &self.address_error {
+            let from = if from_env {
+                format!("{WEB_URL_VAR}: ")
+            } else {
+                String::new()
+            };
+            let color = ui.visuals().error_fg_color;
+            ui.colored_label(
+                color,
+                format!("⚠ {from}{e}; the Share field gives the bare code"),
+            );
+        }
     }
 }
 

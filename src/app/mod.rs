@@ -40,6 +40,10 @@ use preview::Preview;
 /// Key of the app state in eframe's storage.
 const STORAGE_KEY: &str = "playa-app";
 
+/// The environment variable that, set and not blank, gives the web address
+/// of the Share field's links in place of [`AppState::web_address`].
+pub const WEB_URL_VAR: &str = "PLAYA_WEB_URL";
+
 /// Everything the app remembers between runs, as plain data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -59,6 +63,24 @@ pub struct AppState {
     /// State of the dice: each roll advances it. Default: 0 (then seeded from
     /// the clock at start-up).
     pub dice: u64,
+    /// The address of playa's web page (e.g. `https://example.org/playa/`):
+    /// with one, the Share field gives a link to the scene,
+    /// `address#playa1-…` (see [`crate::share::link`]), instead of the bare
+    /// code. [`WEB_URL_VAR`] wins when set. Default: empty (bare codes).
+    pub web_address: String,
+}
+
+impl AppState {
+    /// The web address the Share field makes links with: `env`, the value
+    /// of [`WEB_URL_VAR`], when set and not blank, else
+    /// [`AppState::web_address`] when not blank; `None`: bare codes.
+    pub fn link_address<'a>(&'a self, env: Option<&'a str>) -> Option<&'a str> {
+        [env, Some(&self.web_address)]
+            .into_iter()
+            .flatten()
+            .map(str::trim)
+            .find(|address| !address.is_empty())
+    }
 }
 
 impl Default for AppState {
@@ -70,6 +92,7 @@ impl Default for AppState {
             export: ExportSettings::default(),
             animate: AnimateSettings::default(),
             dice: 0,
+            web_address: String::new(),
         }
     }
 }
@@ -623,5 +646,35 @@ mod tests {
         let partial: AppState = ron::from_str("(preset: \"night\")").unwrap();
         assert_eq!(partial.preset, "night");
         assert_eq!(partial.scene, Scene::default());
+        assert_eq!(partial.web_address, "");
+        let with_address = AppState {
+            web_address: "https://example.org/playa/".into(),
+            ..AppState::default()
+        };
+        let text = ron::to_string(&with_address).unwrap();
+        assert_eq!(ron::from_str::<AppState>(&text).unwrap(), with_address);
+    }
+
+    #[test]
+    fn the_environment_wins_over_the_setting_when_not_blank() {
+        let mut state = AppState::default();
+        assert_eq!(state.link_address(None), None);
+        assert_eq!(state.link_address(Some(" ")), None);
+        state.web_address = " https://a.example/playa/ ".into();
+        assert_eq!(state.link_address(None), Some("https://a.example/playa/"));
+        assert_eq!(
+            state.link_address(Some("")),
+            Some("https://a.example/playa/")
+        );
+        assert_eq!(
+            state.link_address(Some("http://b.example/")),
+            Some("http://b.example/")
+        );
+        state.web_address = "  ".into();
+        assert_eq!(state.link_address(None), None);
+        assert_eq!(
+            state.link_address(Some("http://b.example/")),
+            Some("http://b.example/")
+        );
     }
 }

@@ -28,12 +28,14 @@ pub const DEFAULT_WIDTH: u32 = 1920;
 pub struct RenderArgs {
     /// Scenes to render: preset files (.ron), pictures made by playa (.png,
     /// re-rendered from their recipe), names of shipped presets (see
-    /// --list) or share codes. Default: the death-valley preset.
+    /// --list), share codes or links holding one (https://…#playa1-…).
+    /// Default: the death-valley preset.
     #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
     inputs: Vec<String>,
-    /// Render the scene of a share code (`playa share` makes them); may be
-    /// given more than once. Its pictures are named shared-{seed}.png.
-    #[arg(long = "code", value_name = "CODE")]
+    /// Render the scene of a share code (`playa share` makes them) or of a
+    /// link holding one (https://…#playa1-…); may be given more than once.
+    /// Its pictures are named shared-{seed}.png.
+    #[arg(long = "code", value_name = "CODE|LINK")]
     codes: Vec<String>,
     /// Render with this seed instead of the scene's own.
     #[arg(long, conflicts_with = "seeds")]

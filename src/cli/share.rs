@@ -9,15 +9,16 @@ use playa::{Source, presets, share};
 #[derive(Debug, Args)]
 pub struct ShareArgs {
     /// The scene: a preset file (.ron), a picture made by playa (.png), the
-    /// name of a shipped preset or a share code. Default: the death-valley
-    /// preset.
+    /// name of a shipped preset, a share code or a link holding one.
+    /// Default: the death-valley preset.
     #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
     input: Option<String>,
     /// Share the scene with this seed instead of its own.
     #[arg(long)]
     seed: Option<u64>,
-    /// Print the scene of this share code as RON (a preset file) instead.
-    #[arg(long, value_name = "CODE", conflicts_with_all = ["input", "seed"])]
+    /// Print the scene of this share code, or of a link holding one
+    /// (https://…#playa1-…), as RON (a preset file) instead.
+    #[arg(long, value_name = "CODE|LINK", conflicts_with_all = ["input", "seed"])]
     decode: Option<String>,
 }
 
