@@ -23,7 +23,12 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
             Box::new(|cc| {
                 setup_style(&cc.egui_ctx);
                 repaint_on_hashchange(&cc.egui_ctx);
-                Ok(Box::new(PlayaApp::from_storage(cc.storage)))
+                let mut app = PlayaApp::from_storage(cc.storage);
+                // Links made here point back to this page.
+                if let Some(page) = page_address() {
+                    app.state.web_address = page;
+                }
+                Ok(Box::new(app))
             }),
         )
         .await?;
@@ -31,6 +36,16 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
         loading.remove();
     }
     Ok(())
+}
+
+/// The page's address without its fragment or query.
+fn page_address() -> Option<String> {
+    let location = web_sys::window()?.location();
+    Some(format!(
+        "{}{}",
+        location.origin().ok()?,
+        location.pathname().ok()?
+    ))
 }
 
 /// A link pasted into the address bar changes only the fragment: no input
