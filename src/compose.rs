@@ -190,6 +190,7 @@ pub(crate) struct Composer {
 impl Composer {
     /// Checks the size and the scene, and prepares the layers.
     pub fn new(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
+        // The size first: a bad size is refused before the automaton runs.
         check_size(width, height)?;
         Plan::new(scene)?.at(width, height)
     }

@@ -97,31 +97,24 @@ fn read_head<R: BufRead + Seek, const N: usize>(
         .read_info()
         .map_err(|e| fail(format!("damaged PNG: {e}")))?;
     let info = info.info();
+    // iTXt and zTXt chunks have no common trait: one loop, written for each.
+    macro_rules! compressed {
+        ($chunks:expr, $keyword:expr) => {
+            if let Some(chunk) = $chunks.iter().find(|c| c.keyword == $keyword) {
+                let mut chunk = chunk.clone();
+                chunk
+                    .decompress_text_with_limit(MAX_TEXT_BYTES)
+                    .map_err(|e| fail(format!("{} chunk: {e}", $keyword)))?;
+                return chunk
+                    .get_text()
+                    .map(Some)
+                    .map_err(|e| fail(format!("{} chunk: {e}", $keyword)));
+            }
+        };
+    }
     let find = |keyword: &str| -> Result<Option<String>> {
-        for chunk in &info.utf8_text {
-            if chunk.keyword == keyword {
-                let mut chunk = chunk.clone();
-                chunk
-                    .decompress_text_with_limit(MAX_TEXT_BYTES)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
-                return chunk
-                    .get_text()
-                    .map(Some)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")));
-            }
-        }
-        for chunk in &info.compressed_latin1_text {
-            if chunk.keyword == keyword {
-                let mut chunk = chunk.clone();
-                chunk
-                    .decompress_text_with_limit(MAX_TEXT_BYTES)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")))?;
-                return chunk
-                    .get_text()
-                    .map(Some)
-                    .map_err(|e| fail(format!("{keyword} chunk: {e}")));
-            }
-        }
+        compressed!(info.utf8_text, keyword);
+        compressed!(info.compressed_latin1_text, keyword);
         Ok(info
             .uncompressed_latin1_text
             .iter()

@@ -25,9 +25,10 @@ pub enum LinkAction {
 pub struct Link {
     /// The fragment last read from or written to the address.
     last: Option<String>,
-    /// The scene's code when last synced; `None` at the start and right
-    /// after a link asked for a load (its outcome is seen next frame).
-    scene_code: Option<String>,
+    /// The scene and its code when last synced; `None` at the start and
+    /// right after a link asked for a load (its outcome is seen next
+    /// frame). Kept so an unchanged scene is not encoded every frame.
+    scene_code: Option<(Scene, String)>,
 }
 
 impl Link {
@@ -43,7 +44,7 @@ impl Link {
             self.scene_code = None;
             return LinkAction::Load(fragment.to_string());
         }
-        if editing {
+        if editing || self.scene_code.as_ref().is_some_and(|(s, _)| s == scene) {
             return LinkAction::None;
         }
         let code = crate::share::encode(scene);
@@ -51,16 +52,19 @@ impl Link {
             // After a load, good or bad, the address stays as it was (a bad
             // link stays for the person to see) until the next edit.
             None => {
-                self.scene_code = Some(code.clone());
+                self.scene_code = Some((scene.clone(), code.clone()));
                 if fragment.is_empty() {
                     self.last = Some(code.clone());
                     return LinkAction::Write(code);
                 }
                 LinkAction::None
             }
-            Some(synced) if *synced == code => LinkAction::None,
+            Some((_, synced)) if *synced == code => {
+                self.scene_code = Some((scene.clone(), code));
+                LinkAction::None
+            }
             Some(_) => {
-                self.scene_code = Some(code.clone());
+                self.scene_code = Some((scene.clone(), code.clone()));
                 if self.last.as_deref() == Some(code.as_str()) {
                     return LinkAction::None;
                 }
