@@ -94,6 +94,7 @@ pub fn noise_tile() -> &'static [f32] {
 
 /// A stream of random numbers from one hash: each draw costs one
 /// [`hash32`], so objects with many random traits stay cheap.
+#[derive(Clone, Copy, Debug)]
 pub struct Dice(u32);
 
 impl Dice {

@@ -222,8 +222,10 @@ impl Rocks {
             light,
         };
         let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
-        // Stones row by row (far to near), not flattened: no copying.
-        let stones: Vec<Vec<Stone>> = (0..rows)
+        // Stones row by row (far to near). Only their outlines are worked
+        // out here; how a stone looks (its lit faces) is worked out when it
+        // is drawn, since in a packed field most stones are hidden.
+        let rows: Vec<StoneRow> = (0..rows)
             .into_par_iter()
             .map(|r| {
                 // Rows evenly spaced in depth: screen height and size go as
@@ -238,22 +240,29 @@ impl Rocks {
                 let y = (y_far + span * norm) * f.h;
                 let d = self.near_size * s * f.h;
                 let r32 = r as u32;
-                live_in_row(grid, r)
-                    .filter_map(|c| {
+                // The tents' clearings, grown by this row's stone size.
+                let clear: Vec<[f32; 4]> = f
+                    .clearings
+                    .iter()
+                    .map(|c| {
+                        let (rx, ry) = (c.rx * f.h + 0.4 * d, c.ry * f.h + 0.3 * d);
+                        [c.x * f.h, c.y * f.h, 1.0 / rx, 1.0 / ry]
+                    })
+                    .collect();
+                let count = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
+                let mut row = StoneRow::with_capacity(count);
+                for c in live_in_row(grid, r) {
                         let mut dice = Dice::new(hash2(c as u32, r32, seed));
                         let x = (c as f32 + 0.5) / cols as f32 * f.w
                             + self.jitter * d * dice.signed() * 0.5;
                         let y = y + self.jitter * d * dice.signed() * 0.18;
                         // No stones where a tent is pitched.
-                        let cleared = f.clearings.iter().any(|c| {
-                            let (u, v) = (
-                                (x / f.h - c.x) / (c.rx + 0.4 * d / f.h),
-                                (y / f.h - c.y) / (c.ry + 0.3 * d / f.h),
-                            );
+                        let cleared = clear.iter().any(|&[cx, cy, irx, iry]| {
+                            let (u, v) = ((x - cx) * irx, (y - cy) * iry);
                             u * u + v * v < 1.0
                         });
                         if cleared {
-                            return None;
+                            continue;
                         }
                         let size = d * (0.6 + 0.7 * dice.unit());
                         let rx = 0.5 * size;
@@ -271,9 +280,7 @@ impl Rocks {
                         let rx_right = rx * (0.8 + 0.4 * dice.unit());
                         let ry_top = ry * (1.0 + 0.5 * dice.unit());
                         let shear = 0.35 * dice.signed();
-                        let texture = dice.bits();
-                        let facets = Facets::new(&lighting, albedo, &mut dice);
-                        Some(Stone::new(StoneShape {
+                        row.push(Stone::new(StoneShape {
                             x,
                             y,
                             rx_left,
@@ -281,20 +288,20 @@ impl Rocks {
                             ry_top,
                             ry_bottom: ry * 0.4,
                             shear,
-                            facets,
                             shadow: (sx * len, sz * len),
-                            texture,
-                        }))
-                    })
-                    .collect::<Vec<_>>()
+                            look: Look { albedo, dice },
+                        }));
+                }
+                row
             })
             .collect();
         let bands = (f.height as usize).div_ceil(BAND_ROWS as usize);
-        let index = BandIndex::new(&stones, bands);
+        let index = BandRows::new(&rows, bands);
         Ok(RocksDraw {
             opacity: self.opacity,
-            stones,
+            rows,
             index,
+            lighting,
             shadow: p.shadow * self.shadow,
             width: f.width,
         })
@@ -305,9 +312,9 @@ impl Rocks {
     pub(crate) fn stone_count(&self, frame: &Frame) -> Result<usize> {
         Ok(self
             .prepare_stones(frame)?
-            .stones
+            .rows
             .iter()
-            .map(Vec::len)
+            .map(|r| r.stones.len())
             .sum())
     }
 }
@@ -386,6 +393,30 @@ impl Facets {
     }
 }
 
+/// What a stone looks like, worked out only when it is drawn: its colour,
+/// and the dice (where its outline's draws left them) for its faces and
+/// grain.
+#[derive(Clone, Copy)]
+struct Look {
+    albedo: Linear,
+    dice: Dice,
+}
+
+/// A stone's lit faces and grain, for drawing.
+struct Shading {
+    facets: Facets,
+    texture: u32,
+}
+
+impl Look {
+    fn shading(self, lighting: &Lighting) -> Shading {
+        let mut dice = self.dice;
+        let texture = dice.bits();
+        let facets = Facets::new(lighting, self.albedo, &mut dice);
+        Shading { facets, texture }
+    }
+}
+
 /// Where and how a stone is, in pixels.
 struct StoneShape {
     x: f32,
@@ -395,10 +426,9 @@ struct StoneShape {
     ry_top: f32,
     ry_bottom: f32,
     shear: f32,
-    facets: Facets,
     /// Shadow direction on screen times its length, in stone radii.
     shadow: (f32, f32),
-    texture: u32,
+    look: Look,
 }
 
 /// A stone ready to rasterize: an egg-shaped outline made of four quarter
@@ -409,8 +439,9 @@ struct Stone {
     y: f32,
     /// 1 / radius: left, right, top, bottom.
     inv: [f32; 4],
+    /// Radius: left, right (= 1 / `inv`).
+    radius: [f32; 2],
     shear: f32,
-    facets: Facets,
     /// Faces' blend across the row and down the column: stone units to
     /// blend fractions (pixels over a slightly rounded edge).
     side_k: f32,
@@ -421,18 +452,40 @@ struct Stone {
     aa: f32,
     inner2: f32,
     outer2: f32,
-    /// Shadow centre and 1 / radii.
+    /// Shadow centre, 1 / radii and its horizontal radius.
     sx: f32,
     sy: f32,
     sinv: [f32; 2],
-    texture: u32,
-    /// Box in pixels: x0, y0, x1, y1 (x1, y1 excluded; may be negative or
-    /// past the picture, clipped when drawn).
-    bbox: [i32; 4],
+    sradius: f32,
+    look: Look,
+}
+
+/// The stones of one grid row, west to east, and their boxes in pixels
+/// (x0, y0, x1, y1; x1, y1 excluded; maybe partly outside the picture),
+/// kept apart: most stones of a packed field are only ever looked at by
+/// their box.
+struct StoneRow {
+    boxes: Vec<[i32; 4]>,
+    stones: Vec<Stone>,
+}
+
+impl StoneRow {
+    fn with_capacity(n: usize) -> StoneRow {
+        StoneRow {
+            boxes: Vec::with_capacity(n),
+            stones: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, (bbox, stone): ([i32; 4], Stone)) {
+        self.boxes.push(bbox);
+        self.stones.push(stone);
+    }
 }
 
 impl Stone {
-    fn new(s: StoneShape) -> Stone {
+    /// The stone of `s`, and its box.
+    fn new(s: StoneShape) -> ([i32; 4], Stone) {
         let rx = 0.5 * (s.rx_left + s.rx_right);
         let ry = s.ry_top.max(s.ry_bottom);
         let sx = s.x + s.shadow.0 * rx * 0.55;
@@ -447,17 +500,20 @@ impl Stone {
         let soft = (0.12 * ry).max(0.7);
         let r_eff = (rx * 0.5 * (s.ry_top + s.ry_bottom)).sqrt();
         let aa = 0.5 * r_eff.max(0.25);
-        Stone {
+        let inv = [
+            1.0 / s.rx_left.max(0.05),
+            1.0 / s.rx_right.max(0.05),
+            1.0 / s.ry_top.max(0.05),
+            1.0 / s.ry_bottom.max(0.05),
+        ];
+        let sinv = [1.0 / srx.max(0.05), 1.0 / sry.max(0.05)];
+        let bbox = [floor(x0), floor(y0), -floor(-x1), -floor(-y1)];
+        let stone = Stone {
             x: s.x,
             y: s.y,
-            inv: [
-                1.0 / s.rx_left.max(0.05),
-                1.0 / s.rx_right.max(0.05),
-                1.0 / s.ry_top.max(0.05),
-                1.0 / s.ry_bottom.max(0.05),
-            ],
+            inv,
+            radius: [1.0 / inv[0], 1.0 / inv[1]],
             shear: s.shear,
-            facets: s.facets,
             side_k: 0.5 * (s.rx_left + s.rx_right) / soft,
             top_k: s.ry_top / soft,
             aa,
@@ -465,62 +521,48 @@ impl Stone {
             outer2: 1.0 + 0.5 / aa,
             sx,
             sy,
-            sinv: [1.0 / srx.max(0.05), 1.0 / sry.max(0.05)],
-            texture: s.texture,
-            bbox: [
-                x0.floor() as i32,
-                y0.floor() as i32,
-                x1.ceil() as i32,
-                y1.ceil() as i32,
-            ],
-        }
-    }
-}
-
-/// Stones filed by band, in drawing order (compressed rows:
-/// `start[b]..start[b+1]` of `ids` are band `b`'s stones, each as its grid
-/// row and its place in that row).
-struct BandIndex {
-    start: Vec<u32>,
-    ids: Vec<(u32, u32)>,
-}
-
-impl BandIndex {
-    fn new(rows: &[Vec<Stone>], bands: usize) -> BandIndex {
-        let range = |s: &Stone| {
-            let b0 = (s.bbox[1].max(0) as u32 / BAND_ROWS) as usize;
-            let b1 = ((s.bbox[3].max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
-            (b0, b1.min(bands.saturating_sub(1)))
+            sinv,
+            sradius: 1.0 / sinv[0],
+            look: s.look,
         };
-        let mut count = vec![0u32; bands + 1];
-        for s in rows.iter().flatten() {
-            let (b0, b1) = range(s);
-            for c in count.iter_mut().take(b1 + 1).skip(b0) {
-                *c += 1;
+        (bbox, stone)
+    }
+}
+
+/// For each band, the grid rows whose stones may touch it: a stone's box
+/// follows its row's place (far rows higher up) give or take its jitter
+/// and size, so the stones touching a band come from a run of rows. A band
+/// checks each stone of the run against its box.
+struct BandRows {
+    /// `rows[b]`: grid rows `first..last` for band `b` (empty if none).
+    rows: Vec<(u32, u32)>,
+}
+
+impl BandRows {
+    fn new(stones: &[StoneRow], bands: usize) -> BandRows {
+        let mut rows = vec![(u32::MAX, 0u32); bands];
+        for (r, row) in stones.iter().enumerate() {
+            let (Some(top), Some(bottom)) = (
+                row.boxes.iter().map(|b| b[1]).min(),
+                row.boxes.iter().map(|b| b[3]).max(),
+            ) else {
+                continue;
+            };
+            let b0 = (top.max(0) as u32 / BAND_ROWS) as usize;
+            let b1 = ((bottom.max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
+            for band in rows.iter_mut().take(b1.saturating_add(1)).skip(b0) {
+                band.0 = band.0.min(r as u32);
+                band.1 = band.1.max(r as u32 + 1);
             }
         }
-        let mut start = vec![0u32; bands + 1];
-        for b in 0..bands {
-            start[b + 1] = start[b] + count[b];
-        }
-        let mut fill = start.clone();
-        let mut ids = vec![(0u32, 0u32); start[bands] as usize];
-        for (r, row) in rows.iter().enumerate() {
-            for (i, s) in row.iter().enumerate() {
-                let (b0, b1) = range(s);
-                for f in fill.iter_mut().take(b1 + 1).skip(b0) {
-                    ids[*f as usize] = (r as u32, i as u32);
-                    *f += 1;
-                }
-            }
-        }
-        BandIndex { start, ids }
+        BandRows { rows }
     }
 
-    fn band(&self, b: usize) -> &[(u32, u32)] {
-        match (self.start.get(b), self.start.get(b + 1)) {
-            (Some(&s), Some(&e)) => &self.ids[s as usize..e as usize],
-            _ => &[],
+    /// The grid rows whose stones may touch band `b`.
+    fn band(&self, b: usize) -> std::ops::Range<u32> {
+        match self.rows.get(b) {
+            Some(&(first, last)) if first < last => first..last,
+            _ => 0..0,
         }
     }
 }
@@ -528,105 +570,343 @@ impl BandIndex {
 /// The rocks prepared for one picture.
 pub(crate) struct RocksDraw {
     opacity: f32,
-    stones: Vec<Vec<Stone>>,
-    index: BandIndex,
+    rows: Vec<StoneRow>,
+    index: BandRows,
+    lighting: Lighting,
     shadow: f32,
     width: u32,
 }
 
+/// A run of pixels of one stone's row to draw: of its contact shadow or
+/// of its body, columns `a..b` of row `y`.
+#[derive(Clone, Copy)]
+struct Run {
+    stone: (u32, u32),
+    y: u32,
+    body: bool,
+    a: u32,
+    b: u32,
+}
+
+/// Per-thread buffers of the occlusion pass, kept between bands.
+#[derive(Default)]
+struct Work {
+    /// One bit per pixel of the band, row after row (`words` per row): set
+    /// where a nearer stone already covers the pixel opaquely.
+    mask: Vec<u64>,
+    /// What is left to draw, nearest stone first (for each row of a stone,
+    /// the runs of its body, then of its shadow).
+    runs: Vec<Run>,
+}
+
+thread_local! {
+    static WORK: std::cell::RefCell<Work> = std::cell::RefCell::new(Work::default());
+}
+
 impl Draw for RocksDraw {
     fn draw(&self, band: &mut Band) {
-        for &(r, i) in self.index.band(band.index) {
-            self.draw_stone(&self.stones[r as usize][i as usize], band);
-        }
+        WORK.with(|work| {
+            let work = &mut *work.borrow_mut();
+            self.visible_runs(band, work, true);
+            // Far to near: each stone over the ones behind it, its shadow
+            // under its body. A stone's runs come together: its shading is
+            // worked out once.
+            let mut shaded: Option<((u32, u32), Shading)> = None;
+            for run in work.runs.iter().rev() {
+                let (r, i) = run.stone;
+                let stone = &self.rows[r as usize].stones[i as usize];
+                if run.body {
+                    let shading = match &shaded {
+                        Some((id, shading)) if *id == run.stone => shading,
+                        _ => &shaded.insert((run.stone, stone.look.shading(&self.lighting))).1,
+                    };
+                    self.draw_body(stone, shading, run, band);
+                } else {
+                    self.draw_shadow(stone, run, band);
+                }
+            }
+        });
     }
 }
 
 impl RocksDraw {
-    fn draw_stone(&self, s: &Stone, band: &mut Band) {
-        let y0 = s.bbox[1].max(band.y0 as i32) as u32;
-        let y1 = s.bbox[3].min(band.y1() as i32).max(0) as u32;
-        let width = self.width as f32;
-        let op = self.opacity;
-        let shadow = self.shadow * op;
-        let fc = &s.facets;
-        // Columns [a, b) of the picture covered by `lo..hi` (pixel units).
-        // (Truncation on values clamped to 0 or more, not `ceil`/`floor`,
-        // which are library calls on baseline x86-64.)
-        let span = |lo: f32, hi: f32| -> (usize, usize) {
-            let lo = (lo - 0.5).clamp(0.0, width);
-            let a = lo as usize + usize::from((lo as usize as f32) < lo);
-            let b = ((hi + 0.5).clamp(0.0, width) as usize).min(width as usize);
-            (a, b.max(a))
-        };
-        for y in y0..y1 {
-            let py = y as f32 + 0.5;
-            let row = band.row(y);
-            // Contact shadow: a soft ellipse, darkest at its centre.
-            let sdy = (py - s.sy) * s.sinv[1];
-            let sdy2 = sdy * sdy;
-            if sdy2 < 1.0 {
-                let half = (1.0 - sdy2).sqrt() / s.sinv[0];
-                let (a, b) = span(s.sx - half, s.sx + half);
-                let mut sdx = (a as f32 + 0.5 - s.sx) * s.sinv[0];
-                for c in &mut row[a..b] {
-                    let g = (sdx * sdx + sdy2).min(1.0);
-                    let k = (1.0 - g) * shadow;
-                    let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
-                    c[0] *= m;
-                    c[1] *= m;
-                    c[2] *= m * 1.03;
-                    sdx += s.sinv[0];
-                }
-            }
-            // The stone.
-            let dy = py - s.y;
-            let nv = dy * if dy < 0.0 { s.inv[2] } else { s.inv[3] };
-            let nv2 = nv * nv;
-            if nv2 >= s.outer2 {
-                continue;
-            }
-            let reach = (s.outer2 - nv2).sqrt();
-            let cx = s.x - s.shear * dy;
-            let (a, b) = span(cx - reach / s.inv[0], cx + reach / s.inv[1]);
-            // Terms of the row: darker toward the ground; where the faces
-            // meet along it (blend = row term + per-pixel slope × nu).
-            let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
-            let side0 = 0.5 - (fc.split + fc.lean * nv) * s.side_k;
-            let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
-            let top_nu = fc.tilt * s.top_k;
-            let tile = crate::noise::noise_tile();
-            let side_len = crate::noise::TILE_SIDE;
-            let grain_row = &tile
-                [((y as usize).wrapping_add(s.texture as usize) & (side_len - 1)) * side_len..]
-                [..side_len];
-            let grain_shift = (s.texture >> 8) as usize;
-            for (k, c) in row[a..b].iter_mut().enumerate() {
-                let x = a + k;
-                let dx = x as f32 + 0.5 - cx;
-                let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
-                let f = nu * nu + nv2;
-                if f >= s.outer2 {
+    /// Lists in `work.runs` the pixels of `band` the stones paint, nearest
+    /// stone first. With `cull`, a pixel that a nearer stone covers
+    /// opaquely is left out (a stone hidden whole is skipped whole): it
+    /// would be painted over exactly, so leaving it out changes no pixel,
+    /// and a packed field costs its visible pixels, not its stones' area.
+    fn visible_runs(&self, band: &Band, work: &mut Work, cull: bool) {
+        let width = self.width;
+        let words = width.div_ceil(64) as usize;
+        let rows = band.rows as usize;
+        let (by0, by1) = (band.y0 as i32, band.y1() as i32);
+        work.runs.clear();
+        work.mask.clear();
+        work.mask.resize(words * rows, 0);
+        // Opaque stones hide what is behind them; translucent ones do not.
+        let cull = cull && self.opacity >= 1.0;
+        let mut open = rows as u64 * u64::from(width);
+        'rows: for r in self.index.band(band.index).rev() {
+            let row = &self.rows[r as usize];
+            for (i, bbox) in row.boxes.iter().enumerate().rev() {
+                if bbox[1] >= by1 || bbox[3] <= by0 {
                     continue;
                 }
-                let cov = if f <= s.inner2 {
-                    1.0
-                } else {
-                    (0.5 - (f - 1.0) * s.aa).clamp(0.0, 1.0)
-                };
-                let side = (side0 + nu * s.side_k).clamp(0.0, 1.0);
-                let top = (top0 + nu * top_nu).clamp(0.0, 1.0);
-                // Rounded off toward the outline, and a little grit.
-                let round = 1.0 - 0.2 * f.min(1.0);
-                let grit = 1.0 + 0.08 * grain_row[(x + grain_shift) & (side_len - 1)];
-                let shade = ao * grit * round;
-                let a = cov * op;
-                for (i, ci) in c.iter_mut().enumerate() {
-                    let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
-                    let v = (sides + (fc.top[i] - sides) * top) * shade;
-                    *ci += (v - *ci) * a;
+                let y0 = bbox[1].max(by0) as u32;
+                let y1 = bbox[3].min(by1) as u32;
+                let x0 = bbox[0].clamp(0, width as i32) as u32;
+                let x1 = bbox[2].clamp(0, width as i32) as u32;
+                let mask_of = |y: u32| (y - band.y0) as usize * words;
+                if cull && (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)) {
+                    continue;
+                }
+                let s = &row.stones[i];
+                let stone = (r, i as u32);
+                for y in y0..y1 {
+                    let m = &mut work.mask[mask_of(y)..][..words];
+                    if cull && covered(m, x0, x1) {
+                        continue;
+                    }
+                    let runs = &mut work.runs;
+                    let push = |runs: &mut Vec<Run>, body: bool, a: u32, b: u32| {
+                        runs.push(Run {
+                            stone,
+                            y,
+                            body,
+                            a,
+                            b,
+                        })
+                    };
+                    if let Some((body, nv2, cx)) = s.body(y, width) {
+                        if !cull {
+                            push(runs, true, body[0], body[1]);
+                        } else {
+                            let before = runs.len();
+                            open_runs(m, body, |a, b| push(runs, true, a, b));
+                            // Where the body shows and is whole, it hides
+                            // what is behind, its own shadow too.
+                            if runs.len() > before {
+                                let inside = s.inside(nv2, cx, width);
+                                if inside[0] < inside[1] {
+                                    open -= fill(m, inside);
+                                }
+                            }
+                        }
+                    }
+                    let shadow = s.shadow(y, width);
+                    if !cull {
+                        push(runs, false, shadow[0], shadow[1]);
+                    } else {
+                        open_runs(m, shadow, |a, b| push(runs, false, a, b));
+                    }
+                }
+                if cull && open == 0 {
+                    // The band is covered: every stone farther away is hidden.
+                    break 'rows;
                 }
             }
         }
     }
+
+    /// Draws a run of a stone's contact shadow: a soft ellipse, darkest at
+    /// its centre.
+    fn draw_shadow(&self, s: &Stone, run: &Run, band: &mut Band) {
+        let shadow = self.shadow * self.opacity;
+        let py = run.y as f32 + 0.5;
+        let row = band.row(run.y);
+        let sdy = (py - s.sy) * s.sinv[1];
+        let sdy2 = sdy * sdy;
+        for (x, c) in (run.a..run.b).zip(&mut row[run.a as usize..run.b as usize]) {
+            let sdx = (x as f32 + 0.5 - s.sx) * s.sinv[0];
+            let g = (sdx * sdx + sdy2).min(1.0);
+            let k = (1.0 - g) * shadow;
+            let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
+            c[0] *= m;
+            c[1] *= m;
+            // Shade a little bluer (skylight), none outside the ellipse.
+            c[2] *= m * (1.0 + 0.03 * k);
+        }
+    }
+
+    /// Draws a run of a stone's body.
+    fn draw_body(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
+        let y = run.y;
+        let op = self.opacity;
+        let fc = &shading.facets;
+        let texture = shading.texture;
+        let py = y as f32 + 0.5;
+        let row = band.row(y);
+        let (a, b) = (run.a, run.b);
+        let dy = py - s.y;
+        let nv = dy * if dy < 0.0 { s.inv[2] } else { s.inv[3] };
+        let nv2 = nv * nv;
+        let cx = s.x - s.shear * dy;
+        // Terms of the row: darker toward the ground; where the faces
+        // meet along it (blend = row term + per-pixel slope × nu).
+        let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
+        let side0 = 0.5 - (fc.split + fc.lean * nv) * s.side_k;
+        let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
+        let top_nu = fc.tilt * s.top_k;
+        let tile = crate::noise::noise_tile();
+        let side_len = crate::noise::TILE_SIDE;
+        let grain_row = &tile
+            [((y as usize).wrapping_add(texture as usize) & (side_len - 1)) * side_len..]
+            [..side_len];
+        let grain_shift = (texture >> 8) as usize;
+        for (x, c) in (a as usize..b as usize).zip(&mut row[a as usize..b as usize]) {
+            let dx = x as f32 + 0.5 - cx;
+            let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
+            let f = nu * nu + nv2;
+            if f >= s.outer2 {
+                continue;
+            }
+            let cov = if f <= s.inner2 {
+                1.0
+            } else {
+                (0.5 - (f - 1.0) * s.aa).clamp(0.0, 1.0)
+            };
+            let side = (side0 + nu * s.side_k).clamp(0.0, 1.0);
+            let top = (top0 + nu * top_nu).clamp(0.0, 1.0);
+            // Rounded off toward the outline, and a little grit.
+            let round = 1.0 - 0.2 * f.min(1.0);
+            let grit = 1.0 + 0.08 * grain_row[(x + grain_shift) & (side_len - 1)];
+            let shade = ao * grit * round;
+            let a = cov * op;
+            for (i, ci) in c.iter_mut().enumerate() {
+                let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
+                let v = (sides + (fc.top[i] - sides) * top) * shade;
+                // Exactly the stone where it is opaque, whatever was under.
+                *ci = if a >= 1.0 { v } else { *ci + (v - *ci) * a };
+            }
+        }
+    }
+}
+
+impl Stone {
+    /// The columns of the stone's body on row `y` (clipped to the picture,
+    /// possibly empty), and what [`Stone::inside`] needs; `None` if the
+    /// body misses the row.
+    fn body(&self, y: u32, width: u32) -> Option<([u32; 2], f32, f32)> {
+        let dy = y as f32 + 0.5 - self.y;
+        let nv = dy * if dy < 0.0 { self.inv[2] } else { self.inv[3] };
+        let nv2 = nv * nv;
+        if nv2 >= self.outer2 {
+            return None;
+        }
+        let cx = self.x - self.shear * dy;
+        let reach = (self.outer2 - nv2).sqrt();
+        let body = columns(cx - reach * self.radius[0], cx + reach * self.radius[1], width);
+        Some((body, nv2, cx))
+    }
+
+    /// The columns of row `y` the body covers whole (coverage 1), from the
+    /// row's `nv2` and centre `cx` ([`Stone::body`]): estimated, then
+    /// checked pixel by pixel at both ends with the very test the drawing
+    /// makes (`f` falls toward the centre on each side, so the run between
+    /// two passing ends passes).
+    fn inside(&self, nv2: f32, cx: f32, width: u32) -> [u32; 2] {
+        if nv2 >= self.inner2 {
+            return [0, 0];
+        }
+        let whole = |x: u32| {
+            let dx = x as f32 + 0.5 - cx;
+            let nu = dx * if dx < 0.0 { self.inv[0] } else { self.inv[1] };
+            nu * nu + nv2 <= self.inner2
+        };
+        let reach = (self.inner2 - nv2).sqrt();
+        let [mut a, mut b] = columns(cx - reach * self.radius[0], cx + reach * self.radius[1], width);
+        while a < b && !whole(a) {
+            a += 1;
+        }
+        while a < b && !whole(b - 1) {
+            b -= 1;
+        }
+        [a, b]
+    }
+
+    /// The columns of the stone's shadow on row `y`, possibly empty.
+    fn shadow(&self, y: u32, width: u32) -> [u32; 2] {
+        let sdy = (y as f32 + 0.5 - self.sy) * self.sinv[1];
+        let sdy2 = sdy * sdy;
+        if sdy2 >= 1.0 {
+            return [0, 0];
+        }
+        let half = (1.0 - sdy2).sqrt() * self.sradius;
+        columns(self.sx - half, self.sx + half, width)
+    }
+}
+
+/// The columns `[a, b)` of a picture `width` pixels wide whose centres lie
+/// in `lo..hi` (pixel units), and some margin: the drawing tests each
+/// pixel. (Truncation on values clamped to 0 or more, not `ceil`/`floor`,
+/// which are library calls on baseline x86-64.)
+#[inline]
+fn columns(lo: f32, hi: f32, width: u32) -> [u32; 2] {
+    let w = width as f32;
+    let lo = (lo - 0.5).clamp(0.0, w);
+    let a = lo as u32 + u32::from((lo as u32 as f32) < lo);
+    let b = ((hi + 0.5).clamp(0.0, w) as u32).min(width);
+    [a, b.max(a)]
+}
+
+/// `x` rounded down, without a library call (see [`columns`]).
+#[inline]
+fn floor(x: f32) -> i32 {
+    let t = x as i32;
+    t - i32::from(t as f32 > x)
+}
+
+/// Whether every bit of columns `x0..x1` is set in the row `mask`.
+fn covered(mask: &[u64], x0: u32, x1: u32) -> bool {
+    if x0 >= x1 {
+        return true;
+    }
+    let (w0, w1) = ((x0 / 64) as usize, ((x1 - 1) / 64) as usize);
+    (w0..=w1).all(|w| {
+        let lo = if w == w0 { x0 % 64 } else { 0 };
+        let hi = if w == w1 { (x1 - 1) % 64 } else { 63 };
+        let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+        mask[w] & bits == bits
+    })
+}
+
+/// Calls `run(a, b)` for each run of columns of `[a, b)` whose bits are
+/// clear in the row `mask`, west to east.
+fn open_runs(mask: &[u64], [a, b]: [u32; 2], mut run: impl FnMut(u32, u32)) {
+    let mut x = a;
+    while x < b {
+        // Skip set bits, then take clear ones, a word at a time.
+        let w = mask[(x / 64) as usize] >> (x % 64);
+        let set = w.trailing_ones().min(64 - x % 64);
+        if set > 0 {
+            x += set;
+            continue;
+        }
+        let mut end = x + w.trailing_zeros().min(64 - x % 64);
+        while end < b && end % 64 == 0 {
+            let w = mask[(end / 64) as usize];
+            end += w.trailing_zeros();
+            if w != 0 {
+                break;
+            }
+        }
+        let end = end.min(b);
+        run(x, end);
+        x = end;
+    }
+}
+
+/// Sets the bits of columns `a..b` in the row `mask`; returns how many were
+/// not set before.
+fn fill(mask: &mut [u64], [a, b]: [u32; 2]) -> u64 {
+    let (w0, w1) = ((a / 64) as usize, ((b - 1) / 64) as usize);
+    let mut added = 0;
+    for (w, word) in mask.iter_mut().enumerate().take(w1 + 1).skip(w0) {
+        let lo = if w == w0 { a % 64 } else { 0 };
+        let hi = if w == w1 { (b - 1) % 64 } else { 63 };
+        let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+        added += u64::from((bits & !*word).count_ones());
+        *word |= bits;
+    }
+    added
 }
