@@ -1,14 +1,21 @@
 //! Rendering speed: `cargo bench --bench render`.
 //!
-//! Pixels per second for the preview size (1280×720), 4K, 4K written to a
-//! PNG file, a dense 4K rock field (density 0.4, ~125k stones), and images
-//! per second for a 1080p batch rendered to PNG in parallel.
+//! - `preview`: the preview size (1280×720), for every preset and for
+//!   death-valley packed with stones (density 0.3, 0.4, 0.5 on 560 and 968
+//!   columns): a fresh render (`fresh/…`), and a re-render on a
+//!   [`Canvas`] after one change, a density step (`density/…`, the rocks
+//!   redrawn) or a tent step (`tent/…`).
+//! - `render`: 1280×720 and 4K, 4K written to a PNG file, 4K death-valley at
+//!   density 0.4, a dense 4K rock field of small stones (~126k).
+//! - `batch`: images per second for a 1080p batch rendered to PNG in
+//!   parallel.
 //!
 //! `cargo bench --bench render -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use playa::canvas::Canvas;
 use playa::layers::{Layer, Rocks};
 use playa::picture::{self, Compression};
 use playa::{Scene, render};
@@ -31,6 +38,67 @@ fn dense_scene() -> Scene {
         }
     }
     scene
+}
+
+/// death-valley with its automaton at `density` on `columns` columns.
+fn packed(density: f32, columns: u32) -> Scene {
+    let mut scene = Scene::default();
+    scene.automaton.density = density;
+    scene.automaton.columns = columns;
+    scene
+}
+
+/// The preview's work: fresh renders, and re-renders after one change.
+fn preview(c: &mut Criterion) {
+    let (w, h) = (1280u32, 720u32);
+    let mut scenes: Vec<(String, Scene)> = playa::presets::PRESETS
+        .iter()
+        .map(|p| (p.name.to_string(), p.scene().unwrap()))
+        .collect();
+    for columns in [560, 968] {
+        for density in [0.3, 0.4, 0.5] {
+            scenes.push((
+                format!("dv-d{density}-c{columns}"),
+                packed(density, columns),
+            ));
+        }
+    }
+    let mut group = c.benchmark_group("preview");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(u64::from(w * h)));
+    for (name, scene) in &scenes {
+        group.bench_function(BenchmarkId::new("fresh", name), |b| {
+            b.iter(|| black_box(render(scene, w, h).unwrap()))
+        });
+        // Each step alternates between two scenes one change apart.
+        let mut stepped = scene.clone();
+        stepped.automaton.density = (scene.automaton.density + 0.01).min(1.0);
+        let mut canvas = Canvas::new();
+        let mut k = 0u32;
+        group.bench_function(BenchmarkId::new("density", name), |b| {
+            b.iter(|| {
+                k += 1;
+                let s = if k.is_multiple_of(2) { scene } else { &stepped };
+                black_box(canvas.render(s, w, h).unwrap());
+            })
+        });
+        let mut moved = scene.clone();
+        for layer in &mut moved.layers {
+            if let Layer::Tent(t) = layer {
+                t.x += 0.01;
+            }
+        }
+        if moved != *scene {
+            group.bench_function(BenchmarkId::new("tent", name), |b| {
+                b.iter(|| {
+                    k += 1;
+                    let s = if k.is_multiple_of(2) { scene } else { &moved };
+                    black_box(canvas.render(s, w, h).unwrap());
+                })
+            });
+        }
+    }
+    group.finish();
 }
 
 fn bench(c: &mut Criterion) {
@@ -58,6 +126,10 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+    let packed = packed(0.4, 560);
+    group.bench_function(BenchmarkId::new("dv-d0.4-c560", "3840x2160"), |b| {
+        b.iter(|| black_box(render(&packed, w, h).unwrap()))
+    });
     let dense = dense_scene();
     let stones = playa::compose::Plan::new(&dense)
         .unwrap()
@@ -95,5 +167,5 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, preview, bench);
 criterion_main!(benches);

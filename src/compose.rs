@@ -133,24 +133,45 @@ impl Plan {
 
     /// The plan at `width × height`: its visible layers prepared.
     pub(crate) fn at(&self, width: u32, height: u32) -> Result<Composer> {
+        self.at_from(width, height, 0)
+    }
+
+    /// The plan at `width × height` with only its visible layers from
+    /// `first` up prepared (the rest is drawn already).
+    pub(crate) fn at_from(&self, width: u32, height: u32, first: usize) -> Result<Composer> {
         check_size(width, height)?;
         let frame = self.frame(width, height);
-        let layers = self
-            .scene
-            .layers
-            .iter()
-            .filter(|l| l.visible() && l.opacity() > 0.0)
-            .map(|l| l.prepare(&frame))
-            .collect::<Result<_>>()?;
+        let mut layers = Vec::new();
+        let mut index = Vec::new();
+        for (i, l) in self.scene.layers.iter().enumerate().skip(first) {
+            if l.visible() && l.opacity() > 0.0 {
+                layers.push(l.prepare(&frame)?);
+                index.push(i);
+            }
+        }
         Ok(Composer {
             width,
             height,
             layers,
+            index,
             skip_covered: true,
         })
     }
 
-    fn frame(&self, width: u32, height: u32) -> Frame<'_> {
+    /// Reuses `old`'s automaton run when `scene` runs the same automaton
+    /// (only the rocks' grid depends on it); otherwise as [`Plan::new`].
+    pub(crate) fn reuse(scene: &Scene, old: Plan) -> Result<Plan> {
+        let scene = scene.quantized();
+        scene.validate()?;
+        let grid = if grid_inputs(&scene) == grid_inputs(&old.scene) {
+            old.grid
+        } else {
+            rock_grid(&scene)?
+        };
+        Ok(Plan { scene, grid })
+    }
+
+    pub(crate) fn frame(&self, width: u32, height: u32) -> Frame<'_> {
         let s = &self.scene;
         let light = Light {
             seed: s.seed,
@@ -171,6 +192,11 @@ fn rock_grid(scene: &Scene) -> Result<BitGrid> {
     Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
 }
 
+/// What the rock automaton's grid depends on.
+fn grid_inputs(scene: &Scene) -> impl PartialEq + '_ {
+    (scene.grid_size(), &scene.automaton, scene.seed)
+}
+
 /// The picture size of `scene` at `height` pixels high.
 fn size_for_height(scene: &Scene, height: u32) -> (u32, u32) {
     ((height as f32 * scene.aspect).round() as u32, height)
@@ -182,6 +208,8 @@ pub(crate) struct Composer {
     width: u32,
     height: u32,
     layers: Vec<Box<dyn Draw>>,
+    /// The scene's index of each of `layers`.
+    index: Vec<usize>,
     /// Whether layers under one that covers a band are left undrawn: always,
     /// but in the test that checks this shortcut against drawing them all.
     skip_covered: bool,
@@ -238,6 +266,16 @@ impl Composer {
             return None;
         }
         self.layers.iter().rposition(|l| l.covers(y0, y1))
+    }
+
+    /// The scene's index of each layer prepared.
+    pub fn scene_index(&self) -> &[usize] {
+        &self.index
+    }
+
+    /// The layers prepared, bottom to top.
+    pub fn layers(&self) -> &[Box<dyn Draw>] {
+        &self.layers
     }
 
     /// Draws rows `y0 .. y0 + out.len() / (width * 4)` into `out` (RGBA),

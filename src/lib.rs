@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod atomic;
+pub mod canvas;
 pub mod color;
 pub mod compose;
 mod encoder;

@@ -1,13 +1,13 @@
-//! The preview's render job, run on the worker thread: the scene's plan made
-//! once (its automaton run once), a quick half-size frame when asked, then
-//! the full frame, each as an egui image with a fingerprint of its pixels.
+//! The preview's render job, run on the worker thread: a quick half-size
+//! frame when asked, then the full frame, each re-rendered on its own
+//! [`Canvas`] and sent as an egui image with a fingerprint of its pixels.
 
 use web_time::Instant;
 
 use egui::ColorImage;
 
 use super::worker::Outbox;
-use crate::compose::Plan;
+use crate::canvas::Canvas;
 use crate::scene::Scene;
 
 /// What the UI asks the worker to render.
@@ -47,15 +47,14 @@ pub struct PreviewFrame {
 }
 
 /// The worker's job: a quick frame if asked (skipped when a newer request
-/// is already waiting), then the full frame.
+/// is already waiting), then the full frame. Each size has its canvas
+/// (`canvases[0]` the quick one), which re-renders only what the change
+/// since its last render touches ([`Canvas`]).
 pub fn render_job(
     job: PreviewJob,
     out: &Outbox<'_, PreviewJob, PreviewFrame>,
-    buffer: &mut image::RgbaImage,
+    canvases: &mut [Canvas; 2],
 ) {
-    // The automaton runs once for both frames, and gives the cell count.
-    let plan = Plan::new(&job.scene);
-    let cells = plan.as_ref().ok().map(|p| p.grid().population());
     let sizes: &[(u32, bool)] = if job.quick {
         &[(2, false), (1, true)]
     } else {
@@ -67,16 +66,15 @@ pub fn render_job(
         }
         let (w, h) = ((job.width / div).max(1), (job.height / div).max(1));
         let start = Instant::now();
-        if buffer.dimensions() != (w, h) {
-            *buffer = image::RgbaImage::new(w, h);
-        }
-        let rendered = match &plan {
-            Ok(plan) => plan.render_into(buffer).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
+        let canvas = &mut canvases[usize::from(full)];
+        let rendered = canvas
+            .render(&job.scene, w, h)
+            .map(|image| (to_color_image(image), fingerprint(image.as_raw())))
+            .map_err(|e| e.to_string());
         let ms = start.elapsed().as_secs_f64() * 1e3;
+        let cells = canvas.plan().map(|p| p.grid().population());
         let (image, fingerprint) = match rendered {
-            Ok(()) => (Ok(to_color_image(buffer)), fingerprint(buffer.as_raw())),
+            Ok((image, fingerprint)) => (Ok(image), fingerprint),
             Err(e) => (Err(e), 0),
         };
         out.send(PreviewFrame {

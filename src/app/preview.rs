@@ -8,6 +8,7 @@ use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2
 
 use super::job::{PreviewFrame, PreviewJob, render_job};
 use super::worker::{Outbox, Worker};
+use crate::canvas::Canvas;
 use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
 use crate::setting;
@@ -103,11 +104,11 @@ impl Default for Preview {
 impl Preview {
     /// A preview with its worker thread started.
     pub fn new() -> Self {
-        let mut buffer = image::RgbaImage::new(1, 1);
+        let mut canvases = [Canvas::new(), Canvas::new()];
         let worker = Worker::spawn(
             "playa-preview",
             move |job: PreviewJob, out: &Outbox<'_, PreviewJob, PreviewFrame>| {
-                render_job(job, out, &mut buffer);
+                render_job(job, out, &mut canvases);
             },
         );
         Preview {

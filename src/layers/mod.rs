@@ -351,6 +351,13 @@ pub(crate) trait Draw: Send + Sync {
     fn covers(&self, _y0: u32, _y1: u32) -> bool {
         false
     }
+
+    /// Whether drawing the band of rows `y0..y1` may change a pixel (false
+    /// only when it surely changes none: a re-render then keeps the band,
+    /// see [`crate::canvas`]).
+    fn touches(&self, _y0: u32, _y1: u32) -> bool {
+        true
+    }
 }
 
 /// Blends `c` toward `over` by `a` (0..1).

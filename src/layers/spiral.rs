@@ -204,6 +204,15 @@ pub(crate) struct SpiralDraw {
 }
 
 impl Draw for SpiralDraw {
+    fn touches(&self, y0: u32, y1: u32) -> bool {
+        let reach = self.star_r * 3.0 + 1.0;
+        self.segments.iter().any(|s| s.y0 < y1 && y0 < s.y1)
+            || self
+                .vertices
+                .iter()
+                .any(|&(_, vy)| vy - reach < y1 as f32 && y0 as f32 <= vy + reach)
+    }
+
     fn draw(&self, band: &mut Band) {
         let (by0, by1) = (band.y0, band.y1());
         let width = band.width;

@@ -247,6 +247,10 @@ fn line(d: f32, hw: f32) -> f32 {
 }
 
 impl Draw for TentDraw {
+    fn touches(&self, y0: u32, y1: u32) -> bool {
+        self.w >= 0.5 && y0 < self.y1 && self.y0 < y1
+    }
+
     fn draw(&self, band: &mut Band) {
         if self.w < 0.5 {
             return;

@@ -1,0 +1,335 @@
+//! A picture kept between renders, re-rendering only what a change touches.
+//!
+//! A live preview re-renders the same scene over and over with one setting
+//! changed. [`Canvas`] keeps, besides the picture, the automaton's grid and
+//! the composite of the layers under the one being edited, in linear light:
+//!
+//! - a change to a layer redraws that layer and the layers above it over
+//!   the kept composite, and only on the bands they draw on: a density drag
+//!   redraws the stones (and the tent and spiral over them), not the sky,
+//!   the ranges or the floor, and re-encodes only the ground's bands;
+//! - the automaton runs again only when its inputs change.
+//!
+//! Which layers count as "under the edit" follows the edits: at first the
+//! layers under the rocks; after an edit further down, those under it.
+//!
+//! The bytes never depend on what was kept: every band is composed as
+//! [`crate::render`] composes it (the same layers, in the same order, over
+//! the same start), and a test checks re-renders after every kind of
+//! change against fresh renders.
+
+use image::RgbaImage;
+use rayon::prelude::*;
+
+use crate::color::{Linear, encode_row};
+use crate::compose::{Plan, check_size};
+use crate::error::Result;
+use crate::layers::{BAND_ROWS, Band, Draw, Layer};
+use crate::life::BitGrid;
+use crate::scene::Scene;
+
+/// A picture and what its next re-render can reuse. See the module docs.
+#[derive(Default)]
+pub struct Canvas {
+    image: RgbaImage,
+    kept: Option<Kept>,
+}
+
+/// What the last render left to reuse.
+struct Kept {
+    plan: Plan,
+    /// Scene index of the lowest layer not in `under`.
+    split: usize,
+    /// The composite of the layers below `split`, row after row, each band
+    /// started as [`crate::render`] starts it: from its topmost covering
+    /// layer, or from black.
+    under: Vec<Linear>,
+    /// Per band: whether the picture holds `under` encoded, and nothing
+    /// else drawn over it.
+    plain: Vec<bool>,
+}
+
+/// What the layers of a scene share besides their settings: what a layer
+/// is drawn from, so that a change to it redraws the layer.
+#[derive(PartialEq)]
+struct Shared {
+    seed: u64,
+    time: crate::palette::TimeOfDay,
+    sun_x: f32,
+    horizon: f32,
+    clearings: Vec<crate::layers::tent::Clearing>,
+    ground: Linear,
+}
+
+impl Shared {
+    fn of(plan: &Plan) -> Shared {
+        let s = plan.scene();
+        // Where tents clear the ground does not depend on the size.
+        let frame = plan.frame(1000, 1000);
+        Shared {
+            seed: s.seed,
+            time: s.time,
+            sun_x: s.sun_x,
+            horizon: s.horizon,
+            clearings: frame.clearings,
+            ground: frame.ground,
+        }
+    }
+}
+
+impl Canvas {
+    /// An empty canvas: the first render draws everything.
+    pub fn new() -> Canvas {
+        Canvas::default()
+    }
+
+    /// The picture of the last render (empty before the first).
+    pub fn image(&self) -> &RgbaImage {
+        &self.image
+    }
+
+    /// The plan of the last render: the scene drawn and its automaton's
+    /// grid. `None` before the first render and after a failed one.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.kept.as_ref().map(|k| &k.plan)
+    }
+
+    /// Renders `scene` at `width × height`, reusing what the last render
+    /// left where the scene did not change, and gives the very bytes of
+    /// [`crate::render`]. Refuses what `render` refuses; the canvas then
+    /// forgets what it kept.
+    pub fn render(&mut self, scene: &Scene, width: u32, height: u32) -> Result<&RgbaImage> {
+        check_size(width, height)?;
+        let bands = height.div_ceil(BAND_ROWS) as usize;
+        let same_size = self.image.dimensions() == (width, height);
+        let (plan, split, full, mut under, mut plain) = match self.kept.take() {
+            Some(kept) if same_size => {
+                let before = (kept.plan.scene().clone(), Shared::of(&kept.plan));
+                let old_grid = kept.plan.grid().clone();
+                let plan = Plan::reuse(scene, kept.plan)?;
+                match lowest_change(&before.0, &before.1, &old_grid, &plan) {
+                    None => {
+                        self.kept = Some(Kept { plan, ..kept });
+                        return Ok(&self.image);
+                    }
+                    Some(c) if c >= kept.split => (plan, kept.split, false, kept.under, kept.plain),
+                    Some(c) => {
+                        let split = if c == 0 { first_rocks(plan.scene()) } else { c };
+                        (plan, split, true, kept.under, Vec::new())
+                    }
+                }
+            }
+            _ => {
+                let plan = Plan::new(scene)?;
+                let split = first_rocks(plan.scene());
+                (plan, split, true, Vec::new(), Vec::new())
+            }
+        };
+        if !same_size {
+            self.image = RgbaImage::new(width, height);
+        }
+        if full {
+            plain.clear();
+        }
+        plain.resize(bands, false);
+        under.resize(width as usize * height as usize, [0.0; 3]);
+        let composer = plan.at_from(width, height, if full { 0 } else { split })?;
+        // Layers under the split (prepared only when redrawn), and over it.
+        let k = composer.scene_index().partition_point(|&i| i < split);
+        let (below, above) = composer.layers().split_at(k);
+        let band_px = width as usize * BAND_ROWS as usize;
+        self.image
+            .par_chunks_mut(band_px * 4)
+            .zip(under.par_chunks_mut(band_px))
+            .zip(plain.par_iter_mut())
+            .enumerate()
+            .for_each_init(
+                || vec![[0.0; 3]; band_px],
+                |scratch, (index, ((out, under), plain))| {
+                    let y0 = index as u32 * BAND_ROWS;
+                    let rows = (out.len() / (width as usize * 4)) as u32;
+                    let n = under.len();
+                    if full {
+                        *plain = false;
+                        draw_from_cover(below, &mut band_at(y0, rows, width, index, under));
+                    }
+                    let y1 = y0 + rows;
+                    let drawn = if above.iter().any(|l| l.covers(y0, y1)) {
+                        // A layer above covers the band: nothing under shows.
+                        draw_from_cover(
+                            above,
+                            &mut band_at(y0, rows, width, index, &mut scratch[..n]),
+                        );
+                        true
+                    } else if above.iter().any(|l| l.touches(y0, y1)) {
+                        let px = &mut scratch[..n];
+                        px.copy_from_slice(under);
+                        let mut band = band_at(y0, rows, width, index, px);
+                        for layer in above {
+                            layer.draw(&mut band);
+                        }
+                        true
+                    } else {
+                        false
+                    };
+                    if drawn {
+                        encode(&scratch[..n], out, width, y0);
+                        *plain = false;
+                    } else if !*plain {
+                        encode(under, out, width, y0);
+                        *plain = true;
+                    }
+                },
+            );
+        self.kept = Some(Kept {
+            plan,
+            split,
+            under,
+            plain,
+        });
+        Ok(&self.image)
+    }
+}
+
+/// Band `index` of a picture `width` pixels wide: `rows` rows from `y0`.
+fn band_at(y0: u32, rows: u32, width: u32, index: usize, px: &mut [Linear]) -> Band<'_> {
+    Band {
+        y0,
+        rows,
+        width,
+        index,
+        px,
+    }
+}
+
+/// Draws `layers` on `band` as [`crate::render`] does: from the topmost
+/// one that covers the band, or over black.
+fn draw_from_cover(layers: &[Box<dyn Draw>], band: &mut Band) {
+    let (y0, y1) = (band.y0, band.y1());
+    let first = layers
+        .iter()
+        .rposition(|l| l.covers(y0, y1))
+        .unwrap_or_else(|| {
+            band.px.fill([0.0; 3]);
+            0
+        });
+    for layer in &layers[first..] {
+        layer.draw(band);
+    }
+}
+
+/// Encodes the band of linear pixels `px` starting at row `y0` into `out`.
+fn encode(px: &[Linear], out: &mut [u8], width: u32, y0: u32) {
+    let w = width as usize;
+    for (r, (src, dst)) in px
+        .chunks_exact(w)
+        .zip(out.chunks_exact_mut(w * 4))
+        .enumerate()
+    {
+        encode_row(src, dst, y0 + r as u32);
+    }
+}
+
+/// The scene index of the first rocks layer (or past the last layer): the
+/// layers under it are kept at first.
+fn first_rocks(scene: &Scene) -> usize {
+    scene
+        .layers
+        .iter()
+        .position(|l| matches!(l, Layer::Rocks(_)))
+        .unwrap_or(scene.layers.len())
+}
+
+/// The index of the lowest layer that draws differently in `now` than in
+/// the scene `before` (with its shared facts and automaton grid), or `None`
+/// if none does. A layer draws differently when its settings change, when
+/// the light or seed changes (every layer), and the rocks when their grid,
+/// the tents' clearings or the sand's colour change.
+fn lowest_change(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Option<usize> {
+    let after = Shared::of(now);
+    if (shared.seed, shared.time, shared.sun_x, shared.horizon)
+        != (after.seed, after.time, after.sun_x, after.horizon)
+    {
+        return Some(0);
+    }
+    let rocks_inputs =
+        shared.clearings == after.clearings && shared.ground == after.ground && grid == now.grid();
+    let layers = &now.scene().layers;
+    (0..before.layers.len().max(layers.len())).find(|&i| {
+        match (before.layers.get(i), layers.get(i)) {
+            (Some(a), Some(b)) => a != b || (matches!(b, Layer::Rocks(_)) && !rocks_inputs),
+            _ => true,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+
+    type Edit = Box<dyn Fn(&mut Scene)>;
+
+    /// Every kind of change, one after another: each re-render gives the
+    /// bytes of a fresh render of the same scene.
+    #[test]
+    fn re_renders_equal_fresh_renders() {
+        for preset in PRESETS {
+            let scene = preset.scene().unwrap();
+            let mut canvas = Canvas::new();
+            let (w, h) = (97, 61);
+            let mut edits: Vec<Edit> = vec![
+                Box::new(|_| {}),
+                Box::new(|s| s.automaton.density = 0.45),
+                Box::new(|s| s.automaton.columns = 300),
+                Box::new(|s| s.sun_x = 0.3),
+                Box::new(|_| {}),
+            ];
+            for i in 0..scene.layers.len() {
+                edits.push(Box::new(move |s| {
+                    let opacity = s.layers[i].common_mut().1;
+                    *opacity = 0.5;
+                }));
+                edits.push(Box::new(move |s| {
+                    let visible = s.layers[i].common_mut().0;
+                    *visible = !*visible;
+                }));
+            }
+            edits.push(Box::new(|s| {
+                for l in &mut s.layers {
+                    if let Layer::Tent(t) = l {
+                        t.x = 0.3;
+                    }
+                }
+            }));
+            edits.push(Box::new(|s| s.layers.swap(0, 2)));
+            edits.push(Box::new(|s| s.seed += 1));
+            edits.push(Box::new(|s| s.automaton.density = 0.3));
+            let mut now = scene.clone();
+            for (k, edit) in edits.iter().enumerate() {
+                edit(&mut now);
+                let kept = canvas.render(&now, w, h).unwrap().clone();
+                let fresh = crate::render(&now, w, h).unwrap();
+                assert!(kept == fresh, "{}: edit {k} differs", preset.name);
+            }
+            // A new size starts over, and still agrees.
+            let kept = canvas.render(&now, 64, 40).unwrap().clone();
+            assert!(kept == crate::render(&now, 64, 40).unwrap());
+        }
+    }
+
+    #[test]
+    fn bad_scenes_are_refused_and_forgotten() {
+        let scene = Scene::default();
+        let mut canvas = Canvas::new();
+        canvas.render(&scene, 40, 30).unwrap();
+        assert!(canvas.plan().is_some());
+        let mut bad = scene.clone();
+        bad.automaton.density = 7.0;
+        assert!(canvas.render(&bad, 40, 30).is_err());
+        assert!(canvas.plan().is_none());
+        assert!(canvas.render(&scene, 0, 30).is_err());
+        let again = canvas.render(&scene, 40, 30).unwrap().clone();
+        assert!(again == crate::render(&scene, 40, 30).unwrap());
+    }
+}
