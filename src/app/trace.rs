@@ -6,6 +6,9 @@
 //!   density (each waits for its preview), then N frames of a simulated
 //!   slider drag at 60 Hz (a change every frame); it prints medians to
 //!   stderr and closes the window.
+//! - `PLAYA_BENCH_SCENE=SCENE` starts the benchmark on that scene (a
+//!   preset's name, a `.ron` file, a playa PNG or a share code) instead of
+//!   the app's own.
 //! - `PLAYA_PREVIEW_SIZE=WxH` renders the preview at that size whatever the
 //!   window's size (e.g. `1280x720`).
 //! - `PLAYA_TRACE=FILE` also writes every sample as CSV lines to FILE.
@@ -35,6 +38,8 @@ pub struct Trace {
     file: Option<std::io::BufWriter<std::fs::File>>,
     bench: Option<Phase>,
     bench_n: u32,
+    /// The scene the benchmark starts on, if not the app's.
+    bench_scene: Option<Scene>,
     forced_size: Option<[u32; 2]>,
     /// A full preview set this frame: when its request was made.
     shown: Option<Instant>,
@@ -75,6 +80,16 @@ impl Trace {
             .ok()
             .and_then(|n| n.parse().ok())
             .unwrap_or(0);
+        let bench_scene =
+            std::env::var("PLAYA_BENCH_SCENE").ok().map(
+                |arg| match crate::source::Source::from_arg(&arg).and_then(|s| s.load()) {
+                    Ok(loaded) => loaded.scene,
+                    Err(e) => {
+                        eprintln!("playa: PLAYA_BENCH_SCENE: {e}");
+                        std::process::exit(2);
+                    }
+                },
+            );
         let forced_size = std::env::var("PLAYA_PREVIEW_SIZE").ok().and_then(|s| {
             let (w, h) = s.split_once('x')?;
             Some([w.parse().ok()?, h.parse().ok()?])
@@ -83,6 +98,7 @@ impl Trace {
             file,
             bench: (bench_n > 0).then_some(Phase::Warmup(30)),
             bench_n,
+            bench_scene,
             forced_size,
             shown: None,
             painted: None,
@@ -191,6 +207,14 @@ impl Trace {
     /// Drives the benchmark: changes the density like a slider would.
     pub fn bench_step(&mut self, scene: &mut Scene, preview: &Preview) {
         let Some(phase) = self.bench else { return };
+        if let Some(start) = self.bench_scene.take() {
+            *scene = start;
+            return;
+        }
+        if let Some(start) = self.bench_scene.take() {
+            *scene = start;
+            return;
+        }
         // Wait for the frame after the last texture set, which times its
         // paint, before the next change.
         let current = preview.is_current(scene) && self.painted.is_none();
