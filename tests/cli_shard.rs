@@ -122,10 +122,17 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
         for child in children {
             let o = child.wait_with_output().unwrap();
             assert!(o.status.success(), "{scheduler}: {}", text(&o.stderr));
-            assert!(text(&o.stdout).contains("of 14 jobs"), "{}", text(&o.stdout));
+            assert!(
+                text(&o.stdout).contains("of 14 jobs"),
+                "{}",
+                text(&o.stdout)
+            );
         }
         let dir = d.join(&out);
-        assert!(pictures(&dir) == whole, "{scheduler}: not the unsharded files");
+        assert!(
+            pictures(&dir) == whole,
+            "{scheduler}: not the unsharded files"
+        );
         assert_eq!(
             manifests(&dir),
             (1..=4)
@@ -134,7 +141,11 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
         );
         let o = run(d, &["manifest", "check", &out]);
         assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
-        assert!(text(&o.stdout).contains("14 jobs in 4 manifests"), "{}", text(&o.stdout));
+        assert!(
+            text(&o.stdout).contains("14 jobs in 4 manifests"),
+            "{}",
+            text(&o.stdout)
+        );
     }
 }
 
@@ -173,7 +184,10 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
             start.elapsed() < Duration::from_secs(120),
             "no progress in 2 minutes"
         );
-        assert!(child.try_wait().unwrap().is_none(), "finished before the kill");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();
@@ -199,7 +213,9 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let summary = text(&o.stdout);
     let number = |after: &str| -> usize {
-        let at = summary.find(after).unwrap_or_else(|| panic!("{after} in {summary}"));
+        let at = summary
+            .find(after)
+            .unwrap_or_else(|| panic!("{after} in {summary}"));
         summary[..at]
             .rsplit(|c: char| !c.is_ascii_digit())
             .find(|s| !s.is_empty())
@@ -229,14 +245,21 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
     }
     // A third run has nothing to do.
     let o = run(d, &args);
-    assert!(text(&o.stdout).starts_with("0 images in"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).starts_with("0 images in"),
+        "{}",
+        text(&o.stdout)
+    );
 }
 
 #[test]
 fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let o = run(d, &["render", "--seeds", "1..5", "--size", "40x22", "--out", "b"]);
+    let o = run(
+        d,
+        &["render", "--seeds", "1..5", "--size", "40x22", "--out", "b"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = run(d, &["manifest", "check", "b"]);
     assert!(o.status.success(), "{}", text(&o.stdout));
@@ -264,26 +287,42 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     // Shard 2 of 2 rendered into the same directory records its jobs again.
     let o = run(
         d,
-        &["render", "--seeds", "1..5", "--size", "40x22", "--out", "b", "--shard", "2/2"],
+        &[
+            "render", "--seeds", "1..5", "--size", "40x22", "--out", "b", "--shard", "2/2",
+        ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = run(d, &["manifest", "check", "b"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stdout).contains("duplicated: death-valley-"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("duplicated: death-valley-"),
+        "{}",
+        text(&o.stdout)
+    );
 
     // A shard that never ran leaves its jobs missing.
     let o = run(
         d,
-        &["render", "--seeds", "1..9", "--size", "40x22", "--out", "c", "--shard", "1/3"],
+        &[
+            "render", "--seeds", "1..9", "--size", "40x22", "--out", "c", "--shard", "1/3",
+        ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = run(d, &["manifest", "check", "c"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stdout).contains("missing: death-valley-"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("missing: death-valley-"),
+        "{}",
+        text(&o.stdout)
+    );
 
     let o = run(d, &["manifest", "check", "."]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("no playa manifest"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("no playa manifest"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
@@ -324,10 +363,29 @@ fn bad_shards_are_one_clear_line() {
     }
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
     // Another batch into a directory holding this shard's manifest.
-    assert!(run(d, &["render", "--seed", "1", "--size", "16x9", "--out", "x"]).status.success());
-    let o = run(d, &["render", "--seed", "2", "--size", "16x9", "--out", "x"]);
+    assert!(
+        run(
+            d,
+            &["render", "--seed", "1", "--size", "16x9", "--out", "x"]
+        )
+        .status
+        .success()
+    );
+    let o = run(
+        d,
+        &["render", "--seed", "2", "--size", "16x9", "--out", "x"],
+    );
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("records another batch"), "{}", text(&o.stderr));
-    let o = run(d, &["render", "--seed", "2", "--size", "16x9", "--out", "x", "--force"]);
+    assert!(
+        text(&o.stderr).contains("records another batch"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = run(
+        d,
+        &[
+            "render", "--seed", "2", "--size", "16x9", "--out", "x", "--force",
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
