@@ -329,7 +329,7 @@ impl Tiler {
             level.received += 1;
             // The level below: rows 2k and 2k+1 make its row k; an odd last
             // row is paired with itself.
-            let below = if y % 2 == 0 && y + 1 < level.height {
+            let below = if y.is_multiple_of(2) && y + 1 < level.height {
                 level.pending = Some(std::mem::take(&mut row));
                 None
             } else {
