@@ -329,7 +329,9 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
 fn bad_shards_are_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let cases: [(&[&str], &[(&str, String)], &str); 5] = [
+    // Arguments, environment, and what the one line of error says.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, String)], &'a str);
+    let cases: [Case; 5] = [
         (&["--shard", "5/4"], &[], "1 to 4"),
         (&["--shard", "auto"], &[], "no scheduler's index"),
         (
