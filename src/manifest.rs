@@ -110,6 +110,17 @@ impl Manifest {
     }
 }
 
+/// What [`Writer::open`] does with a manifest of another batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherBatch {
+    /// Start anew over it (a directory that one batch after another is
+    /// rendered into).
+    Replace,
+    /// Refuse it, naming it (a shard of a job array, where another batch
+    /// means tasks started with different arguments).
+    Refuse,
+}
+
 /// Appends a shard's entries to its manifest, from any thread.
 pub struct Writer {
     path: PathBuf,
@@ -118,20 +129,25 @@ pub struct Writer {
 
 impl Writer {
     /// Opens the manifest of `shard` in `dir` for `header`'s batch, and
-    /// returns the entries it already holds by key (a rerun resumes). A
-    /// manifest of another batch is an error, unless `fresh`; with `fresh`,
-    /// or when there is none, it starts anew with `header`.
+    /// returns the entries it already holds by key (a rerun resumes). With
+    /// `fresh`, or when there is none, it starts anew with `header`; so it
+    /// does over a manifest of another batch when `other` is
+    /// [`OtherBatch::Replace`], which is an error otherwise.
     pub fn open(
         dir: &Path,
         shard: Shard,
         header: &Header,
         fresh: bool,
+        other: OtherBatch,
     ) -> Result<(Writer, HashMap<String, Entry>)> {
         let path = dir.join(shard.manifest_name());
         let io = |e| Error::io(&path, e);
         let mut done = HashMap::new();
-        if !fresh && path.exists() {
-            let old = Manifest::read(&path)?;
+        let old = match path.exists() && !fresh {
+            true => Some(Manifest::read(&path)?),
+            false => None,
+        };
+        if let Some(old) = old.filter(|old| old.header == *header || other == OtherBatch::Refuse) {
             if old.header != *header {
                 return Err(Error::Manifest {
                     path,

@@ -379,6 +379,39 @@ mod tests {
         }
     }
 
+    /// The streamed limits' longest sides, one strip wide or high: no
+    /// overflow in the sizes, and any decoder reads the PNG.
+    #[test]
+    fn the_longest_streamed_sides_render() {
+        use crate::compose::MAX_STREAMED_SIDE;
+        let scene = Scene::default();
+        for (w, h) in [(MAX_STREAMED_SIDE, 40), (24, MAX_STREAMED_SIDE)] {
+            let mut bytes = Vec::new();
+            render_png(&mut bytes, &scene, w, h, &[], Compression::Fast).unwrap();
+            let decoded = image::load_from_memory(&bytes).unwrap().to_rgb8();
+            assert_eq!(decoded.dimensions(), (w, h));
+            // Sky at the top, sand at the bottom.
+            let (sky, sand) = (decoded.get_pixel(w / 2, 0), decoded.get_pixel(w / 2, h - 1));
+            assert!(
+                sky[2] > sky[0] && sand[0] > sand[2],
+                "{w}x{h}: {sky:?} {sand:?}"
+            );
+        }
+        assert!(
+            render_png(
+                Vec::new(),
+                &scene,
+                MAX_STREAMED_SIDE + 1,
+                8,
+                &[],
+                Compression::Fast
+            )
+            .is_err()
+        );
+        // Held in memory: the in-memory limit.
+        assert!(render_png(Vec::new(), &scene, 16_385, 8, &[], Compression::Default).is_err());
+    }
+
     #[test]
     fn rendering_straight_to_png_matches_render_then_encode() {
         for name in ["death-valley", "night-under-stars"] {

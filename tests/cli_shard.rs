@@ -364,30 +364,40 @@ fn bad_shards_are_one_clear_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
-    // Another batch into a directory holding this shard's manifest.
-    assert!(
-        run(
-            d,
-            &["render", "--seed", "1", "--size", "16x9", "--out", "x"]
-        )
-        .status
-        .success()
-    );
-    let o = run(
-        d,
-        &["render", "--seed", "2", "--size", "16x9", "--out", "x"],
-    );
+    // Another batch as the same shard, into a directory holding its
+    // manifest: tasks of one array started with different arguments.
+    let shard = |seed: &'static str| {
+        [
+            "render", "--seed", seed, "--size", "16x9", "--out", "x", "--shard", "1/2",
+        ]
+    };
+    assert!(run(d, &shard("1")).status.success());
+    let o = run(d, &shard("2"));
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains("records another batch"),
         "{}",
         text(&o.stderr)
     );
-    let o = run(
-        d,
-        &[
-            "render", "--seed", "2", "--size", "16x9", "--out", "x", "--force",
-        ],
-    );
+    let o = run(d, &[&shard("2")[..], &["--force"]].concat());
     assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+#[test]
+fn one_whole_batch_after_another_replaces_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for seed in ["1", "2"] {
+        let o = run(d, &["render", "--seed", seed, "--size", "16x9"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let o = run(d, &["manifest", "check", "."]);
+        assert!(o.status.success(), "{}", text(&o.stdout));
+        assert!(
+            text(&o.stdout).starts_with("1 jobs in 1 manifest"),
+            "{}",
+            text(&o.stdout)
+        );
+    }
+    let manifest = std::fs::read_to_string(d.join("playa-manifest.jsonl")).unwrap();
+    assert!(manifest.contains("death-valley-2.png") && !manifest.contains("death-valley-1.png"));
 }

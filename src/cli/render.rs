@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::{CliError, parse_size};
 use playa::batch::{self, Batch, Job};
-use playa::manifest::{self, Entry, Header};
+use playa::manifest::{self, Entry, Header, OtherBatch};
 use playa::picture::{self, Compression};
 use playa::shard::Shard;
 use playa::source::{Loaded, Source};
@@ -259,7 +259,14 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             batch: batch.record(),
             shard: shard.to_string(),
         };
-        match manifest::Writer::open(dir, shard, &header, args.force) {
+        // One batch after another into a directory is as before; a shard
+        // of a job array started with other arguments is a mistake.
+        let other = if shard.is_whole() {
+            OtherBatch::Replace
+        } else {
+            OtherBatch::Refuse
+        };
+        match manifest::Writer::open(dir, shard, &header, args.force, other) {
             Ok((writer, entries)) => {
                 manifest = Some(writer);
                 done = entries;
