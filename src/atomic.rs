@@ -41,6 +41,31 @@ pub fn write_atomically_with(
     })
 }
 
+/// Removes the temporary files that other processes, since killed, left
+/// in `dir` while writing one of `names` (those files' owner is the caller:
+/// a rerun of a killed shard clears what the killed run left). Best
+/// effort: what cannot be listed or removed is left.
+pub fn remove_stale(dir: &Path, names: &std::collections::HashSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let own = std::process::id().to_string();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some((name, pid)) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix('.'))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.rsplit_once('.'))
+        else {
+            continue;
+        };
+        if pid != own && pid.parse::<u32>().is_ok() && names.contains(name) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +86,22 @@ mod tests {
         let err = write_atomically_with(&path, |_| Err(std::io::Error::other("boom")));
         assert!(err.unwrap_err().to_string().contains("boom"));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn stale_temporary_files_of_given_names_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [".a.png.12.tmp", ".b.png.12.tmp", "a.png", ".a.png.x.tmp"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let names = ["a.png".to_string()].into_iter().collect();
+        remove_stale(dir.path(), &names);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".a.png.x.tmp", ".b.png.12.tmp", "a.png"]);
     }
 
     #[test]

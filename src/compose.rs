@@ -54,6 +54,36 @@ pub fn check_size(width: u32, height: u32) -> Result<()> {
     Ok(())
 }
 
+/// Largest width or height of a picture streamed into a file (band by band,
+/// never held whole: see [`crate::picture::render_png`]).
+pub const MAX_STREAMED_SIDE: u32 = 65_536;
+/// Most pixels in a picture streamed into a file (2^32).
+pub const MAX_STREAMED_PIXELS: u64 = 1 << 32;
+
+/// Checks the size of a picture streamed into a file against
+/// [`MAX_STREAMED_SIDE`] and [`MAX_STREAMED_PIXELS`]; pictures held in
+/// memory keep [`check_size`]'s limits.
+pub fn check_streamed_size(width: u32, height: u32) -> Result<()> {
+    for (what, v) in [("picture width", width), ("picture height", height)] {
+        if v == 0 || v > MAX_STREAMED_SIDE {
+            return Err(Error::out_of_range(
+                what,
+                v,
+                format!("must be 1 to {MAX_STREAMED_SIDE} pixels"),
+            ));
+        }
+    }
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_STREAMED_PIXELS {
+        return Err(Error::out_of_range(
+            "picture size",
+            format!("{width}x{height}"),
+            format!("at most {MAX_STREAMED_PIXELS} pixels"),
+        ));
+    }
+    Ok(())
+}
+
 /// The default picture size for `scene` at `width` pixels wide: the height
 /// follows the scene's aspect ratio.
 pub fn size_for_width(scene: &Scene, width: u32) -> (u32, u32) {
@@ -122,6 +152,7 @@ impl Plan {
     /// Renders into `image`, at the image's size.
     pub fn render_into(&self, image: &mut RgbaImage) -> Result<()> {
         let (width, height) = image.dimensions();
+        check_size(width, height)?;
         let composer = self.at(width, height)?;
         let band_bytes = width as usize * 4 * BAND_ROWS as usize;
         image.par_chunks_mut(band_bytes).enumerate().for_each_init(
@@ -131,15 +162,17 @@ impl Plan {
         Ok(())
     }
 
-    /// The plan at `width × height`: its visible layers prepared.
+    /// The plan at `width × height`: its visible layers prepared (for
+    /// drawing band by band: up to the streamed limits).
     pub(crate) fn at(&self, width: u32, height: u32) -> Result<Composer> {
         self.at_from(width, height, 0)
     }
 
     /// The plan at `width × height` with only its visible layers from
-    /// `first` up prepared (the rest is drawn already).
+    /// `first` up prepared (the rest is drawn already). Checks the size
+    /// against the streamed limits ([`check_streamed_size`]).
     pub(crate) fn at_from(&self, width: u32, height: u32, first: usize) -> Result<Composer> {
-        check_size(width, height)?;
+        check_streamed_size(width, height)?;
         let frame = self.frame(width, height);
         let mut layers = Vec::new();
         let mut index = Vec::new();
@@ -217,9 +250,18 @@ pub(crate) struct Composer {
 
 impl Composer {
     /// Checks the size and the scene, and prepares the layers.
+    #[cfg(test)]
     pub fn new(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
         // The size first: a bad size is refused before the automaton runs.
         check_size(width, height)?;
+        Plan::new(scene)?.at(width, height)
+    }
+
+    /// Like [`Composer::new`], for a picture that is streamed band by band
+    /// and never held whole: up to [`MAX_STREAMED_SIDE`] and
+    /// [`MAX_STREAMED_PIXELS`].
+    pub fn streamed(scene: &Scene, width: u32, height: u32) -> Result<Composer> {
+        check_streamed_size(width, height)?;
         Plan::new(scene)?.at(width, height)
     }
 
@@ -300,6 +342,12 @@ mod tests {
         assert!(check_size(MAX_SIDE + 1, 1).is_err());
         assert!(check_size(MAX_SIDE, MAX_SIDE).is_ok());
         assert!(render(&Scene::default(), 0, 5).is_err());
+        assert!(check_streamed_size(MAX_STREAMED_SIDE, MAX_STREAMED_SIDE).is_ok());
+        assert!(check_streamed_size(MAX_STREAMED_SIDE + 1, 1).is_err());
+        assert!(check_streamed_size(0, 1).is_err());
+        // Above the limits of a picture in memory, refused by `render`.
+        assert!(Composer::streamed(&Scene::default(), 32_768, 18_432).is_ok());
+        assert!(Composer::new(&Scene::default(), 32_768, 18_432).is_err());
     }
 
     /// The reference for the covered-layers shortcut: drawing every layer

@@ -72,6 +72,21 @@ pub enum Error {
     /// A share code could not be decoded.
     #[error("share code: {0}")]
     ShareCode(String),
+    /// A batch that cannot be rendered as given (two scenes for one file).
+    #[error("{0}")]
+    Batch(String),
+    /// A shard of a batch that cannot be worked out (see [`crate::shard`]).
+    #[error("{0}")]
+    Shard(String),
+    /// A batch's manifest that cannot be read or does not fit the batch
+    /// (see [`crate::manifest`]).
+    #[error("{}: {reason}", path.display())]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What is wrong, with the line where there is one.
+        reason: String,
+    },
     /// A web address to make links to scenes with (see
     /// [`crate::share::link`]) that is not one.
     #[error("{address:?} is not a web address: {reason}")]

@@ -3,8 +3,10 @@
 //! Rocks grow from a Life-like cellular automaton: a seeded random soup run a
 //! few generations leaves natural clumps, and each live cell becomes a stone.
 
+#[cfg(feature = "app")]
 pub mod app;
 pub mod atomic;
+pub mod batch;
 pub mod canvas;
 pub mod color;
 pub mod compose;
@@ -13,6 +15,7 @@ pub mod error;
 pub mod layers;
 pub mod life;
 pub mod limit;
+pub mod manifest;
 pub mod math;
 pub mod noise;
 pub mod palette;
@@ -22,8 +25,10 @@ pub mod randomize;
 pub mod recipe;
 pub mod scene;
 pub mod setting;
+pub mod shard;
 pub mod share;
 pub mod source;
+pub mod tiles;
 
 pub use compose::render;
 pub use error::{Error, Result};

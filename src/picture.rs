@@ -68,9 +68,26 @@ impl FromStr for Compression {
     }
 }
 
-/// Strips compressed at once before they are written: bounds the memory
-/// held for compressed data whatever the picture's size.
+/// Most strips compressed at once before they are written.
 const WINDOW_STRIPS: usize = 64;
+/// Memory a window of strips may take (their buffers on the threads and
+/// the compressed strips waiting to be written): bounds a streamed
+/// picture's memory whatever its width and the number of cores.
+const WINDOW_BYTES: usize = 160 << 20;
+
+/// How many strips of a `width`-pixel picture to draw at once, so that
+/// `kept` bytes per pixel column kept per strip until it is written, and
+/// `working` bytes per pixel column on each thread drawing one, stay
+/// within [`WINDOW_BYTES`] on the current rayon pool. The window changes
+/// only the order of work, never the bytes.
+pub(crate) fn window_strips(width: u32, kept: usize, working: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let column = width as usize * STRIP_ROWS as usize;
+    (1..=WINDOW_STRIPS)
+        .take_while(|&k| (k * kept + k.min(threads) * working) * column <= WINDOW_BYTES)
+        .last()
+        .unwrap_or(1)
+}
 
 /// Encodes `image` as a PNG into `out`, with `scene`'s RON as the
 /// [`SCENE_KEY`] text chunk, its share code as the [`CODE_KEY`] chunk and
@@ -134,7 +151,10 @@ pub fn encode_png<W: Write>(
 /// [`encode_png`] of [`crate::render`], byte for byte). With
 /// [`Compression::Fast`] the picture is rendered strip by strip, each strip
 /// compressed as soon as it is drawn, in parallel: no full-size image is
-/// ever held, so memory stays small at any size.
+/// ever held, so memory stays small at any size, and the size may go up to
+/// the streamed limits ([`crate::compose::check_streamed_size`]: 65,536 a
+/// side, 2^32 pixels); the other levels hold the picture in memory and keep
+/// [`crate::compose::check_size`]'s.
 pub fn render_png<W: Write>(
     out: W,
     scene: &Scene,
@@ -147,7 +167,7 @@ pub fn render_png<W: Write>(
         let image = crate::render(scene, width, height)?;
         return encode_png(out, &image, scene, extra_text, compression);
     }
-    let composer = Composer::new(scene, width, height)?;
+    let composer = Composer::streamed(scene, width, height)?;
     let texts = texts(scene, extra_text)?;
     write_strips(out, width, height, &texts, |i, buffers| {
         let y0 = i as u32 * STRIP_ROWS;
@@ -246,8 +266,12 @@ fn write_strips<W: Write>(
     chunk(&mut out, b"IDAT", &encoder::zlib_header())?;
     let count = height.div_ceil(STRIP_ROWS) as usize;
     let mut checksums = Vec::with_capacity(count);
-    for start in (0..count).step_by(WINDOW_STRIPS) {
-        let strips: Vec<encoder::Strip> = (start..(start + WINDOW_STRIPS).min(count))
+    // Per pixel column of a strip: about 3 bytes of compressed data kept;
+    // RGBA, the scratch band, filtered rows, the bit buffer and the output
+    // while one is drawn (see `encoder::Buffers`).
+    let window = window_strips(width, 3, 4 + 12 / 4 + 3 + 6 + 3);
+    for start in (0..count).step_by(window) {
+        let strips: Vec<encoder::Strip> = (start..(start + window).min(count))
             .into_par_iter()
             .map_init(encoder::Buffers::default, |buffers, i| strip(i, buffers))
             .collect();
@@ -353,6 +377,39 @@ mod tests {
             let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
             assert_eq!(decoded, image, "{w}x{h}");
         }
+    }
+
+    /// The streamed limits' longest sides, one strip wide or high: no
+    /// overflow in the sizes, and any decoder reads the PNG.
+    #[test]
+    fn the_longest_streamed_sides_render() {
+        use crate::compose::MAX_STREAMED_SIDE;
+        let scene = Scene::default();
+        for (w, h) in [(MAX_STREAMED_SIDE, 40), (24, MAX_STREAMED_SIDE)] {
+            let mut bytes = Vec::new();
+            render_png(&mut bytes, &scene, w, h, &[], Compression::Fast).unwrap();
+            let decoded = image::load_from_memory(&bytes).unwrap().to_rgb8();
+            assert_eq!(decoded.dimensions(), (w, h));
+            // Sky at the top, sand at the bottom.
+            let (sky, sand) = (decoded.get_pixel(w / 2, 0), decoded.get_pixel(w / 2, h - 1));
+            assert!(
+                sky[2] > sky[0] && sand[0] > sand[2],
+                "{w}x{h}: {sky:?} {sand:?}"
+            );
+        }
+        assert!(
+            render_png(
+                Vec::new(),
+                &scene,
+                MAX_STREAMED_SIDE + 1,
+                8,
+                &[],
+                Compression::Fast
+            )
+            .is_err()
+        );
+        // Held in memory: the in-memory limit.
+        assert!(render_png(Vec::new(), &scene, 16_385, 8, &[], Compression::Default).is_err());
     }
 
     #[test]

@@ -1,3 +1,4 @@
+#![cfg(feature = "app")]
 //! The app's real UI, driven by role and label with egui_kittest (no GPU,
 //! no window): dice, rule validation, undo, presets, locks, pastes, drops
 //! and export.

@@ -1,3 +1,4 @@
+#![cfg(feature = "app")]
 //! The real window under Xvfb: it opens, shows the sky, and the dice (click
 //! and key) changes the picture. See `.ci/window-smoke.sh`; screenshots are
 //! kept in `target/smoke/`.

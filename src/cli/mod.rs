@@ -1,6 +1,7 @@
 //! The command line: a thin front end over the library.
 
 mod life;
+mod manifest;
 mod render;
 mod share;
 
@@ -22,6 +23,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Print a scene's share code, or a share code's scene.
     Share(share::ShareArgs),
+    /// Check the manifests a batch wrote into a directory.
+    Manifest(manifest::ManifestArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -40,11 +43,19 @@ pub fn main() -> i32 {
         Some(Command::Life(args)) => life::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Share(args)) => share::run(args),
-        None if !has_display() => {
-            eprintln!(
-                "playa: no display, so no window: rendering the default preset instead \
-                 (see `playa render --help`)"
-            );
+        Some(Command::Manifest(args)) => manifest::run(args),
+        None if !has_display() || !cfg!(feature = "app") => {
+            if cfg!(feature = "app") {
+                eprintln!(
+                    "playa: no display, so no window: rendering the default preset instead \
+                     (see `playa render --help`)"
+                );
+            } else {
+                eprintln!(
+                    "playa: built without the window app: rendering the default preset \
+                     instead (see `playa render --help`)"
+                );
+            }
             match Cli::try_parse_from(["playa", "render"]) {
                 Ok(Cli {
                     command: Some(Command::Render(args)),
@@ -52,7 +63,10 @@ pub fn main() -> i32 {
                 _ => unreachable!("`playa render` parses"),
             }
         }
+        #[cfg(feature = "app")]
         None => playa::app::run().map_err(CliError::from),
+        #[cfg(not(feature = "app"))]
+        None => unreachable!("without the app, no arguments render"),
     };
     match result {
         Ok(()) => 0,

@@ -5,23 +5,25 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::{CliError, parse_size};
+use playa::batch::{self, Batch, Job};
+use playa::manifest::{self, Entry, Header, OtherBatch};
 use playa::picture::{self, Compression};
+use playa::shard::Shard;
 use playa::source::{Loaded, Source};
-use playa::{Scene, compose, presets};
+use playa::tiles::TileFormat;
+use playa::{atomic, compose, presets, recipe, share};
 
 /// Most images one `playa render` makes (inputs × seeds).
 pub const MAX_BATCH: u64 = 100_000;
 /// The name pictures of share codes are filed under: `shared-{seed}.png`.
 pub const SHARED: &str = "shared";
-/// Default picture width; the height follows the scene's aspect ratio.
-pub const DEFAULT_WIDTH: u32 = 1920;
 
 /// Arguments of `playa render`.
 #[derive(Debug, Args)]
@@ -45,7 +47,8 @@ pub struct RenderArgs {
     seeds: Option<(u64, u64)>,
     /// Picture size WxH. Default: a picture's own size for a picture input,
     /// else 1920 wide, the height from the scene's aspect ratio. At most
-    /// 16384 per side and 2^28 pixels.
+    /// 65536 per side and 2^32 pixels with fast compression (streamed band
+    /// by band) or --tiles, else 16384 per side and 2^28 pixels.
     #[arg(long, value_parser = parse_size)]
     size: Option<(usize, usize)>,
     /// Output directory (created if needed), or a file ending in .png when
@@ -61,9 +64,33 @@ pub struct RenderArgs {
     /// PNG compression: fast, default or best.
     #[arg(long, default_value = "fast", value_parser = parse_compression)]
     compression: Compression,
+    /// Render only this shard of the batch: I/N (1-based, e.g. 2/4), or
+    /// auto for the index a job array gives (Kubernetes
+    /// JOB_COMPLETION_INDEX, Slurm SLURM_ARRAY_TASK_ID, AWS Batch
+    /// AWS_BATCH_JOB_ARRAY_INDEX). Jobs are dealt by a stable hash of their
+    /// file name; each shard records its own manifest.
+    #[arg(long, value_name = "I/N|auto", conflicts_with = "tiles")]
+    shard: Option<String>,
+    /// The number of shards for --shard auto where the scheduler gives only
+    /// the index (Kubernetes, AWS Batch). Default: $PLAYA_SHARDS.
+    #[arg(long, value_name = "N", requires = "shard",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(playa::shard::MAX_SHARDS)))]
+    shards: Option<u32>,
+    /// Write the picture as a Deep Zoom pyramid into DIR instead of a PNG:
+    /// {name}-{seed}.dzi, its tiles (254 pixels, 1-pixel overlap) and an
+    /// index.html that pans and zooms it (OpenSeadragon). One image only.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    tiles: Option<PathBuf>,
+    /// The tiles' format: jpeg or png.
+    #[arg(long, default_value = "jpeg", value_parser = parse_tile_format, requires = "tiles")]
+    tile_format: TileFormat,
     /// List the shipped presets with what they show, and exit.
     #[arg(long)]
     list: bool,
+}
+
+fn parse_tile_format(text: &str) -> Result<TileFormat, String> {
+    text.parse()
 }
 
 fn parse_compression(text: &str) -> Result<Compression, String> {
@@ -97,15 +124,6 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     Ok((a, last))
 }
 
-/// One picture to make.
-struct Job {
-    /// The input as given, for messages.
-    input: String,
-    scene: Scene,
-    size: (u32, u32),
-    path: PathBuf,
-}
-
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if args.list {
         let width = console::Term::stdout()
@@ -114,13 +132,36 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         print!("{}", preset_list(width));
         return Ok(());
     }
+    let shard = match args.shard.as_deref() {
+        None => Shard::WHOLE,
+        Some("auto") => Shard::from_env(args.shards, |name| std::env::var(name).ok())
+            .map_err(|e| CliError::Usage(e.to_string()))?,
+        Some(text) => Shard::parse(text).map_err(|e| CliError::Usage(format!("--shard: {e}")))?,
+    };
+    // Streamed into a file (fast compression, or tiles) a picture may be
+    // far bigger than one held in memory.
+    let streamed = args.compression == Compression::Fast || args.tiles.is_some();
     let size = match args.size {
         Some((w, h)) => {
             let (w, h) = (
                 u32::try_from(w).unwrap_or(u32::MAX),
                 u32::try_from(h).unwrap_or(u32::MAX),
             );
-            compose::check_size(w, h).map_err(|e| CliError::Usage(format!("--size: {e}")))?;
+            let check = if streamed {
+                compose::check_streamed_size(w, h)
+            } else {
+                compose::check_size(w, h).map_err(|e| {
+                    playa::Error::out_of_range(
+                        "--size",
+                        format!("{w}x{h}"),
+                        format!(
+                            "{e}; with --compression fast up to {} a side",
+                            compose::MAX_STREAMED_SIDE
+                        ),
+                    )
+                })
+            };
+            check.map_err(|e| CliError::Usage(format!("--size: {e}")))?;
             Some((w, h))
         }
         None => None,
@@ -132,7 +173,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     };
 
     let mut failures: Vec<String> = Vec::new();
-    let mut scenes = Vec::new();
+    let mut loaded = Vec::new();
     let sources = inputs
         .iter()
         .map(|input| (input, Source::from_arg(input)))
@@ -143,87 +184,98 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         );
     for (input, source) in sources {
         match source.and_then(|source| load(&source)) {
-            Ok((name, loaded)) => scenes.push((input.clone(), name, loaded)),
+            Ok((name, l)) => loaded.push(batch::Input {
+                input: input.clone(),
+                name,
+                scene: l.scene,
+                size: l.size,
+            }),
             Err(e) => failures.push(e.to_string()),
         }
     }
-    let seeds = |scene: &Scene| -> Vec<u64> {
-        match (args.seeds, args.seed) {
-            (Some((a, b)), _) => (a..=b).collect(),
-            (None, Some(s)) => vec![s],
-            (None, None) => vec![scene.seed],
-        }
+    let batch = Batch {
+        inputs: loaded,
+        seeds: args.seeds.or(args.seed.map(|s| (s, s))),
+        size,
+        compression: args.compression,
     };
-    let count = args.seeds.map_or(1, |(a, b)| b - a + 1) * scenes.len() as u64;
+    let count = batch.count();
     if count > MAX_BATCH {
         return Err(CliError::Usage(format!(
             "the batch has {count} images, more than the limit of {MAX_BATCH}"
         )));
     }
-
+    let all_jobs = batch.jobs().map_err(|e| CliError::Usage(e.to_string()))?;
     let single_file = args
         .out
         .as_ref()
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
-    let mut jobs = Vec::new();
-    for (input, name, loaded) in &scenes {
-        for seed in seeds(&loaded.scene) {
-            let mut scene = loaded.scene.clone();
-            scene.seed = seed;
-            let size = size
-                .or(loaded.size)
-                .unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH));
-            let file = format!("{}.png", Scene::file_stem(name, seed));
-            let path = match (single_file, &args.out) {
-                (Some(f), _) => f.clone(),
-                (None, Some(dir)) => dir.join(file),
-                (None, None) => PathBuf::from(file),
-            };
-            jobs.push(Job {
-                input: input.clone(),
-                scene,
-                size,
-                path,
-            });
+    if let Some(file) = single_file {
+        if all_jobs.len() > 1 {
+            return Err(CliError::Usage(format!(
+                "--out {} names one file, but the batch has {} images; give a directory",
+                file.display(),
+                all_jobs.len()
+            )));
+        }
+        if !shard.is_whole() {
+            return Err(CliError::Usage(format!(
+                "--shard {shard} needs a directory to share, not --out {}",
+                file.display()
+            )));
         }
     }
-    // Two different scenes must not be written to one file (two codes with
-    // the same seed, say); the same scene given twice is made once.
-    let mut by_path: HashMap<&Path, &Job> = HashMap::new();
-    let mut duplicates = Vec::new();
-    for (i, job) in jobs.iter().enumerate() {
-        match by_path.get(job.path.as_path()) {
-            Some(first) if first.scene == job.scene => duplicates.push(i),
-            Some(first) if single_file.is_none() => {
-                return Err(CliError::Usage(format!(
-                    "{} and {} would both be written to {}: render them separately, \
-                     with their own --out",
-                    first.input,
-                    job.input,
-                    job.path.display()
-                )));
-            }
-            _ => {
-                by_path.insert(&job.path, job);
-            }
+    if let Some(dir) = &args.tiles {
+        let [job] = &all_jobs[..] else {
+            return Err(CliError::Usage(format!(
+                "--tiles makes one picture's pyramid, but the batch has {} images",
+                all_jobs.len()
+            )));
+        };
+        for line in &failures {
+            eprintln!("playa: {line}");
         }
+        return tiles(job, dir, args.tile_format, args.force);
     }
-    drop(by_path);
-    for i in duplicates.into_iter().rev() {
-        jobs.remove(i);
-    }
-    if let Some(file) = single_file
-        && jobs.len() > 1
-    {
-        return Err(CliError::Usage(format!(
-            "--out {} names one file, but the batch has {} images; give a directory",
-            file.display(),
-            jobs.len()
-        )));
-    }
-    if let (None, Some(dir)) = (single_file, &args.out) {
+    let jobs: Vec<&Job> = all_jobs.iter().filter(|j| shard.owns(&j.key)).collect();
+    let dir = match (single_file, &args.out) {
+        (Some(_), _) => None,
+        (None, Some(dir)) => Some(dir.clone()),
+        (None, None) => Some(PathBuf::from(".")),
+    };
+    let path_of = |job: &Job| match (single_file, &dir) {
+        (Some(f), _) => f.clone(),
+        (None, Some(dir)) => dir.join(job.file_name()),
+        (None, None) => unreachable!("a file or a directory"),
+    };
+    // Every render into a directory records its pictures in the shard's
+    // manifest there; a rerun resumes from it.
+    let mut manifest = None;
+    let mut done = HashMap::new();
+    if let Some(dir) = &dir {
         // A failure shows up as each image's write error, naming its input.
         let _ = std::fs::create_dir_all(dir);
+        let header = Header {
+            batch: batch.record(),
+            shard: shard.to_string(),
+        };
+        // One batch after another into a directory is as before; a shard
+        // of a job array started with other arguments is a mistake.
+        let other = if shard.is_whole() {
+            OtherBatch::Replace
+        } else {
+            OtherBatch::Refuse
+        };
+        match manifest::Writer::open(dir, shard, &header, args.force, other) {
+            Ok((writer, entries)) => {
+                manifest = Some(writer);
+                done = entries;
+            }
+            Err(e @ playa::Error::Manifest { .. }) => return Err(CliError::Failed(e.into())),
+            Err(e) => failures.push(format!("the manifest: {e}")),
+        }
+        let files: HashSet<String> = jobs.iter().map(|j| j.file_name()).collect();
+        atomic::remove_stale(dir, &files);
     }
 
     let threads = args.jobs.map_or_else(
@@ -246,16 +298,24 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     );
     let start = Instant::now();
     let errors = Mutex::new(Vec::new());
-    let skipped = Mutex::new(0u64);
+    let outcomes = Mutex::new(HashMap::<Outcome, u64>::new());
     pool.install(|| {
         jobs.par_iter().enumerate().for_each(|(i, job)| {
-            if !args.force && job.path.exists() {
-                *skipped.lock().expect("no panics while held") += 1;
-            } else if let Err(e) = make(job, args.compression) {
-                errors
+            let path = path_of(job);
+            let dir = dir.as_deref();
+            let done = done.get(&job.key);
+            match make(job, &path, dir, done, manifest.as_ref(), &args) {
+                Ok(outcome) => {
+                    *outcomes
+                        .lock()
+                        .expect("no panics while held")
+                        .entry(outcome)
+                        .or_default() += 1;
+                }
+                Err(e) => errors
                     .lock()
                     .expect("no panics while held")
-                    .push((i, format!("{} (seed {}): {e}", job.input, job.scene.seed)));
+                    .push((i, format!("{} (seed {}): {e}", job.input, job.scene.seed))),
             }
             bar.inc(1);
         });
@@ -264,26 +324,32 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let seconds = start.elapsed().as_secs_f64();
     let mut errors = errors.into_inner().expect("no panics while held");
     errors.sort();
-    let failed_jobs = errors.len() as u64;
     failures.extend(errors.into_iter().map(|(_, e)| e));
-    let skipped = skipped.into_inner().expect("no panics while held");
-    let made = jobs.len() as u64 - skipped - failed_jobs;
+    let outcomes = outcomes.into_inner().expect("no panics while held");
+    let n = |o: Outcome| outcomes.get(&o).copied().unwrap_or(0);
+    let made = n(Outcome::Made);
     for line in &failures {
         eprintln!("playa: {line}");
     }
+    let mut notes = String::new();
+    if !shard.is_whole() {
+        notes += &format!(", shard {shard}: {} of {} jobs", jobs.len(), all_jobs.len());
+    }
+    if n(Outcome::Recorded) > 0 {
+        notes += &format!(", {} already done (in the manifest)", n(Outcome::Recorded));
+    }
+    if n(Outcome::Existing) > 0 {
+        notes += &format!(
+            ", {} skipped (existing; --force overwrites)",
+            n(Outcome::Existing)
+        );
+    }
+    if !failures.is_empty() {
+        notes += &format!(", {} failed", failures.len());
+    }
     println!(
-        "{made} images in {seconds:.2} s ({:.1} images/s){}{}",
+        "{made} images in {seconds:.2} s ({:.1} images/s){notes}",
         made as f64 / seconds.max(1e-9),
-        if skipped > 0 {
-            format!(", {skipped} skipped (existing; --force overwrites)")
-        } else {
-            String::new()
-        },
-        if failures.is_empty() {
-            String::new()
-        } else {
-            format!(", {} failed", failures.len())
-        }
     );
     if failures.is_empty() {
         Ok(())
@@ -295,10 +361,110 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
 }
 
-/// Renders and writes one picture.
-fn make(job: &Job, compression: Compression) -> playa::Result<()> {
+/// What became of one job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Outcome {
+    /// Rendered and written.
+    Made,
+    /// Already in the manifest with its file as recorded, or its file was
+    /// already there with this job's recipe (and is now recorded).
+    Recorded,
+    /// A file of that name that is not this job's picture, kept.
+    Existing,
+}
+
+/// Makes one job's picture at `path` unless it is done, and records it in
+/// the manifest. `done` is the manifest's entry for the job, if any.
+fn make(
+    job: &Job,
+    path: &Path,
+    dir: Option<&Path>,
+    done: Option<&Entry>,
+    manifest: Option<&manifest::Writer>,
+    args: &RenderArgs,
+) -> playa::Result<Outcome> {
+    if !args.force {
+        if let (Some(dir), Some(entry)) = (dir, done)
+            && entry.file == job.file_name()
+            && manifest::matches(dir, entry)
+        {
+            return Ok(Outcome::Recorded);
+        }
+        if path.exists() {
+            // Killed between the rename and the manifest's line: the
+            // picture is whole (written atomically), so it is recorded now.
+            if manifest.is_some() && is_picture_of(path, job) {
+                record(job, path, manifest, 0)?;
+                return Ok(Outcome::Recorded);
+            }
+            return Ok(Outcome::Existing);
+        }
+    }
+    let start = Instant::now();
     let (w, h) = job.size;
-    picture::render_png_file(&job.path, &job.scene, w, h, &[], compression)
+    picture::render_png_file(path, &job.scene, w, h, &[], args.compression)?;
+    record(job, path, manifest, start.elapsed().as_millis() as u64)?;
+    Ok(Outcome::Made)
+}
+
+/// Appends `job`'s entry (its file at `path` hashed now) to the manifest.
+fn record(
+    job: &Job,
+    path: &Path,
+    manifest: Option<&manifest::Writer>,
+    ms: u64,
+) -> playa::Result<()> {
+    let Some(manifest) = manifest else {
+        return Ok(());
+    };
+    let (sha256, bytes) = manifest::hash_file(path)?;
+    manifest.record(&Entry {
+        key: job.key.clone(),
+        code: share::encode(&job.scene),
+        input: job.input.clone(),
+        seed: job.scene.seed,
+        file: job.file_name(),
+        sha256,
+        bytes,
+        ms,
+    })
+}
+
+/// Whether the PNG at `path` is `job`'s picture: its recipe's share code
+/// and its size are the job's.
+fn is_picture_of(path: &Path, job: &Job) -> bool {
+    let code = std::fs::File::open(path).ok().and_then(|f| {
+        recipe::read_text(std::io::BufReader::new(f), "", recipe::CODE_KEY)
+            .ok()
+            .flatten()
+    });
+    code.is_some_and(|c| c == share::encode(&job.scene))
+        && image::image_dimensions(path).is_ok_and(|d| d == job.size)
+}
+
+/// `--tiles DIR`: the job's picture as a Deep Zoom pyramid in `dir`.
+fn tiles(job: &Job, dir: &Path, format: TileFormat, force: bool) -> Result<(), CliError> {
+    let descriptor = dir.join(format!("{}.dzi", job.key));
+    if descriptor.exists() && !force {
+        println!(
+            "0 pyramids: {} exists (--force overwrites)",
+            descriptor.display()
+        );
+        return Ok(());
+    }
+    let start = Instant::now();
+    let (w, h) = job.size;
+    let pyramid = playa::tiles::write_pyramid(dir, &job.key, &job.scene, w, h, format)
+        .map_err(|e| anyhow::anyhow!("{} (seed {}): {e}", job.input, job.scene.seed))?;
+    println!(
+        "{} tiles in {} levels in {:.2} s: {} (open {})",
+        pyramid.tiles,
+        pyramid.levels,
+        start.elapsed().as_secs_f64(),
+        descriptor.display(),
+        dir.join("index.html").display()
+    );
+    Ok(())
 }
 
 /// An input's scene, the size of a picture input and the name its pictures

@@ -1,0 +1,256 @@
+//! A batch: every input × every seed, as the jobs that render it.
+//!
+//! A job is known by its key, the stem of the file it writes
+//! (`death-valley-7`): the key names the job in the manifests
+//! ([`crate::manifest`]) and decides its shard ([`crate::shard`]). The
+//! batch's [`BatchRecord`] is what a manifest's first line holds, and from it
+//! alone the keys of every job can be listed again, without the inputs.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::compose;
+use crate::error::{Error, Result};
+use crate::picture::Compression;
+use crate::scene::Scene;
+
+/// Default picture width; the height follows the scene's aspect ratio.
+pub const DEFAULT_WIDTH: u32 = 1920;
+
+/// One loaded input of a batch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    /// The input as given, for messages and the manifest.
+    pub input: String,
+    /// The name its pictures are filed under (`{name}-{seed}.png`).
+    pub name: String,
+    /// Its scene, with the scene's own seed.
+    pub scene: Scene,
+    /// A picture input's own size; `None` for the other kinds.
+    pub size: Option<(u32, u32)>,
+}
+
+/// Every input × every seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Batch {
+    /// The inputs, in the order given.
+    pub inputs: Vec<Input>,
+    /// The seeds, first and last included; `None`: each scene's own seed.
+    pub seeds: Option<(u64, u64)>,
+    /// The picture size; `None`: a picture input's own size, else
+    /// [`DEFAULT_WIDTH`] wide at the scene's aspect.
+    pub size: Option<(u32, u32)>,
+    /// The PNG compression. Default: [`Compression::Fast`].
+    pub compression: Compression,
+}
+
+/// One picture to make.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// The job's key, the stem of its file: `{name}-{seed}`.
+    pub key: String,
+    /// The input as given.
+    pub input: String,
+    /// The scene, with the job's seed.
+    pub scene: Scene,
+    /// The picture size.
+    pub size: (u32, u32),
+}
+
+impl Job {
+    /// The file the job writes, in the batch's directory: `{key}.png`.
+    pub fn file_name(&self) -> String {
+        format!("{}.png", self.key)
+    }
+}
+
+impl Batch {
+    /// Number of jobs before duplicates are merged: inputs × seeds.
+    pub fn count(&self) -> u64 {
+        self.seeds.map_or(1, |(a, b)| b - a + 1) * self.inputs.len() as u64
+    }
+
+    /// The jobs, in input then seed order. The same scene given twice is
+    /// one job; two different scenes with one key (two share codes with the
+    /// same seed, say) are an error naming both, since they would write one
+    /// file.
+    pub fn jobs(&self) -> Result<Vec<Job>> {
+        let mut jobs: Vec<Job> = Vec::new();
+        let mut by_key: HashMap<String, usize> = HashMap::new();
+        for input in &self.inputs {
+            let seeds = match self.seeds {
+                Some((a, b)) => a..=b,
+                None => input.scene.seed..=input.scene.seed,
+            };
+            for seed in seeds {
+                let mut scene = input.scene.clone();
+                scene.seed = seed;
+                let size = self
+                    .size
+                    .or(input.size)
+                    .unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH));
+                let key = Scene::file_stem(&input.name, seed);
+                if let Some(&first) = by_key.get(&key) {
+                    let first: &Job = &jobs[first];
+                    if first.scene == scene && first.size == size {
+                        continue;
+                    }
+                    return Err(Error::Batch(format!(
+                        "{} and {} would both be written to {key}.png: render them \
+                         separately, with their own --out",
+                        first.input, input.input
+                    )));
+                }
+                by_key.insert(key.clone(), jobs.len());
+                jobs.push(Job {
+                    key,
+                    input: input.input.clone(),
+                    scene,
+                    size,
+                });
+            }
+        }
+        Ok(jobs)
+    }
+
+    /// What a manifest records of the batch.
+    pub fn record(&self) -> BatchRecord {
+        BatchRecord {
+            playa: env!("CARGO_PKG_VERSION").to_string(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|i| InputRecord {
+                    input: i.input.clone(),
+                    name: i.name.clone(),
+                    seed: i.scene.seed,
+                    code: crate::share::encode(&i.scene),
+                    size: i.size.map(|(w, h)| [w, h]),
+                })
+                .collect(),
+            seeds: self.seeds.map(|(a, b)| [a, b]),
+            size: self.size.map(|(w, h)| [w, h]),
+            compression: self.compression.name().to_string(),
+        }
+    }
+}
+
+/// A batch as its manifests record it (their first line): enough to list
+/// its jobs' keys again ([`BatchRecord::keys`]) and to tell one batch from
+/// another.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRecord {
+    /// The version of playa that rendered it.
+    pub playa: String,
+    /// The inputs, in order.
+    pub inputs: Vec<InputRecord>,
+    /// First and last seed, or `None` for each scene's own.
+    pub seeds: Option<[u64; 2]>,
+    /// The size asked for, if one was.
+    pub size: Option<[u32; 2]>,
+    /// The PNG compression's name (`fast`, `default`, `best`).
+    pub compression: String,
+}
+
+/// One input as a manifest records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputRecord {
+    /// The input as given.
+    pub input: String,
+    /// The name its pictures are filed under.
+    pub name: String,
+    /// The scene's own seed.
+    pub seed: u64,
+    /// The scene's share code (with its own seed).
+    pub code: String,
+    /// A picture input's own size.
+    pub size: Option<[u32; 2]>,
+}
+
+impl BatchRecord {
+    /// The keys of every job of the batch, once each, in job order.
+    pub fn keys(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut keys = Vec::new();
+        for input in &self.inputs {
+            let (a, b) = self.seeds.map_or((input.seed, input.seed), |[a, b]| (a, b));
+            for seed in a..=b {
+                let key = Scene::file_stem(&input.name, seed);
+                if seen.insert(key.clone()) {
+                    keys.push(key);
+                }
+            }
+        }
+        keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(name: &str, seed: u64) -> Input {
+        let mut scene = crate::presets::load(name).unwrap();
+        scene.seed = seed;
+        Input {
+            input: name.to_string(),
+            name: name.to_string(),
+            scene,
+            size: None,
+        }
+    }
+
+    #[test]
+    fn jobs_are_inputs_times_seeds_and_the_record_lists_their_keys() {
+        let batch = Batch {
+            inputs: vec![input("salt-flat", 1), input("badlands", 9)],
+            seeds: Some((3, 5)),
+            size: Some((64, 36)),
+            compression: Compression::Fast,
+        };
+        let jobs = batch.jobs().unwrap();
+        let keys: Vec<&str> = jobs.iter().map(|j| j.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "salt-flat-3",
+                "salt-flat-4",
+                "salt-flat-5",
+                "badlands-3",
+                "badlands-4",
+                "badlands-5"
+            ]
+        );
+        assert_eq!(batch.record().keys(), keys);
+        assert_eq!(jobs[4].scene.seed, 4);
+        assert_eq!(jobs[4].file_name(), "badlands-4.png");
+        // Round trip through JSON.
+        let json = serde_json::to_string(&batch.record()).unwrap();
+        let back: BatchRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, batch.record());
+    }
+
+    #[test]
+    fn own_seeds_duplicates_and_conflicts() {
+        let batch = Batch {
+            inputs: vec![input("salt-flat", 1), input("salt-flat", 1)],
+            seeds: None,
+            size: None,
+            compression: Compression::Fast,
+        };
+        assert_eq!(batch.jobs().unwrap().len(), 1);
+        assert_eq!(batch.record().keys(), ["salt-flat-1"]);
+        let mut other = input("salt-flat", 1);
+        other.scene.horizon = 0.61;
+        other.input = "edited.ron".into();
+        let batch = Batch {
+            inputs: vec![input("salt-flat", 1), other],
+            ..batch
+        };
+        let err = batch.jobs().unwrap_err().to_string();
+        assert!(err.contains("salt-flat and edited.ron"), "{err}");
+    }
+}

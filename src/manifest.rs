@@ -1,0 +1,479 @@
+//! Manifests: what a batch rendered into a directory, one JSON line at a
+//! time, so that a shard can resume after preemption and the whole batch
+//! can be checked once every shard is done.
+//!
+//! Each shard writes its own file ([`Shard::manifest_name`]), so shards on
+//! different machines sharing one directory never write the same file. The
+//! first line is a [`Header`] (the batch and the shard); each further line
+//! an [`Entry`] for one picture, appended only once the picture is in place
+//! (renamed whole, see [`crate::atomic`]), and flushed to disk. A kill can
+//! leave at most a partial last line, which readers skip and [`Writer`]
+//! cuts off before it appends.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::io::{BufRead, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::batch::BatchRecord;
+use crate::error::{Error, Result};
+use crate::shard::Shard;
+
+/// The first line of a manifest: the batch and which shard of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// The batch.
+    pub batch: BatchRecord,
+    /// The shard, as `I/N`.
+    pub shard: String,
+}
+
+/// One picture of a batch, in place with these bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The job's key (see [`crate::batch`]).
+    pub key: String,
+    /// The scene's share code.
+    pub code: String,
+    /// The input as given.
+    pub input: String,
+    /// The seed.
+    pub seed: u64,
+    /// The file, in the manifest's directory.
+    pub file: String,
+    /// SHA-256 of the file, lower-case hex.
+    pub sha256: String,
+    /// The file's length.
+    pub bytes: u64,
+    /// Milliseconds it took to render and write.
+    pub ms: u64,
+}
+
+/// A manifest read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    /// Its first line.
+    pub header: Header,
+    /// Its pictures, in the order recorded.
+    pub entries: Vec<Entry>,
+}
+
+impl Manifest {
+    /// Reads the manifest at `path`. A last line without its newline (cut
+    /// by a kill) is skipped; any other line that is not an entry is an
+    /// error naming it.
+    pub fn read(path: &Path) -> Result<Manifest> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        Manifest::from_reader(std::io::BufReader::new(file), path)
+    }
+
+    fn from_reader(mut reader: impl BufRead, path: &Path) -> Result<Manifest> {
+        let bad = |line: usize, reason: String| Error::Manifest {
+            path: path.to_path_buf(),
+            reason: format!("line {line}: {reason}"),
+        };
+        let mut header = None;
+        let mut entries = Vec::new();
+        let mut line = String::new();
+        for number in 1.. {
+            line.clear();
+            let n = reader
+                .read_line(&mut line)
+                .map_err(|e| Error::io(path, e))?;
+            if n == 0 || !line.ends_with('\n') {
+                break;
+            }
+            if number == 1 {
+                header = Some(
+                    serde_json::from_str::<Header>(&line)
+                        .map_err(|e| bad(number, format!("not a batch header: {e}")))?,
+                );
+            } else {
+                entries.push(
+                    serde_json::from_str::<Entry>(&line)
+                        .map_err(|e| bad(number, format!("not a picture's entry: {e}")))?,
+                );
+            }
+        }
+        let header = header.ok_or_else(|| Error::Manifest {
+            path: path.to_path_buf(),
+            reason: "empty: no batch header".into(),
+        })?;
+        Ok(Manifest { header, entries })
+    }
+}
+
+/// What [`Writer::open`] does with a manifest of another batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherBatch {
+    /// Start anew over it (a directory that one batch after another is
+    /// rendered into).
+    Replace,
+    /// Refuse it, naming it (a shard of a job array, where another batch
+    /// means tasks started with different arguments).
+    Refuse,
+}
+
+/// Appends a shard's entries to its manifest, from any thread.
+pub struct Writer {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+impl Writer {
+    /// Opens the manifest of `shard` in `dir` for `header`'s batch, and
+    /// returns the entries it already holds by key (a rerun resumes). With
+    /// `fresh`, or when there is none, it starts anew with `header`; so it
+    /// does over a manifest of another batch when `other` is
+    /// [`OtherBatch::Replace`], which is an error otherwise.
+    pub fn open(
+        dir: &Path,
+        shard: Shard,
+        header: &Header,
+        fresh: bool,
+        other: OtherBatch,
+    ) -> Result<(Writer, HashMap<String, Entry>)> {
+        let path = dir.join(shard.manifest_name());
+        let io = |e| Error::io(&path, e);
+        let mut done = HashMap::new();
+        let old = match path.exists() && !fresh {
+            true => Some(Manifest::read(&path)?),
+            false => None,
+        };
+        if let Some(old) = old.filter(|old| old.header == *header || other == OtherBatch::Refuse) {
+            if old.header != *header {
+                return Err(Error::Manifest {
+                    path,
+                    reason: "records another batch (other inputs, seeds, size, compression \
+                             or playa version): give another --out, or --force to start anew"
+                        .into(),
+                });
+            }
+            let mut file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&path)
+                .map_err(io)?;
+            // Cut a partial last line left by a kill, so that appends start
+            // on a line of their own.
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(io)?;
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if keep < bytes.len() {
+                file.set_len(keep as u64).map_err(io)?;
+            }
+            file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+            for entry in old.entries {
+                done.insert(entry.key.clone(), entry);
+            }
+            return Ok((
+                Writer {
+                    path,
+                    file: Mutex::new(file),
+                },
+                done,
+            ));
+        }
+        let mut line = serde_json::to_string(header).expect("a header serializes");
+        line.push('\n');
+        crate::atomic::write_atomically(&path, line.as_bytes())?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(io)?;
+        Ok((
+            Writer {
+                path,
+                file: Mutex::new(file),
+            },
+            done,
+        ))
+    }
+
+    /// The manifest's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `entry` as one line, written in one call and flushed to disk.
+    pub fn record(&self, entry: &Entry) -> Result<()> {
+        let mut line = serde_json::to_string(entry).expect("an entry serializes");
+        line.push('\n');
+        let mut file = self.file.lock().expect("no panics while held");
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.sync_data())
+            .map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// The SHA-256 (lower-case hex) and length of the file at `path`.
+pub fn hash_file(path: &Path) -> Result<(String, u64)> {
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        hasher.update(&buffer[..n]);
+        len += n as u64;
+    }
+    Ok((hex(&hasher.finalize()), len))
+}
+
+/// Whether `entry`'s file is in `dir` with the recorded length and hash.
+pub fn matches(dir: &Path, entry: &Entry) -> bool {
+    let path = dir.join(&entry.file);
+    std::fs::metadata(&path).is_ok_and(|m| m.len() == entry.bytes)
+        && hash_file(&path).is_ok_and(|(sha, _)| sha == entry.sha256)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `name` is a manifest's file name.
+pub fn is_manifest_name(name: &str) -> bool {
+    name == "playa-manifest.jsonl"
+        || name
+            .strip_prefix("playa-manifest-")
+            .and_then(|s| s.strip_suffix(".jsonl"))
+            .and_then(|s| s.split_once("-of-"))
+            .is_some_and(|(i, n)| i.parse::<u32>().is_ok() && n.parse::<u32>().is_ok())
+}
+
+/// What [`check`] found in a directory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// The manifests read, by file name.
+    pub manifests: Vec<String>,
+    /// Jobs in the batch.
+    pub jobs: usize,
+    /// Keys of jobs no manifest records.
+    pub missing: Vec<String>,
+    /// Keys recorded more than once, with the manifests recording them.
+    pub duplicated: Vec<(String, Vec<String>)>,
+    /// Recorded files that are gone, or whose bytes differ: the file and
+    /// what is wrong.
+    pub corrupt: Vec<(String, String)>,
+    /// Anything else: manifests of another batch, entries of no job.
+    pub problems: Vec<String>,
+}
+
+impl Report {
+    /// Whether every job is there exactly once with its recorded bytes.
+    pub fn is_complete(&self) -> bool {
+        self.missing.is_empty()
+            && self.duplicated.is_empty()
+            && self.corrupt.is_empty()
+            && self.problems.is_empty()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for key in &self.missing {
+            writeln!(f, "missing: {key} (no manifest records it)")?;
+        }
+        for (key, manifests) in &self.duplicated {
+            writeln!(f, "duplicated: {key} (in {})", manifests.join(", "))?;
+        }
+        for (file, reason) in &self.corrupt {
+            writeln!(f, "corrupt: {file} ({reason})")?;
+        }
+        for p in &self.problems {
+            writeln!(f, "problem: {p}")?;
+        }
+        write!(
+            f,
+            "{} jobs in {} manifest{}: {}",
+            self.jobs,
+            self.manifests.len(),
+            if self.manifests.len() == 1 { "" } else { "s" },
+            if self.is_complete() {
+                "all present once, every file as recorded".to_string()
+            } else {
+                format!(
+                    "{} missing, {} duplicated, {} corrupt{}",
+                    self.missing.len(),
+                    self.duplicated.len(),
+                    self.corrupt.len(),
+                    if self.problems.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} other problems", self.problems.len())
+                    }
+                )
+            }
+        )
+    }
+}
+
+/// Checks the batch recorded in `dir`'s manifests: every job recorded
+/// exactly once, every recorded file there with its length and hash (hashed
+/// in parallel). An error only when there is no manifest to read, or one
+/// cannot be read; what is wrong with the batch is in the [`Report`].
+pub fn check(dir: &Path) -> Result<Report> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| is_manifest_name(n))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(Error::Manifest {
+            path: dir.to_path_buf(),
+            reason: "no playa manifest here (playa-manifest*.jsonl)".into(),
+        });
+    }
+    let manifests: Vec<(String, Manifest)> = names
+        .iter()
+        .map(|n| Ok((n.clone(), Manifest::read(&dir.join(n))?)))
+        .collect::<Result<_>>()?;
+    let mut report = Report {
+        manifests: names,
+        ..Report::default()
+    };
+    let (first_name, first) = &manifests[0];
+    let batch = &first.header.batch;
+    for (name, m) in &manifests[1..] {
+        if m.header.batch != *batch {
+            report
+                .problems
+                .push(format!("{name} records another batch than {first_name}"));
+        }
+    }
+    let keys = batch.keys();
+    report.jobs = keys.len();
+    let mut recorded: BTreeMap<&str, Vec<(&str, &Entry)>> = BTreeMap::new();
+    for (name, m) in &manifests {
+        for entry in &m.entries {
+            recorded
+                .entry(entry.key.as_str())
+                .or_default()
+                .push((name.as_str(), entry));
+        }
+    }
+    for key in &keys {
+        match recorded.get(key.as_str()).map(Vec::len) {
+            None => report.missing.push(key.clone()),
+            Some(1) => {}
+            Some(_) => report.duplicated.push((
+                key.clone(),
+                recorded[key.as_str()]
+                    .iter()
+                    .map(|(n, _)| n.to_string())
+                    .collect(),
+            )),
+        }
+    }
+    let known: std::collections::HashSet<&str> = keys.iter().map(String::as_str).collect();
+    for (key, entries) in &recorded {
+        if !known.contains(key) {
+            report.problems.push(format!(
+                "{key} is recorded in {} but is no job of the batch",
+                entries[0].0
+            ));
+        }
+    }
+    // Each distinct recorded file once (a duplicate may record it twice).
+    let mut files: BTreeMap<(&str, &str, u64), ()> = BTreeMap::new();
+    for entries in recorded.values() {
+        for (_, e) in entries {
+            files.insert((e.file.as_str(), e.sha256.as_str(), e.bytes), ());
+        }
+    }
+    let files: Vec<(&str, &str, u64)> = files.into_keys().collect();
+    report.corrupt = files
+        .par_iter()
+        .filter_map(|&(file, sha, bytes)| {
+            let path = dir.join(file);
+            match hash_file(&path) {
+                Err(_) if !path.exists() => Some((file.to_string(), "the file is gone".into())),
+                Err(e) => Some((file.to_string(), e.to_string())),
+                Ok((_, len)) if len != bytes => {
+                    Some((file.to_string(), format!("{len} bytes, {bytes} recorded")))
+                }
+                Ok((got, _)) if got != sha => Some((
+                    file.to_string(),
+                    "its SHA-256 differs from the one recorded".into(),
+                )),
+                Ok(_) => None,
+            }
+        })
+        .collect();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(is_manifest_name("playa-manifest.jsonl"));
+        assert!(is_manifest_name("playa-manifest-2-of-4.jsonl"));
+        assert!(!is_manifest_name("playa-manifest-x-of-4.jsonl"));
+        assert!(!is_manifest_name("playa-manifest.jsonl.tmp"));
+    }
+
+    #[test]
+    fn a_partial_last_line_is_skipped() {
+        let header = Header {
+            batch: BatchRecord {
+                playa: "0".into(),
+                inputs: vec![],
+                seeds: None,
+                size: None,
+                compression: "fast".into(),
+            },
+            shard: "1/1".into(),
+        };
+        let entry = Entry {
+            key: "a-1".into(),
+            code: "c".into(),
+            input: "a".into(),
+            seed: 1,
+            file: "a-1.png".into(),
+            sha256: "00".into(),
+            bytes: 3,
+            ms: 4,
+        };
+        let mut text = serde_json::to_string(&header).unwrap() + "\n";
+        text += &(serde_json::to_string(&entry).unwrap() + "\n");
+        text += "{\"key\":\"a-2\",\"co";
+        let m = Manifest::from_reader(text.as_bytes(), Path::new("m")).unwrap();
+        assert_eq!(m.header, header);
+        assert_eq!(m.entries, [entry]);
+        let err = Manifest::from_reader("{}\n".as_bytes(), Path::new("m"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("m: line 1"), "{err}");
+    }
+
+    #[test]
+    fn hashes_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("abc");
+        std::fs::write(&path, b"abc").unwrap();
+        assert_eq!(
+            hash_file(&path).unwrap(),
+            (
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad".into(),
+                3
+            )
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! `playa render --tiles`: the Deep Zoom pyramid end to end, and against
+//! libvips' `dzsave` of the same picture, tile for tile, pixel for pixel.
+//!
+//! Without `vips` the comparison is skipped with a note, unless `CI` is set
+//! (`.ci/run` installs `libvips-tools`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn playa(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playa"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every tile under `files` (`{level}/{col}_{row}.png`), decoded.
+fn tiles(files: &Path) -> BTreeMap<String, image::RgbImage> {
+    let mut out = BTreeMap::new();
+    for level in std::fs::read_dir(files).unwrap() {
+        let level = level.unwrap();
+        if !level.file_type().unwrap().is_dir() {
+            continue;
+        }
+        for tile in std::fs::read_dir(level.path()).unwrap() {
+            let tile = tile.unwrap();
+            let name = format!(
+                "{}/{}",
+                level.file_name().to_string_lossy(),
+                tile.file_name().to_string_lossy()
+            );
+            out.insert(name, image::open(tile.path()).unwrap().to_rgb8());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_pyramid_is_libvips_dzsave_of_the_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let scene = ["golden-hour", "--seed", "4", "--size", "701x397"];
+    let o = playa(
+        d,
+        &[&["render"], &scene[..], &["--out", "picture.png"]].concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = playa(
+        d,
+        &[
+            &["render"],
+            &scene[..],
+            &["--tiles", "deep", "--tile-format", "png"],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("in 11 levels"),
+        "{}",
+        text(&o.stdout)
+    );
+    let ours = tiles(&d.join("deep/golden-hour-4_files"));
+    // The picture's own level is the picture.
+    let picture = image::open(d.join("picture.png")).unwrap().to_rgb8();
+    let corner = &ours["10/0_0.png"];
+    assert_eq!(corner.dimensions(), (255, 255));
+    for (x, y, p) in corner.enumerate_pixels() {
+        assert_eq!(p, picture.get_pixel(x, y));
+    }
+
+    let vips = Command::new("vips")
+        .current_dir(d)
+        .args([
+            "dzsave",
+            "picture.png",
+            "vips",
+            "--tile-size",
+            "254",
+            "--overlap",
+            "1",
+            "--suffix",
+            ".png",
+        ])
+        .output();
+    match vips {
+        Ok(o) => assert!(o.status.success(), "vips: {}", text(&o.stderr)),
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!(
+                "skipped the comparison with libvips: vips: {e} (.ci/run installs libvips-tools)"
+            );
+            return;
+        }
+        Err(e) => panic!("vips: {e}; CI needs libvips-tools"),
+    }
+    let theirs = tiles(&d.join("vips_files"));
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        theirs.keys().collect::<Vec<_>>(),
+        "the same tiles"
+    );
+    for (name, tile) in &ours {
+        assert!(*tile == theirs[name], "tile {name} differs from libvips'");
+    }
+    // The descriptors say the same.
+    let attributes = |path: &Path| {
+        let xml = std::fs::read_to_string(path).unwrap();
+        let mut found: Vec<String> = ["Format", "Overlap", "TileSize", "Width", "Height"]
+            .iter()
+            .map(|a| {
+                let at = xml.find(&format!("{a}=\"")).unwrap() + a.len() + 2;
+                xml[at..at + xml[at..].find('"').unwrap()].to_string()
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(
+        attributes(&d.join("deep/golden-hour-4.dzi")),
+        attributes(&d.join("vips.dzi"))
+    );
+}
+
+#[test]
+fn tiles_make_a_viewer_and_refuse_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = playa(d, &["render", "--size", "300x169", "--tiles", "t"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(d.join("t/index.html")).unwrap();
+    assert!(
+        html.contains("openseadragon/openseadragon.min.js"),
+        "{html}"
+    );
+    assert!(html.contains("\"Url\":\"death-valley-1_files/\""), "{html}");
+    assert!(d.join("t/openseadragon/LICENSE.txt").exists());
+    let top = image::open(d.join("t/death-valley-1_files/9/1_0.jpeg")).unwrap();
+    assert_eq!((top.width(), top.height()), (300 - 253, 169));
+
+    let o = playa(
+        d,
+        &[
+            "render", "--seeds", "1..3", "--size", "30x17", "--tiles", "u",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("one picture"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = playa(
+        d,
+        &["render", "--size", "30x17", "--tiles", "u", "--out", "x"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!d.join("u").exists());
+}
