@@ -36,18 +36,18 @@ pub struct AnimateArgs {
     /// The generations shown, first and last both included: frame k is the
     /// scene with its automaton stopped at generation A+k. `A..=B` means the
     /// same. Default: 0..the scene's generations.
-    #[arg(long, value_name = "A..B")]
+    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
     frames: Option<String>,
     /// Frames per second, 0.1 to 100 (a GIF: at most 50), to 1/100.
     /// Default: 12.
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
     fps: Option<String>,
     /// Seconds the last frame stays on screen beyond its frame time, 0 to
     /// 60. Default: 0.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     hold: Option<String>,
     /// Times the animation plays; 0 loops forever. Default: 0.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     loops: Option<String>,
     /// Frame size WxH. Default: a picture input's own size, else 1920 wide,
     /// the height from the scene's aspect ratio. At most 16384 per side and
@@ -65,7 +65,7 @@ pub struct AnimateArgs {
     cells: bool,
     /// With --cells: pixels a side of a cell, 1 to 64. Default: the largest
     /// at which the grid fits the --size (or the default size).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     scale: Option<String>,
     /// Output file (.png for an APNG, .gif for a GIF) or an existing
     /// directory. Default: {name}-{seed}-anim.png (or .gif) in the current
