@@ -543,7 +543,7 @@ impl Animation {
         let mut plans = self.generations()?;
         // Enough frames to keep every core busy while one encodes; the
         // memory is two windows and one frame.
-        let window = rayon::current_num_threads().clamp(2, 8);
+        let window = rayon::current_num_threads().clamp(2, 4);
         let mut previous = None;
         let mut ready = self.prepare_window(&mut plans, window, &encoder.framer, &mut previous)?;
         while !ready.is_empty() {
@@ -1061,6 +1061,39 @@ mod tests {
         assert_eq!(Options::from_ron(&o.to_ron(), "t").unwrap(), o);
         assert!(Options::from_ron("(fps: 0)", "t").is_err());
         assert!(Options::from_ron("(speed: 3)", "t").is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn options_round_trip_and_any_text_is_valid_or_refused(
+            first in 0u32..=MAX_GENERATIONS,
+            span in 0u32..=MAX_GENERATIONS,
+            fps in 10u32..=10_000,
+            hold in 0u32..=6000,
+            loops in 0u32..=MAX_LOOPS,
+            cells in proptest::option::of(1u32..=MAX_CELL_SCALE),
+            gif in proptest::bool::ANY,
+            text in ".{0,80}",
+        ) {
+            let o = Options {
+                first,
+                last: (first + span).min(MAX_GENERATIONS),
+                fps: fps as f32 / 100.0,
+                hold: hold as f32 / 100.0,
+                loops,
+                cells,
+                format: if gif && fps <= 5000 { Format::Gif } else { Format::Apng },
+            };
+            let o = Options { first: o.first.min(o.last), ..o.quantized() };
+            proptest::prop_assert!(o.validate().is_ok(), "{:?}", o);
+            proptest::prop_assert_eq!(Options::from_ron(&o.to_ron(), "t").unwrap(), o);
+            let wrapped = format!("({text})");
+            for t in [text.as_str(), wrapped.as_str()] {
+                if let Ok(read) = Options::from_ron(t, "t") {
+                    proptest::prop_assert!(read.validate().is_ok());
+                }
+            }
+        }
     }
 
     #[test]

@@ -524,37 +524,38 @@ impl AnimationExportDialog {
                 ui.end_row();
 
                 let label = ui.label("Hold last frame");
-                ui.horizontal(|ui| {
-                    ui.add(
-                        egui::DragValue::new(&mut settings.hold)
-                            .range(0.0..=animation::MAX_HOLD)
-                            .speed(0.05)
-                            .max_decimals(2)
-                            .suffix(" s"),
-                    )
-                    .labelled_by(label.id);
-                    let loops = ui.label("Plays");
-                    ui.add(
-                        egui::DragValue::new(&mut settings.loops)
-                            .range(0..=animation::MAX_LOOPS)
-                            .custom_formatter(|n, _| {
-                                if n == 0.0 {
-                                    "forever".to_string()
-                                } else {
-                                    format!("{n}")
-                                }
-                            })
-                            .custom_parser(|text| {
-                                if text.trim() == "forever" {
-                                    Some(0.0)
-                                } else {
-                                    text.trim().parse().ok()
-                                }
-                            }),
-                    )
-                    .labelled_by(loops.id)
-                    .on_hover_text("Times the animation plays; 0 loops forever");
-                });
+                ui.add(
+                    egui::DragValue::new(&mut settings.hold)
+                        .range(0.0..=animation::MAX_HOLD)
+                        .speed(0.05)
+                        .max_decimals(2)
+                        .suffix(" s"),
+                )
+                .labelled_by(label.id)
+                .on_hover_text("Seconds the last frame stays beyond its frame time");
+                ui.end_row();
+
+                let label = ui.label("Plays");
+                ui.add(
+                    egui::DragValue::new(&mut settings.loops)
+                        .range(0..=animation::MAX_LOOPS)
+                        .custom_formatter(|n, _| {
+                            if n == 0.0 {
+                                "forever".to_string()
+                            } else {
+                                format!("{n}")
+                            }
+                        })
+                        .custom_parser(|text| {
+                            if text.trim() == "forever" {
+                                Some(0.0)
+                            } else {
+                                text.trim().parse().ok()
+                            }
+                        }),
+                )
+                .labelled_by(label.id)
+                .on_hover_text("Times the animation plays; 0 loops forever");
                 ui.end_row();
 
                 ui.label("Format");
