@@ -496,6 +496,7 @@ impl Animation {
     pub fn encoder<W: Write>(&self, out: W) -> Result<Encoder<W>> {
         let count = self.frame_count();
         let (w, h) = (self.width, self.height);
+        let mut first_frame = None;
         let (framer, sink) = match self.options.format {
             Format::Apng => {
                 let texts =
@@ -507,6 +508,7 @@ impl Animation {
                 let first = self.single_frame(self.options.first)?;
                 let last = self.single_frame(self.options.last)?;
                 let colormap = colormap::Colormap::from_frames(&[&first, &last]);
+                first_frame = Some(first);
                 let sink = gif::Sink::new(
                     out,
                     (w, h),
@@ -523,6 +525,7 @@ impl Animation {
             options: self.options.clone(),
             count,
             next: 0,
+            first_frame,
         })
     }
 
@@ -545,7 +548,9 @@ impl Animation {
         // memory is two windows and one frame.
         let window = rayon::current_num_threads().clamp(2, 4);
         let mut previous = None;
-        let mut ready = self.prepare_window(&mut plans, window, &encoder.framer, &mut previous)?;
+        let first = encoder.first_frame.take();
+        let mut ready =
+            self.prepare_window(&mut plans, window, &encoder.framer, &mut previous, first)?;
         while !ready.is_empty() {
             let Encoder {
                 framer,
@@ -553,6 +558,7 @@ impl Animation {
                 options,
                 count,
                 next,
+                ..
             } = &mut encoder;
             let (written, prepared) = rayon::join(
                 || -> Result<bool> {
@@ -570,7 +576,7 @@ impl Animation {
                     if progress.cancelled() {
                         return Ok(Vec::new());
                     }
-                    self.prepare_window(&mut plans, window, framer, &mut previous)
+                    self.prepare_window(&mut plans, window, framer, &mut previous, None)
                 },
             );
             if !written? {
@@ -587,19 +593,31 @@ impl Animation {
 
     /// Renders the next `window` frames in parallel and prepares them for
     /// writing, each against the one before (`previous`: the last frame of
-    /// the window before, replaced by this window's last).
+    /// the window before, replaced by this window's last). `first`, when
+    /// given, is the window's first frame, rendered already.
     fn prepare_window(
         &self,
         plans: &mut Generations,
         window: usize,
         framer: &Framer,
         previous: &mut Option<RgbaImage>,
+        first: Option<RgbaImage>,
     ) -> Result<Vec<Prepared>> {
         let plans: Vec<Plan> = plans.take(window).collect();
-        let frames = plans
-            .par_iter()
-            .map(|plan| self.frame(plan))
-            .collect::<Result<Vec<_>>>()?;
+        let mut frames: Vec<Option<RgbaImage>> = plans.iter().map(|_| None).collect();
+        if let Some(slot) = frames.first_mut() {
+            *slot = first;
+        }
+        frames
+            .par_iter_mut()
+            .zip(&plans)
+            .try_for_each(|(frame, plan)| -> Result<()> {
+                if frame.is_none() {
+                    *frame = Some(self.frame(plan)?);
+                }
+                Ok(())
+            })?;
+        let frames: Vec<RgbaImage> = frames.into_iter().flatten().collect();
         let prepared = (0..frames.len())
             .into_par_iter()
             .map(|i| {
@@ -674,7 +692,10 @@ impl Steps {
             return Ok(None);
         };
         if let Some(plan) = self.plans.next() {
-            let frame = self.animation.frame(&plan)?;
+            let frame = match encoder.first_frame.take() {
+                Some(first) => first,
+                None => self.animation.frame(&plan)?,
+            };
             encoder.push(self.previous.as_ref(), &frame)?;
             self.previous = Some(frame);
             return Ok(None);
@@ -722,6 +743,9 @@ pub struct Encoder<W: Write> {
     count: usize,
     /// Index of the next frame to write.
     next: usize,
+    /// The first frame, when making the encoder rendered it (a GIF's
+    /// palette is cut from it): used rather than rendered again.
+    first_frame: Option<RgbaImage>,
 }
 
 impl<W: Write> Encoder<W> {
