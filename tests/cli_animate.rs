@@ -387,3 +387,28 @@ fn an_input_that_does_not_load_fails_naming_it() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     assert!(files(d).is_empty());
 }
+
+/// FNV-1a (64-bit) of a file's bytes.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The bytes of two small animations, pinned: the browser's Export
+/// animation… must download these very bytes (`web/tests/pixels.rs` pins
+/// the same hashes; re-pin both together when a change is intended).
+#[test]
+fn animation_files_are_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, want) in [
+        ("n.png", 0xaa63_3d53_c82c_0627u64),
+        ("n.gif", 0x3eff_8526_99a2_1760),
+    ] {
+        let args = ["night-under-stars", "--frames", "0..3", "--size", "64x36"];
+        animate(d, &[&args[..], &["--out", name]].concat());
+        let hash = fnv(&std::fs::read(d.join(name)).unwrap());
+        assert_eq!(hash, want, "{name}: {hash:#x}");
+    }
+}
