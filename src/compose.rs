@@ -216,6 +216,84 @@ impl Plan {
     }
 }
 
+/// The plans of one scene with its automaton stopped at each generation
+/// from `first` to `last`, in order (see [`Plan::generations`]): the
+/// automaton runs once, a generation at a time, instead of from the soup
+/// for every plan.
+pub struct Generations {
+    /// The scene, quantized and checked; its `generations` is set per plan.
+    scene: Scene,
+    life: Life,
+    /// The grid at generation `next`.
+    grid: BitGrid,
+    next: u32,
+    last: u32,
+}
+
+impl Plan {
+    /// The plans of `scene` with its automaton stopped at generation
+    /// `first`, `first + 1`, … `last`: each the same as
+    /// [`Plan::new`] of the scene with `automaton.generations` set to that
+    /// generation. Refuses `first > last` and `last` above
+    /// [`MAX_GENERATIONS`](crate::scene::MAX_GENERATIONS).
+    pub fn generations(scene: &Scene, first: u32, last: u32) -> Result<Generations> {
+        let max = crate::scene::MAX_GENERATIONS;
+        if last > max {
+            return Err(Error::out_of_range(
+                "last generation",
+                last,
+                format!("must be 0 to {max}"),
+            ));
+        }
+        if first > last {
+            return Err(Error::out_of_range(
+                "generations",
+                format!("{first}..{last}"),
+                "the first must not come after the last",
+            ));
+        }
+        let mut scene = scene.quantized();
+        scene.automaton.generations = first;
+        scene.validate()?;
+        let grid = rock_grid(&scene)?;
+        let a = &scene.automaton;
+        Ok(Generations {
+            life: Life::new(a.rule, a.topology),
+            scene,
+            grid,
+            next: first,
+            last,
+        })
+    }
+}
+
+impl Iterator for Generations {
+    type Item = Plan;
+
+    fn next(&mut self) -> Option<Plan> {
+        if self.next > self.last {
+            return None;
+        }
+        let mut scene = self.scene.clone();
+        scene.automaton.generations = self.next;
+        let grid = if self.next < self.last {
+            let next = self.life.step(&self.grid);
+            std::mem::replace(&mut self.grid, next)
+        } else {
+            self.grid.clone()
+        };
+        self.next += 1;
+        Some(Plan { scene, grid })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.last + 1).saturating_sub(self.next) as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Generations {}
+
 /// The rock automaton's grid of a checked, quantized scene: the soup of
 /// `(columns, rows, density, seed)` run with the rule on the topology.
 fn rock_grid(scene: &Scene) -> Result<BitGrid> {
@@ -383,6 +461,25 @@ mod tests {
             }
             assert!(skipping > 0, "{}: no band skips a layer", preset.name);
         }
+    }
+
+    #[test]
+    fn generations_are_the_plans_of_each_generation() {
+        let mut scene = crate::presets::load("badlands").unwrap();
+        scene.automaton.columns = 90;
+        let plans: Vec<Plan> = Plan::generations(&scene, 3, 7).unwrap().collect();
+        assert_eq!(plans.len(), 5);
+        for (plan, g) in plans.iter().zip(3..) {
+            let mut at = scene.clone();
+            at.automaton.generations = g;
+            let one = Plan::new(&at).unwrap();
+            assert_eq!(plan.scene(), one.scene(), "generation {g}");
+            assert!(plan.grid() == one.grid(), "generation {g}");
+        }
+        assert_eq!(Plan::generations(&scene, 4, 4).unwrap().len(), 1);
+        assert!(Plan::generations(&scene, 5, 4).is_err());
+        let max = crate::scene::MAX_GENERATIONS;
+        assert!(Plan::generations(&scene, 0, max + 1).is_err());
     }
 
     #[test]

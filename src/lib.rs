@@ -3,6 +3,7 @@
 //! Rocks grow from a Life-like cellular automaton: a seeded random soup run a
 //! few generations leaves natural clumps, and each live cell becomes a stone.
 
+pub mod animation;
 #[cfg(feature = "app")]
 pub mod app;
 pub mod atomic;
@@ -30,6 +31,7 @@ pub mod share;
 pub mod source;
 pub mod tiles;
 
+pub use animation::Animation;
 pub use compose::render;
 pub use error::{Error, Result};
 pub use layers::Layer;

@@ -200,7 +200,7 @@ pub fn render_png_file(
 
 /// The text chunks of a picture of `scene`: its share code (plain, so any
 /// PNG tool shows it), its RON and `extra_text` (compressed).
-fn texts(
+pub(crate) fn texts(
     scene: &Scene,
     extra_text: &[(&str, String)],
 ) -> Result<Vec<png::text_metadata::ITXtChunk>> {

@@ -1,7 +1,7 @@
 #![cfg(feature = "app")]
 //! The app's real UI, driven by role and label with egui_kittest (no GPU,
-//! no window): dice, rule validation, undo, presets, locks, pastes, drops
-//! and export.
+//! no window): dice, rule validation, undo, presets, locks, pastes, drops,
+//! export and animation export.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -411,6 +411,108 @@ fn export_writes_the_same_bytes_as_playa_render() {
         std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
         "the app's export differs from `playa render`"
     );
+}
+
+/// Types `path` into the open dialog's File field.
+fn type_path(h: &mut Harness<'_, PlayaApp>, path: &Path) {
+    let field = h.get_by_role_and_label(Role::TextInput, "File");
+    field.focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text(path.to_str().unwrap());
+    settle(h);
+}
+
+/// Steps frames until background work is over; bounded.
+fn wait_idle(h: &mut Harness<'_, PlayaApp>) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while h.state().busy() {
+        assert!(Instant::now() < deadline, "the export did not finish");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+}
+
+#[test]
+fn export_animation_writes_the_same_bytes_as_playa_animate() {
+    use playa::animation::Format;
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = AppState::default();
+    state.scene.seed = 77;
+    state.animate.last = 4;
+    state.animate.fps = 10.0;
+    state.animation_export.size = playa::app::animation_export::AnimationSize::Custom;
+    state.animation_export.custom = [96, 54];
+    state.animation_export.hold = 1.5;
+    state.animation_export.loops = 2;
+    let mut h = harness_with(state);
+
+    h.get_by_label("Export animation…").click();
+    settle(&mut h);
+    // The range and speed are the scrubber's.
+    assert!(h.query_by_label_contains("5 frames").is_some());
+    for (format, name) in [(Format::Apng, "app.png"), (Format::Gif, "app.gif")] {
+        if format == Format::Gif {
+            h.get_by_label("GIF").click();
+            settle(&mut h);
+        }
+        let out = dir.path().join(name);
+        type_path(&mut h, &out);
+        h.get_by_label("Export").click();
+        h.step();
+        wait_idle(&mut h);
+        assert!(
+            h.get_all_by_label_contains("Saved").next().is_some(),
+            "{:?}",
+            h.state().message()
+        );
+
+        let recipe = dir.path().join("scene.ron");
+        std::fs::write(&recipe, h.state().scene().to_ron()).unwrap();
+        let cli = dir.path().join(format!("cli-{name}"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+            .args(["animate", recipe.to_str().unwrap()])
+            .args(["--frames", "0..4", "--fps", "10", "--hold", "1.5"])
+            .args(["--loops", "2", "--size", "96x54", "--out"])
+            .arg(&cli)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
+            "the app's {format:?} differs from `playa animate`"
+        );
+    }
+}
+
+#[test]
+fn an_animation_export_shows_progress_and_cancel_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = AppState::default();
+    state.animate.last = 400;
+    state.animation_export.size = playa::app::animation_export::AnimationSize::Hd1080;
+    let mut h = harness_with(state);
+    h.get_by_label("Export animation…").click();
+    settle(&mut h);
+    let out = dir.path().join("long.png");
+    type_path(&mut h, &out);
+    h.get_by_label("Export").click();
+    // A frame to start the job, one to show its progress.
+    h.step();
+    h.step();
+    assert!(h.state().busy());
+    assert!(h.query_by_label_contains("of 401").is_some());
+    // As a mouse does: over the button a frame before pressing it.
+    h.get_by_label("Cancel").hover();
+    h.step();
+    h.get_by_label("Cancel").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("Cancelling").is_some());
+    wait_idle(&mut h);
+    assert!(h.get_all_by_label_contains("cancelled").next().is_some());
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! The side panel: a control for every scene field, grouped by layer.
 //!
-//! Top to bottom: file actions (presets, Open…, Export PNG…, undo/redo),
-//! the seed with its dice and Randomize, the light, the rock automaton,
-//! the layer list (visibility, opacity, order, and each layer's own
-//! settings), and the share field. Each group has a lock that keeps
+//! Top to bottom: file actions (presets, Open…, Export PNG…, Export
+//! animation…, undo/redo), the seed with its dice and Randomize, the light,
+//! the rock automaton, the layer list (visibility, opacity, order, and each
+//! layer's own settings), and the share field. Each group has a lock that keeps
 //! "Randomize" off it.
 //!
 //! Controls edit the scene in place; what needs the app (loading, rolling
@@ -38,6 +38,8 @@ pub enum Event {
     Message(String, bool),
     /// Open the export dialog.
     OpenExport,
+    /// Open the animation export dialog.
+    OpenAnimationExport,
     /// Undo the last change.
     Undo,
     /// Redo the last undone change.
@@ -196,7 +198,7 @@ impl Controls {
         }
     }
 
-    /// Preset picker, Open…, Export PNG…, undo and redo.
+    /// Preset picker, Open…, Export PNG…, Export animation…, undo and redo.
     fn file_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         ui.horizontal(|ui| {
             let label = ui.label("Preset");
@@ -244,6 +246,13 @@ impl Controls {
                 .on_hover_text("Render at full size and save (Ctrl+E)");
             if export.clicked() {
                 events.push(Event::OpenExport);
+            }
+            if ui
+                .button("Export animation…")
+                .on_hover_text("The automaton's generations as an APNG or a GIF")
+                .clicked()
+            {
+                events.push(Event::OpenAnimationExport);
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui

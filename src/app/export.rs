@@ -99,9 +99,19 @@ impl ExportSettings {
     pub fn pixels(&self, scene: &Scene) -> (u32, u32) {
         match self.size.long_side() {
             None => (self.custom[0], self.custom[1]),
-            Some(long) if scene.aspect >= 1.0 => crate::compose::size_for_width(scene, long),
-            Some(long) => (((long as f32) * scene.aspect).round().max(1.0) as u32, long),
+            Some(long) => size_for_long_side(scene, long),
         }
+    }
+}
+
+/// The picture size of `scene` with `long` pixels on its longer side, the
+/// other from the scene's aspect (a landscape sized by width, as `playa
+/// render` does).
+pub fn size_for_long_side(scene: &Scene, long: u32) -> (u32, u32) {
+    if scene.aspect >= 1.0 {
+        crate::compose::size_for_width(scene, long)
+    } else {
+        (((long as f32) * scene.aspect).round().max(1.0) as u32, long)
     }
 }
 

@@ -107,10 +107,17 @@ impl FileDialog {
     /// "Save as" for a PNG, starting at `start` (a file path).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn save_png(start: &Path) -> Self {
+        FileDialog::save(start, "PNG picture", "png")
+    }
+
+    /// "Save as" for a file of `kind` ending in `.{extension}`, starting at
+    /// `start` (a file path).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn save(start: &Path, kind: &'static str, extension: &'static str) -> Self {
         let dir = start.parent().filter(|d| d.is_dir()).map(Path::to_path_buf);
         let name = start.file_name().map(|n| n.to_string_lossy().into_owned());
         FileDialog::spawn(move || {
-            let mut d = rfd::FileDialog::new().add_filter("PNG picture", &["png"]);
+            let mut d = rfd::FileDialog::new().add_filter(kind, &[extension]);
             if let Some(dir) = dir {
                 d = d.set_directory(dir);
             }

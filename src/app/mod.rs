@@ -10,6 +10,7 @@
 //! drive the real UI with egui_kittest, without eframe or a GPU.
 
 pub mod animate;
+pub mod animation_export;
 pub mod controls;
 pub mod export;
 pub mod files;
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::randomize::{self, Locks};
 use crate::scene::Scene;
 use animate::{AnimateSettings, Animation};
+use animation_export::{AnimationExportDialog, AnimationExportSettings};
 use controls::Controls;
 use export::{ExportDialog, ExportSettings};
 use history::History;
@@ -58,6 +60,8 @@ pub struct AppState {
     pub locks: Locks,
     /// Size and path of the last export.
     pub export: ExportSettings,
+    /// Size, format and path of the last animation export.
+    pub animation_export: AnimationExportSettings,
     /// Range and speed of the generation scrubber.
     pub animate: AnimateSettings,
     /// State of the dice: each roll advances it. Default: 0 (then seeded from
@@ -90,6 +94,7 @@ impl Default for AppState {
             preset: files::DEFAULT_PRESET.to_string(),
             locks: Locks::default(),
             export: ExportSettings::default(),
+            animation_export: AnimationExportSettings::default(),
             animate: AnimateSettings::default(),
             dice: 0,
             web_address: String::new(),
@@ -115,6 +120,7 @@ pub struct PlayaApp {
     controls: Controls,
     animation: Animation,
     export: ExportDialog,
+    animation_export: AnimationExportDialog,
     message: Option<Message>,
     /// The scene at the end of the last frame, to notice changes.
     last_scene: Scene,
@@ -153,6 +159,7 @@ impl PlayaApp {
             controls,
             animation: Animation::default(),
             export: ExportDialog::default(),
+            animation_export: AnimationExportDialog::default(),
             message: None,
             last_scene,
             dropped: None,
@@ -231,6 +238,7 @@ impl PlayaApp {
             }
         }
         self.export.poll(&mut self.message);
+        self.animation_export.poll(&mut self.message);
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
         self.poll_dropped();
@@ -280,6 +288,12 @@ impl PlayaApp {
         {
             self.message = Some(msg);
         }
+        if let Some(msg) =
+            self.animation_export
+                .ui(&ctx, &mut self.state.animation_export, &self.state.scene)
+        {
+            self.message = Some(msg);
+        }
 
         if self.state.scene != self.last_scene {
             self.controls.sync(&self.state.scene);
@@ -318,6 +332,9 @@ impl PlayaApp {
             if let Some(line) = self.export.status_line() {
                 ui.label(line);
             }
+            if let Some(line) = self.animation_export.status_line() {
+                ui.label(line);
+            }
             if let Some(msg) = &self.message {
                 let color = if msg.error {
                     ui.visuals().error_fg_color
@@ -353,6 +370,7 @@ impl PlayaApp {
                 },
                 Event::Message(text, error) => self.set_message(text, error),
                 Event::OpenExport => self.open_export(),
+                Event::OpenAnimationExport => self.open_animation_export(),
                 Event::Undo => self.undo(),
                 Event::Redo => self.redo(),
             }
@@ -437,6 +455,16 @@ impl PlayaApp {
     fn open_export(&mut self) {
         self.export
             .open(&self.state.export, &self.state.preset, &self.state.scene);
+    }
+
+    fn open_animation_export(&mut self) {
+        self.animation.stop();
+        self.animation_export.open(
+            &self.state.animation_export,
+            &self.state.animate,
+            &self.state.preset,
+            &self.state.scene,
+        );
     }
 
     /// Loads text pasted while no text field has focus.
@@ -527,7 +555,7 @@ impl PlayaApp {
 
     /// Whether background work (a preview, an export) is still running.
     pub fn busy(&self) -> bool {
-        self.preview.in_flight() || self.export.running()
+        self.preview.in_flight() || self.export.running() || self.animation_export.running()
     }
 }
 

@@ -1,5 +1,6 @@
 //! The command line: a thin front end over the library.
 
+mod animate;
 mod life;
 mod manifest;
 mod render;
@@ -17,6 +18,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Animate a scene's rock automaton, generation by generation, as an APNG or a GIF.
+    Animate(animate::AnimateArgs),
     /// Run the rock automaton on a seeded soup or an RLE pattern; write RLE.
     Life(life::LifeArgs),
     /// Render scenes (presets, pictures, preset names, share codes) to PNG pictures.
@@ -40,6 +43,7 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.command {
+        Some(Command::Animate(args)) => animate::run(args),
         Some(Command::Life(args)) => life::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Share(args)) => share::run(args),

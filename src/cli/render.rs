@@ -469,7 +469,7 @@ fn tiles(job: &Job, dir: &Path, format: TileFormat, force: bool) -> Result<(), C
 
 /// An input's scene, the size of a picture input and the name its pictures
 /// are filed under. The error names the input.
-fn load(source: &Source) -> playa::Result<(String, Loaded)> {
+pub(super) fn load(source: &Source) -> playa::Result<(String, Loaded)> {
     let loaded = source.load()?;
     let stem = |path: &Path| {
         path.file_stem()
@@ -490,7 +490,7 @@ fn load(source: &Source) -> playa::Result<(String, Loaded)> {
 
 /// The name a picture's scene is filed under: `name-7.png` made with seed 7
 /// is filed again as `name`.
-fn picture_stem(stem: &str, seed: u64) -> String {
+pub(super) fn picture_stem(stem: &str, seed: u64) -> String {
     stem.strip_suffix(&format!("-{seed}"))
         .filter(|s| !s.is_empty())
         .unwrap_or(stem)

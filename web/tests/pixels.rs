@@ -1,6 +1,7 @@
 //! The browser draws the same bytes as the desktop: every preset rendered in
 //! wasm (run in Node by wasm-bindgen-test) has the pixel hash pinned from the
-//! native build in `tests/render_hashes.txt`.
+//! native build in `tests/render_hashes.txt`, and the exported PNG and
+//! animations have the native files' hashes.
 //!
 //! `cargo test -p playa-web --target wasm32-unknown-unknown --release` with
 //! `wasm-bindgen-test-runner` as the target's runner (`tests/web.rs` runs it).
@@ -72,6 +73,43 @@ fn share_codes_and_png_recipes_are_the_same() {
         hash, PNG_FNV,
         "the exported file differs from playa render's"
     );
+}
+
+/// The browser's Export animation… makes an animation a frame per UI
+/// frame ([`playa::animation::Animation::steps`]): the same bytes as `playa
+/// animate night-under-stars --frames 0..3 --size 64x36` natively (pinned
+/// there too: `tests/cli_animate.rs`, `animation_files_are_pinned`).
+#[wasm_bindgen_test]
+fn animations_are_the_same_bytes() {
+    use playa::animation::{Animation, Format, Options};
+    let scene = presets::load("night-under-stars").unwrap();
+    for (format, want) in [
+        (Format::Apng, 0xaa63_3d53_c82c_0627u64),
+        (Format::Gif, 0x3eff_8526_99a2_1760),
+    ] {
+        let options = Options {
+            first: 0,
+            last: 3,
+            format,
+            ..Options::for_scene(&scene)
+        };
+        let mut steps = Animation::new(&scene, &options, (64, 36))
+            .unwrap()
+            .steps()
+            .unwrap();
+        let bytes = loop {
+            if let Some(bytes) = steps.step().unwrap() {
+                break bytes;
+            }
+        };
+        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        assert_eq!(
+            hash, want,
+            "the browser's {format:?} differs from playa animate's"
+        );
+    }
 }
 
 /// See `tests/render.rs`: `night_png_file_is_pinned`.

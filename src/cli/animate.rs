@@ -1,0 +1,326 @@
+//! `playa animate`: a scene's rock automaton, generation by generation, as
+//! an APNG or a GIF (see [`playa::animation`]).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::render::{load, picture_stem};
+use super::{CliError, parse_size};
+use playa::animation::{self, Animation, Format, Options, Progress};
+use playa::batch::DEFAULT_WIDTH;
+use playa::source::Source;
+use playa::{compose, presets};
+
+/// Arguments of `playa animate`.
+///
+/// Values are read here rather than by clap, so that every bad value is
+/// one line naming the flag.
+#[derive(Debug, Args)]
+pub struct AnimateArgs {
+    /// The scene: a preset file (.ron), a picture made by playa (.png: an
+    /// animation made by `playa animate` is made again with its own
+    /// settings, which the flags below change), a shipped preset's name, a
+    /// share code or a link holding one. Default: the death-valley preset.
+    #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
+    input: Option<String>,
+    /// The scene of a share code or of a link holding one, instead of an
+    /// input.
+    #[arg(long, value_name = "CODE|LINK")]
+    code: Option<String>,
+    /// Animate with this seed instead of the scene's own.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The generations shown, first and last both included: frame k is the
+    /// scene with its automaton stopped at generation A+k. `A..=B` means the
+    /// same. Default: 0..the scene's generations.
+    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
+    frames: Option<String>,
+    /// Frames per second, 0.1 to 100 (a GIF: at most 50), to 1/100.
+    /// Default: 12.
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    fps: Option<String>,
+    /// Seconds the last frame stays on screen beyond its frame time, 0 to
+    /// 60. Default: 0.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    hold: Option<String>,
+    /// Times the animation plays; 0 loops forever. Default: 0.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    loops: Option<String>,
+    /// Frame size WxH. Default: a picture input's own size, else 1920 wide,
+    /// the height from the scene's aspect ratio. At most 16384 per side and
+    /// 2^28 pixels. With --cells: the room the grid is fitted in.
+    #[arg(long, value_name = "WxH")]
+    size: Option<String>,
+    /// File format: apng or gif. Default: gif if --out ends in .gif, else
+    /// apng.
+    #[arg(long, value_name = "apng|gif")]
+    format: Option<String>,
+    /// The bare automaton instead of the landscape: each cell a square of
+    /// pixels, live cells light on dark, as Golly shows them. (For RLE
+    /// patterns, see `playa life --in`; they are not animated here.)
+    #[arg(long)]
+    cells: bool,
+    /// With --cells: pixels a side of a cell, 1 to 64. Default: the largest
+    /// at which the grid fits the --size (or the default size).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    scale: Option<String>,
+    /// Output file (.png for an APNG, .gif for a GIF) or an existing
+    /// directory. Default: {name}-{seed}-anim.png (or .gif) in the current
+    /// directory. Written whole or not at all.
+    #[arg(long, value_name = "FILE|DIR")]
+    out: Option<PathBuf>,
+    /// Overwrite an existing file (it is left alone otherwise).
+    #[arg(long)]
+    force: bool,
+}
+
+/// What the command line asks for: the animation and its file.
+struct Request {
+    animation: Animation,
+    path: PathBuf,
+}
+
+pub fn run(args: AnimateArgs) -> Result<(), CliError> {
+    let Request { animation, path } = request(&args)?;
+    if path.exists() && !args.force {
+        println!("{} exists, left alone (--force overwrites)", path.display());
+        return Ok(());
+    }
+    let count = animation.frame_count();
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(count as u64), target);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} frames, {elapsed} (eta {eta})")
+            .expect("a valid template"),
+    );
+    let start = Instant::now();
+    let progress = Progress::default();
+    let written = std::thread::scope(|s| {
+        let job = s.spawn(|| animation.write_file(&path, &progress));
+        while !job.is_finished() {
+            bar.set_position(progress.frames_written() as u64);
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        job.join().expect("the animation's writer does not panic")
+    })?;
+    bar.finish_and_clear();
+    debug_assert!(written, "nothing cancels the command line's animation");
+    let seconds = start.elapsed().as_secs_f64();
+    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let (w, h) = animation.size();
+    let options = animation.options();
+    println!(
+        "{count} frames (generations {}..{}) at {w}x{h} in {seconds:.2} s ({:.1} frames/s): {}, {}",
+        options.first,
+        options.last,
+        count as f64 / seconds.max(1e-9),
+        path.display(),
+        size_text(bytes),
+    );
+    Ok(())
+}
+
+/// The animation and its path from the arguments; a bad value is a usage
+/// error naming it, an input that does not load a failure.
+fn request(args: &AnimateArgs) -> Result<Request, CliError> {
+    let usage = |e: String| CliError::Usage(e);
+    let source = match (&args.input, &args.code) {
+        (Some(_), Some(_)) => {
+            return Err(usage(
+                "give a scene or --code, not both: an animation has one scene".into(),
+            ));
+        }
+        (None, Some(code)) => Source::Code(code.clone()),
+        (Some(input), None) => Source::from_arg(input)?,
+        (None, None) => Source::from_arg(presets::DEFAULT)?,
+    };
+    let (name, loaded) = load(&source)?;
+    let stored = animation::read_options(&source)?;
+    let mut scene = loaded.scene;
+    if let Some(seed) = args.seed {
+        scene.seed = seed;
+    }
+    let mut options = stored.clone().unwrap_or_else(|| Options::for_scene(&scene));
+
+    if let Some(text) = &args.frames {
+        (options.first, options.last) = parse_frames(text).map_err(usage)?;
+    }
+    if let Some(text) = &args.fps {
+        options.fps = parse_number("--fps", text).map_err(usage)?;
+    }
+    if let Some(text) = &args.hold {
+        options.hold = parse_number("--hold", text).map_err(usage)?;
+    }
+    if let Some(text) = &args.loops {
+        options.loops = text.trim().parse().map_err(|_| {
+            usage(format!(
+                "--loops {text:?} must be a whole number of plays (0: forever)"
+            ))
+        })?;
+    }
+    let out_format = args
+        .out
+        .as_deref()
+        .and_then(|out| (!out.is_dir()).then(|| (out, Format::from_path(out))));
+    if let Some((out, None)) = out_format {
+        return Err(usage(format!(
+            "--out {}: an animation's file ends in .png (APNG) or .gif",
+            out.display()
+        )));
+    }
+    let out_format = out_format.and_then(|(_, f)| f);
+    options.format = match (&args.format, out_format) {
+        (Some(text), out) => {
+            let format: Format = text.parse().map_err(usage)?;
+            if let Some(out) = out.filter(|&o| o != format) {
+                return Err(usage(format!(
+                    "--format {} but --out names a .{} file",
+                    format.name(),
+                    out.extension()
+                )));
+            }
+            format
+        }
+        (None, Some(out)) => out,
+        (None, None) => stored.as_ref().map_or(Format::Apng, |o| o.format),
+    };
+
+    let size = match &args.size {
+        Some(text) => {
+            let (w, h) = parse_size(text).map_err(|e| usage(format!("--size: {e}")))?;
+            let (w, h) = (
+                u32::try_from(w).unwrap_or(u32::MAX),
+                u32::try_from(h).unwrap_or(u32::MAX),
+            );
+            compose::check_size(w, h).map_err(|e| usage(format!("--size: {e}")))?;
+            Some((w, h))
+        }
+        None => None,
+    };
+    if args.scale.is_some() && !args.cells && options.cells.is_none() {
+        return Err(usage(
+            "--scale sets the pixels of a cell: it needs --cells".into(),
+        ));
+    }
+    if let Some(text) = &args.scale {
+        if args.size.is_some() {
+            return Err(usage(
+                "give --scale or --size with --cells, not both: the size follows from the scale"
+                    .into(),
+            ));
+        }
+        let scale = text
+            .trim()
+            .parse()
+            .map_err(|_| usage(format!("--scale {text:?} must be a whole number of pixels")))?;
+        options.cells = Some(scale);
+    } else if args.cells || options.cells.is_some() {
+        let scale = match (size, options.cells) {
+            (None, Some(stored)) => stored,
+            (room, _) => animation::cells_scale_to_fit(
+                &scene,
+                room.unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH)),
+            ),
+        };
+        options.cells = Some(scale);
+    }
+    let size = match options.cells {
+        Some(scale) => animation::cells_size(&scene, scale),
+        None => size
+            .or(loaded.size)
+            .unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH)),
+    };
+    let animation = Animation::new(&scene, &options, size).map_err(|e| usage(e.to_string()))?;
+
+    let file = || {
+        let stem = picture_stem(name.strip_suffix("-anim").unwrap_or(&name), scene.seed);
+        format!(
+            "{}-anim.{}",
+            playa::Scene::file_stem(&stem, scene.seed),
+            options.format.extension()
+        )
+    };
+    let path = match &args.out {
+        Some(dir) if dir.is_dir() => dir.join(file()),
+        Some(out) => out.clone(),
+        None => PathBuf::from(file()),
+    };
+    Ok(Request { animation, path })
+}
+
+/// Parses `A..B` or `A..=B`: generations A to B, both included.
+fn parse_frames(text: &str) -> Result<(u32, u32), String> {
+    let (a, b) = text
+        .split_once("..=")
+        .or_else(|| text.split_once(".."))
+        .ok_or_else(|| {
+            format!("--frames {text:?} must be a range A..B of generations, both included")
+        })?;
+    let number = |s: &str, which: &str| {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err(format!(
+                "--frames {text:?} is empty: it needs its {which} generation (A..B)"
+            ));
+        }
+        s.parse::<u32>()
+            .map_err(|_| format!("--frames {text:?}: {s:?} is not a generation (a whole number)"))
+    };
+    let (a, b) = (number(a, "first")?, number(b, "last")?);
+    if a > b {
+        return Err(format!(
+            "--frames {text:?} is reversed: the first generation comes after the last"
+        ));
+    }
+    Ok((a, b))
+}
+
+/// Parses a decimal number given to `flag`.
+fn parse_number(flag: &str, text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("{flag} {text:?} is not a number"))
+}
+
+/// `bytes` in KiB or MiB.
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.0} KiB", (bytes as f64 / 1024.0).ceil())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_ranges_include_both_ends() {
+        assert_eq!(parse_frames("0..24"), Ok((0, 24)));
+        assert_eq!(parse_frames("3..=7"), Ok((3, 7)));
+        assert_eq!(parse_frames(" 4 .. 4 "), Ok((4, 4)));
+        for bad in ["5..3", "..", "3..", "..3", "a..3", "7", "-1..3"] {
+            let err = parse_frames(bad).unwrap_err();
+            assert!(err.starts_with("--frames"), "{bad}: {err}");
+        }
+        assert!(parse_frames("5..3").unwrap_err().contains("reversed"));
+        assert!(parse_frames("3..").unwrap_err().contains("empty"));
+    }
+
+    #[test]
+    fn sizes_read_in_kib_or_mib() {
+        assert_eq!(size_text(1), "1 KiB");
+        assert_eq!(size_text(3 << 20), "3.0 MiB");
+    }
+}
