@@ -215,7 +215,7 @@ impl Options {
             return Err(Error::out_of_range(
                 "frames",
                 format!("{}..{}", self.first, self.last),
-                "the range is reversed: the first generation comes after the last",
+                "the first generation must not come after the last",
             ));
         }
         Limit::new("fps", f64::from(MIN_FPS), f64::from(MAX_FPS))
