@@ -61,6 +61,9 @@ fn build_site() -> PathBuf {
         .get_or_init(|| {
             let status = Command::new("bash")
                 .arg(root().join("web/build.sh"))
+                // Nothing may read the test's own input (a background run's
+                // stdin is not ours to give to rustc or Chromium).
+                .stdin(std::process::Stdio::null())
                 .status()
                 .expect("web/build.sh runs");
             assert!(status.success(), "web/build.sh failed");
@@ -145,6 +148,7 @@ fn screenshot(url: &str, out: &Path) -> image::RgbImage {
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg(format!("--screenshot={}", out.display()))
         .arg(url)
+        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -232,6 +236,7 @@ fn the_browser_renders_the_native_bytes() {
         .current_dir(root())
         .env("CARGO_TARGET_DIR", root().join("target/wasm"))
         .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
+        .stdin(std::process::Stdio::null())
         .status()
         .expect("cargo runs");
     assert!(
