@@ -583,28 +583,7 @@ impl AnimationExportDialog {
             self.fps = self.fps.min(animation::MAX_GIF_FPS);
         }
         if settings.size == AnimationSize::Custom {
-            ui.horizontal(|ui| {
-                let w = ui.label("Width");
-                ui.add(
-                    egui::DragValue::new(&mut settings.custom[0])
-                        .range(1..=crate::compose::MAX_SIDE),
-                )
-                .labelled_by(w.id);
-                let h = ui.label("Height");
-                ui.add(
-                    egui::DragValue::new(&mut settings.custom[1])
-                        .range(1..=crate::compose::MAX_SIDE),
-                )
-                .labelled_by(h.id);
-                if ui
-                    .button("Match aspect")
-                    .on_hover_text("Height from the width and the scene's aspect")
-                    .clicked()
-                {
-                    settings.custom[1] =
-                        crate::compose::size_for_width(scene, settings.custom[0]).1;
-                }
-            });
+            super::export::custom_size_ui(ui, &mut settings.custom, scene);
         }
         let (w, h) = settings.pixels(scene);
         ui.weak(format!("{w} × {h} pixels"));
