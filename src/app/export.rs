@@ -521,6 +521,31 @@ impl ExportDialog {
     }
 }
 
+/// Width and height fields of a custom size, with "Match aspect" (the
+/// height from the width at `scene`'s aspect): Export PNG's and Export
+/// animation's.
+pub(super) fn custom_size_ui(
+    ui: &mut egui::Ui,
+    custom: &mut [u32; 2],
+    scene: &crate::scene::Scene,
+) {
+    ui.horizontal(|ui| {
+        let w = ui.label("Width");
+        ui.add(egui::DragValue::new(&mut custom[0]).range(1..=crate::compose::MAX_SIDE))
+            .labelled_by(w.id);
+        let h = ui.label("Height");
+        ui.add(egui::DragValue::new(&mut custom[1]).range(1..=crate::compose::MAX_SIDE))
+            .labelled_by(h.id);
+        if ui
+            .button("Match aspect")
+            .on_hover_text("Height from the width and the scene's aspect")
+            .clicked()
+        {
+            custom[1] = crate::compose::size_for_width(scene, custom[0]).1;
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,29 +605,4 @@ mod tests {
         assert_eq!(default_file_name("night", &scene), "night-42.png");
         assert_eq!(default_file_name("", &scene), "playa-42.png");
     }
-}
-
-/// Width and height fields of a custom size, with "Match aspect" (the
-/// height from the width at `scene`'s aspect): Export PNG's and Export
-/// animation's.
-pub(super) fn custom_size_ui(
-    ui: &mut egui::Ui,
-    custom: &mut [u32; 2],
-    scene: &crate::scene::Scene,
-) {
-    ui.horizontal(|ui| {
-        let w = ui.label("Width");
-        ui.add(egui::DragValue::new(&mut custom[0]).range(1..=crate::compose::MAX_SIDE))
-            .labelled_by(w.id);
-        let h = ui.label("Height");
-        ui.add(egui::DragValue::new(&mut custom[1]).range(1..=crate::compose::MAX_SIDE))
-            .labelled_by(h.id);
-        if ui
-            .button("Match aspect")
-            .on_hover_text("Height from the width and the scene's aspect")
-            .clicked()
-        {
-            custom[1] = crate::compose::size_for_width(scene, custom[0]).1;
-        }
-    });
 }
