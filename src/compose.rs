@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::color::{Linear, encode_row};
 use crate::error::{Error, Result};
 use crate::layers::{BAND_ROWS, Band, Draw, Frame, Layer, Light};
-use crate::life::{BitGrid, Life};
+use crate::life::{BitGrid, Life, clumps};
 use crate::scene::Scene;
 
 /// Largest width or height of a picture, in pixels.
@@ -84,6 +84,9 @@ pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
 pub struct Plan {
     scene: Scene,
     grid: BitGrid,
+    /// The grid's clumps and a label per cell ([`clumps::label`]): a clump
+    /// decides what its stones are.
+    clumps: (Vec<u32>, Vec<clumps::Clump>),
 }
 
 impl Plan {
@@ -92,7 +95,12 @@ impl Plan {
         let scene = scene.quantized();
         scene.validate()?;
         let grid = rock_grid(&scene)?;
-        Ok(Plan { scene, grid })
+        let clumps = clumps::label(&grid, scene.automaton.topology);
+        Ok(Plan {
+            scene,
+            grid,
+            clumps,
+        })
     }
 
     /// The scene drawn (quantized).
@@ -163,12 +171,18 @@ impl Plan {
     pub(crate) fn reuse(scene: &Scene, old: Plan) -> Result<Plan> {
         let scene = scene.quantized();
         scene.validate()?;
-        let grid = if grid_inputs(&scene) == grid_inputs(&old.scene) {
-            old.grid
+        let (grid, clumps) = if grid_inputs(&scene) == grid_inputs(&old.scene) {
+            (old.grid, old.clumps)
         } else {
-            rock_grid(&scene)?
+            let grid = rock_grid(&scene)?;
+            let clumps = clumps::label(&grid, scene.automaton.topology);
+            (grid, clumps)
         };
-        Ok(Plan { scene, grid })
+        Ok(Plan {
+            scene,
+            grid,
+            clumps,
+        })
     }
 
     pub(crate) fn frame(&self, width: u32, height: u32) -> Frame<'_> {
@@ -179,7 +193,14 @@ impl Plan {
             sun_x: s.sun_x,
             horizon: s.horizon,
         };
-        Frame::new(&light, &s.layers, &self.grid, width, height)
+        let (labels, clumps) = &self.clumps;
+        Frame::new(
+            &light,
+            &s.layers,
+            (&self.grid, labels, clumps),
+            width,
+            height,
+        )
     }
 }
 
