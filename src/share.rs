@@ -53,6 +53,22 @@
 //! format 1, frozen: a code means the same scene in every playa that reads
 //! format 1, whatever later happens to the defaults and presets. Change them,
 //! the field tables or this layout only with a new format number.
+//!
+//! ## Formats
+//!
+//! - **1**: the layout above, with every setting of the tables as they were
+//!   (each [`Setting::since`] 1).
+//! - **2**: the same layout and bases; the masks and values take in the
+//!   settings added since (the rocks' `outcrop`, `spread`, `merge`,
+//!   `roughness`, `gravel` and `sink`, at the end of their table). The bases
+//!   do not write them: there they have their defaults as of format 2,
+//!   frozen with it (`codes_of_format_2_are_pinned`).
+//!
+//! A code of an older format leaves the later settings out, and means their
+//! base values. The encoder writes the oldest format that holds the scene,
+//! so a scene whose later settings keep their base values (every preset,
+//! every code shared before them) keeps its format-1 code, and a format-1
+//! code decodes and encodes back to itself.
 
 use std::sync::OnceLock;
 
@@ -869,6 +885,71 @@ mod tests {
         for (scene, code) in cases {
             assert_eq!(encode(&scene), code);
             assert_eq!(decode(code).unwrap(), scene);
+        }
+    }
+
+    /// The rocks layer of `scene`.
+    fn rocks(scene: &mut Scene) -> &mut crate::layers::Rocks {
+        scene
+            .layers
+            .iter_mut()
+            .find_map(|l| match l {
+                Layer::Rocks(r) => Some(r),
+                _ => None,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn codes_of_format_2_are_pinned() {
+        // Regenerating these breaks every code already shared; they also
+        // freeze the defaults of the settings format 2 added, which format 1
+        // codes and the bases mean.
+        let mut gravel = with_seed(Scene::default(), 7);
+        rocks(&mut gravel).gravel = 0.8;
+        let mut every = crate::presets::load("boulder-field").unwrap();
+        *rocks(&mut every) = crate::layers::Rocks {
+            outcrop: 9,
+            spread: 0.9,
+            merge: 0.1,
+            roughness: 1.0,
+            gravel: 0.0,
+            sink: 0.0,
+            ..rocks(&mut every).clone()
+        };
+        let cases = [
+            (gravel, "playa2-FYC8ELsQAAWQA"),
+            (every, "playa2-qrgXpiAA_H4QZPoAAAA"),
+        ];
+        for (scene, code) in cases {
+            assert_eq!(encode(&scene), code);
+            assert_eq!(decode(code).unwrap(), scene);
+        }
+        // In a format 1 code, the later settings are at those defaults.
+        let mut old = decode("playa1-XRGtELg").unwrap();
+        let r = rocks(&mut old);
+        assert_eq!(
+            (r.outcrop, r.spread, r.merge, r.roughness, r.gravel, r.sink),
+            (5, 0.3, 0.5, 0.5, 0.3, 0.4)
+        );
+    }
+
+    #[test]
+    fn later_settings_come_last_in_their_tables() {
+        fn check<T>(table: &[Setting<T>], name: &str) {
+            let since: Vec<u32> = table.iter().map(|s| s.since).collect();
+            assert!(
+                since.windows(2).all(|w| w[0] <= w[1])
+                    && since.iter().all(|&f| (1..=FORMAT).contains(&f)),
+                "{name}: {since:?}"
+            );
+        }
+        fn kind<K: Kind>(_: &K) {
+            check(K::SETTINGS, K::NAME);
+        }
+        check(Scene::SETTINGS, "scene");
+        for layer in Layer::every_kind() {
+            match_kind!(&layer, l => kind(l));
         }
     }
 

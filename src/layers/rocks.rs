@@ -305,21 +305,38 @@ impl Rocks {
             mix(sand, self.primary.linear(), self.primary_alpha),
             mix(sand, self.secondary.linear(), self.secondary_alpha),
         ];
-        let mut lighting = Lighting {
+        let lighting = Lighting {
             direct: p.direct,
             ambient: p.ambient,
             bounce: scale(mul(sand, p.ground), 0.35),
             light,
-            sand: [0.0; 3],
+            // The sand banked against a stone's foot: the floor's sand as
+            // the floor lights it, in the stone's shade.
+            sand: scale(mul(sand, p.ground), 0.62),
         };
-        // The sand banked against a stone's foot: lit as the ground, a
-        // little darker.
-        lighting.sand = scale(lighting.facet(sand, [0.0, 0.96, 0.28]), 0.6);
         let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
         let merge = (f64::from(self.merge) * f64::from(u32::MAX)) as u64;
         let gravel = self.gravel;
         let outcrop = self.outcrop.max(2);
         let labels = f.labels;
+        // A clump is one rock: one colour, tone and blockiness for its
+        // stones (a pebble is its own clump).
+        let rocks: Vec<(Linear, f32)> = (0..f.clumps.len())
+            .into_par_iter()
+            .map(|k| {
+                let mut rock = Dice::new(hash2(k as u32, 0x5eed, clump_seed));
+                let pick = u64::from(rock.bits()) < secondary;
+                let tone = 0.8 + 0.4 * rock.unit();
+                let warm = 0.08 * rock.signed();
+                let base = colors[usize::from(pick)];
+                let albedo = [
+                    base[0] * tone * (1.0 + warm),
+                    base[1] * tone,
+                    base[2] * tone * (1.0 - warm),
+                ];
+                (albedo, rock.unit())
+            })
+            .collect();
         // The clump of a cell, if it is alive.
         let clump_at = |c: usize, r: usize| labels[r * cols + c].checked_sub(1);
         // Whether the 2×2 block of cells from (`bx`, `by`) (even) is one
@@ -382,8 +399,9 @@ impl Rocks {
                         u * u + v * v < 1.0
                     })
                 };
-                let count = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
-                let mut row = StoneRow::with_capacity(count);
+                let count: usize = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
+                // Room for the gravel too: a row is never moved as it grows.
+                let mut row = StoneRow::with_capacity(count + count / 2);
                 let mut grains = Vec::new();
                 for c in live_in_row(grid, r) {
                     let k = clump_at(c, r).expect("a live cell has a clump") as usize;
@@ -401,17 +419,30 @@ impl Rocks {
                         continue;
                     }
                     let mut dice = Dice::new(hash2(c as u32, r32, seed));
-                    let mut rock = Dice::new(hash2(k as u32, 0x5eed, clump_seed));
                     // Where the cell (or the boulder's block) lies in its
                     // clump, in cells from the clump's centre (the short
                     // way round on a torus).
                     let half = if merged { 1.0 } else { 0.5 };
-                    let wrap = |v: f64, side: usize| {
-                        let side = side as f64;
-                        (v + side / 2.0).rem_euclid(side) - side / 2.0
+                    // (A clump's box is unwrapped, its centroid wrapped into
+                    // the grid: both are brought into its box.)
+                    let unwrap = |v: f64, lo: i64, hi: i64, side: usize| {
+                        if v < lo as f64 {
+                            v + side as f64
+                        } else if v > hi as f64 {
+                            v - side as f64
+                        } else {
+                            v
+                        }
                     };
-                    let ox = wrap(c as f64 + half - 0.5 - clump.centroid.0, cols) as f32;
-                    let oy = wrap(r as f64 + half - 0.5 - clump.centroid.1, rows) as f32;
+                    let (x0, x1, y0, y1) = (clump.min_x, clump.max_x, clump.min_y, clump.max_y);
+                    let ox = (unwrap(c as f64, x0, x1, cols) + half
+                        - 0.5
+                        - unwrap(clump.centroid.0, x0, x1, cols))
+                        as f32;
+                    let oy = (unwrap(r as f64, y0, y1, rows) + half
+                        - 0.5
+                        - unwrap(clump.centroid.1, y0, y1, rows))
+                        as f32;
                     let (yc, d) = if merged {
                         place(r as f32 + 0.5)
                     } else {
@@ -448,24 +479,14 @@ impl Rocks {
                         ),
                     };
                     let size = d * size * if merged { 1.55 } else { 1.0 };
-                    // A clump is one rock: one colour, tone and grain for
-                    // its stones (a pebble is its own clump).
-                    let pick = u64::from(rock.bits()) < secondary;
-                    let tone = 0.8 + 0.4 * rock.unit();
-                    let warm = 0.08 * rock.signed();
-                    let blocky = rock.unit();
-                    let tone = tone * (0.92 + 0.16 * dice.unit());
-                    let base = colors[usize::from(pick)];
-                    let albedo = [
-                        base[0] * tone * (1.0 + warm),
-                        base[1] * tone,
-                        base[2] * tone * (1.0 - warm),
-                    ];
+                    let (albedo, blocky) = rocks[k];
+                    let albedo = scale(albedo, 0.92 + 0.16 * dice.unit());
                     row.push(outline.stone(x, y, size, tall, blocky, albedo, dice));
                     // Gravel: a few grains in front of the clumps' stones.
-                    if role != Role::Pebble && gravel > 0.0 {
-                        let mut g = Dice::new(hash2(c as u32, r32, seed ^ 0x67a7));
-                        let n = u32::from(g.unit() < gravel) + u32::from(g.unit() < gravel * 0.5);
+                    let grain = hash2(c as u32, r32, seed ^ 0x67a7);
+                    if role != Role::Pebble && crate::noise::unit(grain) < gravel {
+                        let mut g = Dice::new(grain);
+                        let n = 1 + u32::from(g.unit() < gravel * 0.5);
                         for _ in 0..n {
                             let gx = x + size * (0.35 * ox.signum() + 0.7 * g.signed());
                             let gy = y + size * (0.12 + 0.22 * g.unit());
@@ -630,6 +651,8 @@ enum Role {
 /// last knot.
 const KNOTS: usize = 6;
 const KNOT_END: f32 = 0.4;
+/// `|nv|` of each knot: -1 + 1.4 i / 5.
+const KNOT_NV_ABS: [f32; KNOTS] = [1.0, 0.72, 0.44, 0.16, 0.12, 0.4];
 /// A profile's width factors run from `PROFILE_MIN` in steps of
 /// `PROFILE_STEP` (one byte a knot).
 const PROFILE_MIN: f32 = 0.45;
@@ -670,11 +693,30 @@ impl Outline {
         // by a profile through a few random knots (straight between them,
         // so the outline has corners and flats, like broken rock).
         let mut profile = [0u8; 2 * KNOTS];
-        for (i, q) in profile.iter_mut().enumerate() {
-            let nv = -1.0 + (1.0 + KNOT_END) * (i % KNOTS) as f32 / (KNOTS - 1) as f32;
-            let bump = 0.7 * dice.signed() + 0.7 * blocky * nv.abs();
-            let m = 1.0 + self.roughness * bump;
-            *q = ((m - PROFILE_MIN) / PROFILE_STEP).round().clamp(0.0, 255.0) as u8;
+        // Five random bits a knot, from two draws: prepared for every stone,
+        // hidden or not, so kept cheap.
+        // The factor of a knot at `nv` is `1 + roughness * (0.7 * r + 0.7 *
+        // blocky * |nv|)`, `r` random in -1..1; worked out in profile steps
+        // (+ 0.5, to round), with plain comparisons, no NaN-aware min/max.
+        let step = 1.0 / PROFILE_STEP;
+        let base = (1.0 - PROFILE_MIN) * step + 0.5;
+        let random = self.roughness * 0.7 * step;
+        let square = self.roughness * 0.7 * blocky * step;
+        let slack = 0.1 * step;
+        let mut bits = u64::from(dice.bits()) << 32 | u64::from(dice.bits());
+        for side in profile.chunks_mut(KNOTS) {
+            let mut above = 0.0f32;
+            for (q, nv) in side.iter_mut().zip(KNOT_NV_ABS) {
+                let r = (bits & 31) as u32 as f32 * (2.0 / 31.0) - 1.0;
+                bits >>= 5;
+                let mut v = base + random * r + square * nv;
+                // No waist: a rock narrows little below a wider part.
+                if v < above - slack {
+                    v = above - slack;
+                }
+                above = v;
+                *q = (v as i32).clamp(0, 255) as u8;
+            }
         }
         // Sunk in the sand: lower, with less of its underside showing.
         let ry_bottom = ry * 0.4 * (1.0 - 0.5 * self.sink);
@@ -828,9 +870,12 @@ impl Stone {
     /// top, 1 at the foot; beyond the knots, as at the nearest).
     #[inline]
     fn widths(&self, nv: f32) -> [f32; 2] {
-        let per = (KNOTS - 1) as f32 / (1.0 + KNOT_END);
-        let t = ((nv + 1.0) * per).clamp(0.0, (KNOTS - 1) as f32 - 1e-3);
-        let i = t as usize;
+        const LAST: f32 = (KNOTS - 1) as f32 - 1e-3;
+        let t = (nv + 1.0) * ((KNOTS - 1) as f32 / (1.0 + KNOT_END));
+        // Plain comparisons (on every row of every stone drawn).
+        let t = if t > 0.0 { t } else { 0.0 };
+        let t = if t < LAST { t } else { LAST };
+        let i = t as i32 as usize;
         let frac = t - i as f32;
         let knot = |j: usize| PROFILE_MIN + f32::from(self.profile[j]) * PROFILE_STEP;
         let side = |j: usize| knot(j) + (knot(j + 1) - knot(j)) * frac;
