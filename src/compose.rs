@@ -16,13 +16,15 @@
 //! position (no sums across bands, no hash-map order), so the bytes are the
 //! same for any number of threads and on every run.
 
+use std::sync::OnceLock;
+
 use image::RgbaImage;
 use rayon::prelude::*;
 
 use crate::color::{Linear, encode_row};
 use crate::error::{Error, Result};
 use crate::layers::{BAND_ROWS, Band, Draw, Frame, Layer, Light};
-use crate::life::{BitGrid, Life};
+use crate::life::{BitGrid, Life, clumps};
 use crate::scene::Scene;
 
 /// Largest width or height of a picture, in pixels.
@@ -114,6 +116,10 @@ pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
 pub struct Plan {
     scene: Scene,
     grid: BitGrid,
+    /// The grid's clumps and a label per cell ([`clumps::label`]): a clump
+    /// decides what its stones are. Labelled the first time a frame is
+    /// taken (a plan that is only stepped or counted never needs them).
+    clumps: OnceLock<(Vec<u32>, Vec<clumps::Clump>)>,
 }
 
 impl Plan {
@@ -122,7 +128,11 @@ impl Plan {
         let scene = scene.quantized();
         scene.validate()?;
         let grid = rock_grid(&scene)?;
-        Ok(Plan { scene, grid })
+        Ok(Plan {
+            scene,
+            grid,
+            clumps: OnceLock::new(),
+        })
     }
 
     /// The scene drawn (quantized).
@@ -196,12 +206,16 @@ impl Plan {
     pub(crate) fn reuse(scene: &Scene, old: Plan) -> Result<Plan> {
         let scene = scene.quantized();
         scene.validate()?;
-        let grid = if grid_inputs(&scene) == grid_inputs(&old.scene) {
-            old.grid
+        let (grid, clumps) = if grid_inputs(&scene) == grid_inputs(&old.scene) {
+            (old.grid, old.clumps)
         } else {
-            rock_grid(&scene)?
+            (rock_grid(&scene)?, OnceLock::new())
         };
-        Ok(Plan { scene, grid })
+        Ok(Plan {
+            scene,
+            grid,
+            clumps,
+        })
     }
 
     pub(crate) fn frame(&self, width: u32, height: u32) -> Frame<'_> {
@@ -212,7 +226,16 @@ impl Plan {
             sun_x: s.sun_x,
             horizon: s.horizon,
         };
-        Frame::new(&light, &s.layers, &self.grid, width, height)
+        let (labels, clumps) = self
+            .clumps
+            .get_or_init(|| clumps::label(&self.grid, s.automaton.topology));
+        Frame::new(
+            &light,
+            &s.layers,
+            (&self.grid, labels, clumps),
+            width,
+            height,
+        )
     }
 }
 
@@ -283,7 +306,11 @@ impl Iterator for Generations {
             self.grid.clone()
         };
         self.next += 1;
-        Some(Plan { scene, grid })
+        Some(Plan {
+            scene,
+            grid,
+            clumps: OnceLock::new(),
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -14,7 +14,9 @@
 //!
 //! The order of a table is part of the share-code format: settings are
 //! written in table order, so a table is only ever changed with a new
-//! format.
+//! format. A setting added later goes at the end of its table and says
+//! since which format it is written ([`Setting::since`]): codes of older
+//! formats leave it out and mean its base value.
 
 use std::fmt;
 
@@ -38,6 +40,9 @@ pub struct Setting<T> {
     pub hint: &'static str,
     /// Its type, range, precision, and how Randomize rolls it.
     pub value: Value<T>,
+    /// The first share-code format that writes it (1 for the settings
+    /// format 1 was made with); codes of earlier formats leave it out.
+    pub since: u32,
 }
 
 /// How "Randomize" re-rolls a setting.
@@ -433,16 +438,30 @@ pub fn serde_fields<T: serde::Serialize>(t: &T) -> Vec<String> {
     }
 }
 
+/// The format a setting is written since: `since!()` is 1, `since!(n)` is
+/// `n`.
+macro_rules! since {
+    () => {
+        1
+    };
+    ($n:literal) => {
+        $n
+    };
+}
+pub(crate) use since;
+
 /// A float [`Setting`]: `float!(name, field.path, min, max, per_unit,
-/// label, hint, roll)`; `float!(log ...)` for a logarithmic slider.
+/// label, hint, roll)`; `float!(log ...)` for a logarithmic slider; `...,
+/// roll, since 2)` for a setting added with share-code format 2.
 macro_rules! float {
     (log $($rest:tt)*) => { $crate::setting::float!(@ true, $($rest)*) };
     (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr, $per_unit:expr,
-     $label:literal, $hint:literal, $roll:expr) => {
+     $label:literal, $hint:literal, $roll:expr $(, since $since:literal)?) => {
         $crate::setting::Setting {
             name: $name,
             label: $label,
             hint: $hint,
+            since: $crate::setting::since!($($since)?),
             value: $crate::setting::Value::Float {
                 get: |t| t.$($path).+,
                 put: |t, v| t.$($path).+ = v,
@@ -459,15 +478,17 @@ macro_rules! float {
 pub(crate) use float;
 
 /// A whole-number [`Setting`]: `uint!(name, field.path, min, max, label,
-/// hint, roll)`; `uint!(log ...)` for a logarithmic slider.
+/// hint, roll)`; `uint!(log ...)` for a logarithmic slider; `..., roll,
+/// since 2)` as for [`float!`].
 macro_rules! uint {
     (log $($rest:tt)*) => { $crate::setting::uint!(@ true, $($rest)*) };
     (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr,
-     $label:literal, $hint:literal, $roll:expr) => {
+     $label:literal, $hint:literal, $roll:expr $(, since $since:literal)?) => {
         $crate::setting::Setting {
             name: $name,
             label: $label,
             hint: $hint,
+            since: $crate::setting::since!($($since)?),
             value: $crate::setting::Value::Uint {
                 get: |t| t.$($path).+,
                 put: |t, v| t.$($path).+ = v,
@@ -491,6 +512,7 @@ macro_rules! other {
             name: $name,
             label: $label,
             hint: $hint,
+            since: 1,
             value: $crate::setting::Value::$variant {
                 get: |t| t.$($path).+,
                 put: |t, v| t.$($path).+ = v,

@@ -160,7 +160,7 @@ fn bad_links_give_one_line() {
         ),
         (
             vec!["share", "https://example.org/#scene"],
-            "the link's fragment \"scene\" is not a share code (they start with playa1-)",
+            "the link's fragment \"scene\" is not a share code (they start with playa1- or playa2-)",
         ),
         (
             vec![

@@ -27,6 +27,7 @@ pub use tent::Tent;
 use crate::color::Linear;
 use crate::error::Result;
 use crate::life::BitGrid;
+use crate::life::clumps::Clump;
 use crate::palette::{Palette, TimeOfDay};
 use crate::setting::{self, Roll, Setting, Value};
 
@@ -62,6 +63,7 @@ pub const fn visible<K: Kind>() -> Setting<K> {
         name: "visible",
         label: "Visible",
         hint: "Show the layer",
+        since: 1,
         value: Value::Bool {
             get: |l| l.common().0,
             put: |l, v| *l.common_mut().0 = v,
@@ -75,6 +77,7 @@ pub const fn opacity<K: Kind>() -> Setting<K> {
         name: "opacity",
         label: "Opacity",
         hint: "How much of the layer shows",
+        since: 1,
         value: Value::Float {
             get: |l| l.common().1,
             put: |l, v| *l.common_mut().1 = v,
@@ -257,6 +260,11 @@ pub(crate) struct Frame<'a> {
     pub palette: Palette,
     /// The rock automaton's grid after its generations.
     pub grid: &'a BitGrid,
+    /// A label per cell of the grid, row after row: 0 for a dead cell,
+    /// `i + 1` for a cell of `clumps[i]`.
+    pub labels: &'a [u32],
+    /// The grid's clumps (8-connected, see [`crate::life::clumps`]).
+    pub clumps: &'a [Clump],
     /// Ground cleared for each visible tent, where no stone lies.
     pub clearings: Vec<tent::Clearing>,
     /// The albedo of the sand: the first floor layer's colour.
@@ -265,11 +273,11 @@ pub(crate) struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     /// The frame of a scene with `light` and `layers`, whose automaton left
-    /// `grid`, drawn at `width × height`.
+    /// `grid` with its clump labels and clumps, drawn at `width × height`.
     pub fn new(
         light: &Light,
         layers: &[Layer],
-        grid: &'a BitGrid,
+        (grid, labels, clumps): (&'a BitGrid, &'a [u32], &'a [Clump]),
         width: u32,
         height: u32,
     ) -> Frame<'a> {
@@ -285,6 +293,8 @@ impl<'a> Frame<'a> {
             horizon: light.horizon * h,
             palette: Palette::new(light.time, light.sun_x, light.horizon),
             grid,
+            labels,
+            clumps,
             clearings: layers
                 .iter()
                 .filter_map(|l| match l {

@@ -18,7 +18,7 @@ use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::{Dice, hash2, sub_seed};
-use crate::setting::{Roll, Setting, float, other};
+use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Settings of the rocks layer. The grid itself comes from the scene's
 /// [`crate::scene::Automaton`]. Ranges and precisions: [`Rocks::SETTINGS`].
@@ -56,6 +56,23 @@ pub struct Rocks {
     pub secondary_share: f32,
     /// Strength of the contact shadows. Range 0 to 2. Default: 1.
     pub shadow: f32,
+    /// Clumps of at least this many cells are outcrops (larger stones of
+    /// one rock, heaped, some merged into boulders); smaller clumps of 2 or
+    /// more are split rocks and pairs, lone cells pebbles. Range 2 to 64.
+    /// Default: 5.
+    pub outcrop: u32,
+    /// How far the stones of a clump stand apart, in stone sizes per cell
+    /// of the clump. Range 0 to 1. Default: 0.3.
+    pub spread: f32,
+    /// Share of an outcrop's blocks of 2×2 cells that make one boulder.
+    /// Range 0 to 1. Default: 0.5.
+    pub merge: f32,
+    /// How irregular the stones' outlines are. Range 0 to 1. Default: 0.5.
+    pub roughness: f32,
+    /// Gravel scattered around clumps. Range 0 to 1. Default: 0.3.
+    pub gravel: f32,
+    /// How deep the stones sit in the sand. Range 0 to 1. Default: 0.4.
+    pub sink: f32,
 }
 
 impl Default for Rocks {
@@ -74,6 +91,12 @@ impl Default for Rocks {
             secondary_alpha: 0.9,
             secondary_share: 1.0 / 15.0,
             shadow: 1.0,
+            outcrop: 5,
+            spread: 0.3,
+            merge: 0.5,
+            roughness: 0.5,
+            gravel: 0.3,
+            sink: 0.4,
         }
     }
 }
@@ -176,6 +199,72 @@ impl Kind for Rocks {
             "Contact shadows under the stones",
             Roll::Keep
         ),
+        // Written by share codes since format 2.
+        uint!(
+            "outcrop",
+            outcrop,
+            2,
+            64,
+            "Outcrop from",
+            "Clumps of this many cells or more become outcrops and boulder piles",
+            Roll::Range(3, 9),
+            since 2
+        ),
+        float!(
+            "spread",
+            spread,
+            0.0,
+            1.0,
+            1000,
+            "Spread",
+            "How far the stones of a clump stand apart",
+            Roll::Range(0.15, 0.5),
+            since 2
+        ),
+        float!(
+            "merge",
+            merge,
+            0.0,
+            1.0,
+            1000,
+            "Boulders",
+            "Share of an outcrop's stones merged into boulders",
+            Roll::Range(0.2, 0.8),
+            since 2
+        ),
+        float!(
+            "roughness",
+            roughness,
+            0.0,
+            1.0,
+            1000,
+            "Roughness",
+            "How irregular the stones' outlines are",
+            Roll::Range(0.25, 0.8),
+            since 2
+        ),
+        float!(
+            "gravel",
+            gravel,
+            0.0,
+            1.0,
+            1000,
+            "Gravel",
+            "Gravel scattered around the clumps",
+            Roll::Range(0.0, 0.6),
+            since 2
+        ),
+        float!(
+            "sink",
+            sink,
+            0.0,
+            1.0,
+            1000,
+            "Sink",
+            "How deep the stones sit in the sand",
+            Roll::Range(0.2, 0.7),
+            since 2
+        ),
     ];
 
     fn common(&self) -> (bool, f32) {
@@ -199,6 +288,7 @@ impl Rocks {
         let (cols, rows) = (grid.width(), grid.height());
         let p = &f.palette;
         let seed = sub_seed(f.seed, 300);
+        let clump_seed = sub_seed(f.seed, 301);
         let light = p.light;
         // Shadows fall away from the sun, longer when it is low.
         let flat = (light[0] * light[0] + light[2] * light[2]).sqrt().max(1e-3);
@@ -220,25 +310,78 @@ impl Rocks {
             ambient: p.ambient,
             bounce: scale(mul(sand, p.ground), 0.35),
             light,
+            // The sand banked against a stone's foot: the floor's sand as
+            // the floor lights it, in the stone's shade.
+            sand: scale(mul(sand, p.ground), 0.62),
         };
         let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
+        let merge = (f64::from(self.merge) * f64::from(u32::MAX)) as u64;
+        let gravel = self.gravel;
+        let outcrop = self.outcrop.max(2);
+        let labels = f.labels;
+        // A clump is one rock: one colour, tone and blockiness for its
+        // stones (a pebble is its own clump).
+        let rocks: Vec<(Linear, f32)> = (0..f.clumps.len())
+            .into_par_iter()
+            .map(|k| {
+                let mut rock = Dice::new(hash2(k as u32, 0x5eed, clump_seed));
+                let pick = u64::from(rock.bits()) < secondary;
+                let tone = 0.8 + 0.4 * rock.unit();
+                let warm = 0.08 * rock.signed();
+                let base = colors[usize::from(pick)];
+                let albedo = [
+                    base[0] * tone * (1.0 + warm),
+                    base[1] * tone,
+                    base[2] * tone * (1.0 - warm),
+                ];
+                (albedo, rock.unit())
+            })
+            .collect();
+        // The clump of a cell, if it is alive.
+        let clump_at = |c: usize, r: usize| labels[r * cols + c].checked_sub(1);
+        // Whether the 2×2 block of cells from (`bx`, `by`) (even) is one
+        // boulder: all four alive, in an outcrop, and the dice say so.
+        let boulder = |bx: usize, by: usize| {
+            if bx + 1 >= cols || by + 1 >= rows {
+                return false;
+            }
+            let Some(k) = clump_at(bx, by) else {
+                return false;
+            };
+            f.clumps[k as usize].cells >= outcrop
+                && [(bx + 1, by), (bx, by + 1), (bx + 1, by + 1)]
+                    .iter()
+                    .all(|&(c, r)| clump_at(c, r).is_some())
+                && u64::from(hash2(bx as u32, by as u32, seed ^ 0x6b0u32)) < merge
+        };
+        // Screen row and stone size of (fractional) grid row `rf`: rows
+        // evenly spaced in depth, screen height and size going as 1 / depth,
+        // normalized so the far row sits at y_far.
+        let place = |rf: f32| {
+            let t = (rf + 0.5) / rows as f32;
+            let (s, norm) = if (depth - 1.0).abs() < 1e-3 {
+                (1.0, t)
+            } else {
+                let s = 1.0 / (depth + (1.0 - depth) * t);
+                (s, (s - 1.0 / depth) / (1.0 - 1.0 / depth))
+            };
+            ((y_far + span * norm) * f.h, self.near_size * s * f.h)
+        };
+        let cell_w = f.w / cols as f32;
+        let outline = Outline {
+            roughness: self.roughness,
+            sink: self.sink,
+            shadow: (sx * len, sz * len),
+        };
         // Stones row by row (far to near). Only their outlines are worked
         // out here; how a stone looks (its lit faces) is worked out when it
         // is drawn, since in a packed field most stones are hidden.
         let rows: Vec<StoneRow> = (0..rows)
             .into_par_iter()
             .map(|r| {
-                // Rows evenly spaced in depth: screen height and size go as
-                // 1 / depth, normalized so the far row sits at y_far.
-                let t = (r as f32 + 0.5) / rows as f32;
-                let (s, norm) = if (depth - 1.0).abs() < 1e-3 {
-                    (1.0, t)
-                } else {
-                    let s = 1.0 / (depth + (1.0 - depth) * t);
-                    (s, (s - 1.0 / depth) / (1.0 - 1.0 / depth))
-                };
-                let y = (y_far + span * norm) * f.h;
-                let d = self.near_size * s * f.h;
+                let (y_row, d) = place(r as f32);
+                // Screen rows per grid row here, for spreading clumps.
+                let row_h = place(r as f32 + 0.5).0 - place(r as f32 - 0.5).0;
                 let r32 = r as u32;
                 // The tents' clearings, grown by this row's stone size.
                 let clear: Vec<[f32; 4]> = f
@@ -249,48 +392,117 @@ impl Rocks {
                         [c.x * f.h, c.y * f.h, 1.0 / rx, 1.0 / ry]
                     })
                     .collect();
-                let count = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
-                let mut row = StoneRow::with_capacity(count);
-                for c in live_in_row(grid, r) {
-                    let mut dice = Dice::new(hash2(c as u32, r32, seed));
-                    let x = (c as f32 + 0.5) / cols as f32 * f.w
-                        + self.jitter * d * dice.signed() * 0.5;
-                    let y = y + self.jitter * d * dice.signed() * 0.18;
-                    // No stones where a tent is pitched.
-                    let cleared = clear.iter().any(|&[cx, cy, irx, iry]| {
+                // No stones where a tent is pitched.
+                let cleared = |x: f32, y: f32| {
+                    clear.iter().any(|&[cx, cy, irx, iry]| {
                         let (u, v) = ((x - cx) * irx, (y - cy) * iry);
                         u * u + v * v < 1.0
-                    });
-                    if cleared {
+                    })
+                };
+                let count: usize = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
+                // Room for the gravel too: a row is never moved as it grows.
+                let mut row = StoneRow::with_capacity(count + count / 2);
+                let mut grains = Vec::new();
+                for c in live_in_row(grid, r) {
+                    let k = clump_at(c, r).expect("a live cell has a clump") as usize;
+                    let clump = &f.clumps[k];
+                    let role = match clump.cells {
+                        1 => Role::Pebble,
+                        n if n < outcrop => Role::Group,
+                        _ => Role::Outcrop,
+                    };
+                    // An outcrop's 2×2 boulder is its top-left cell's stone;
+                    // the other three cells have none.
+                    let (bx, by) = (c & !1, r & !1);
+                    let merged = role == Role::Outcrop && merge > 0 && boulder(bx, by);
+                    if merged && (c, r) != (bx, by) {
                         continue;
                     }
-                    let size = d * (0.6 + 0.7 * dice.unit());
-                    let rx = 0.5 * size;
-                    let ry = rx * (0.6 + 0.3 * dice.unit());
-                    let pick = u64::from(dice.bits()) < secondary;
-                    let tone = 0.8 + 0.4 * dice.unit();
-                    let warm = 0.08 * dice.signed();
-                    let base = colors[usize::from(pick)];
-                    let albedo = [
-                        base[0] * tone * (1.0 + warm),
-                        base[1] * tone,
-                        base[2] * tone * (1.0 - warm),
-                    ];
-                    let rx_left = rx * (0.8 + 0.4 * dice.unit());
-                    let rx_right = rx * (0.8 + 0.4 * dice.unit());
-                    let ry_top = ry * (1.0 + 0.5 * dice.unit());
-                    let shear = 0.35 * dice.signed();
-                    row.push(Stone::new(StoneShape {
-                        x,
-                        y,
-                        rx_left,
-                        rx_right,
-                        ry_top,
-                        ry_bottom: ry * 0.4,
-                        shear,
-                        shadow: (sx * len, sz * len),
-                        look: Look { albedo, dice },
-                    }));
+                    let mut dice = Dice::new(hash2(c as u32, r32, seed));
+                    // Where the cell (or the boulder's block) lies in its
+                    // clump, in cells from the clump's centre (the short
+                    // way round on a torus).
+                    let half = if merged { 1.0 } else { 0.5 };
+                    // (A clump's box is unwrapped, its centroid wrapped into
+                    // the grid: both are brought into its box.)
+                    let unwrap = |v: f64, lo: i64, hi: i64, side: usize| {
+                        if v < lo as f64 {
+                            v + side as f64
+                        } else if v > hi as f64 {
+                            v - side as f64
+                        } else {
+                            v
+                        }
+                    };
+                    let (x0, x1, y0, y1) = (clump.min_x, clump.max_x, clump.min_y, clump.max_y);
+                    let ox = (unwrap(c as f64, x0, x1, cols) + half
+                        - 0.5
+                        - unwrap(clump.centroid.0, x0, x1, cols))
+                        as f32;
+                    let oy = (unwrap(r as f64, y0, y1, rows) + half
+                        - 0.5
+                        - unwrap(clump.centroid.1, y0, y1, rows))
+                        as f32;
+                    let (yc, d) = if merged {
+                        place(r as f32 + 0.5)
+                    } else {
+                        (y_row, d)
+                    };
+                    let x_cell = (c as f32 + half as f32) / cols as f32 * f.w;
+                    // A clump's stones stand `spread` stone sizes apart per
+                    // cell (rather than a cell apart, much less than a
+                    // stone), around the clump's centre; lone pebbles keep
+                    // their full jitter, clumps a little.
+                    let (spread, jitter) = match role {
+                        Role::Pebble => (0.0, self.jitter),
+                        Role::Group => (self.spread * 1.6, self.jitter * 0.3),
+                        Role::Outcrop => (self.spread, self.jitter * 0.3),
+                    };
+                    let x = x_cell + ox * (spread * d - cell_w) + jitter * d * dice.signed() * 0.5;
+                    let y =
+                        yc + oy * (spread * d * 0.4 - row_h) + jitter * d * dice.signed() * 0.18;
+                    if cleared(x, y) {
+                        continue;
+                    }
+                    // Outcrops heap up toward their middle.
+                    let reach = 0.5
+                        * ((clump.max_x - clump.min_x) as f32)
+                            .max((clump.max_y - clump.min_y) as f32)
+                        + 1.0;
+                    let heap = (1.0 - (ox * ox + oy * oy).sqrt() / reach).clamp(0.0, 1.0);
+                    let (size, tall) = match role {
+                        Role::Pebble => (0.45 + 0.3 * dice.unit(), 1.0),
+                        Role::Group => (0.75 + 0.35 * dice.unit(), 1.0),
+                        Role::Outcrop => (
+                            (0.85 + 0.35 * dice.unit()) * (1.0 + 0.3 * heap),
+                            1.0 + 0.35 * heap,
+                        ),
+                    };
+                    let size = d * size * if merged { 1.55 } else { 1.0 };
+                    let (albedo, blocky) = rocks[k];
+                    let albedo = scale(albedo, 0.92 + 0.16 * dice.unit());
+                    row.push(outline.stone(x, y, size, tall, blocky, albedo, dice));
+                    // Gravel: a few grains in front of the clumps' stones.
+                    let grain = hash2(c as u32, r32, seed ^ 0x67a7);
+                    if role != Role::Pebble && crate::noise::unit(grain) < gravel {
+                        let mut g = Dice::new(grain);
+                        let n = 1 + u32::from(g.unit() < gravel * 0.5);
+                        for _ in 0..n {
+                            let gx = x + size * (0.35 * ox.signum() + 0.7 * g.signed());
+                            let gy = y + size * (0.12 + 0.22 * g.unit());
+                            if cleared(gx, gy) {
+                                continue;
+                            }
+                            let gs = d * (0.09 + 0.1 * g.unit());
+                            let shade = 0.9 + 0.4 * g.unit();
+                            let albedo = scale(albedo, shade);
+                            grains.push(outline.stone(gx, gy, gs, 1.0, 0.0, albedo, g));
+                        }
+                    }
+                }
+                // Grains lie in front of the row's stones.
+                for grain in grains {
+                    row.push(grain);
                 }
                 row
             })
@@ -303,13 +515,15 @@ impl Rocks {
             index,
             lighting,
             shadow: p.shadow * self.shadow,
+            sink: self.sink,
             cull: true,
             width: f.width,
         })
     }
 
-    /// Number of stones the layer draws in `frame`: its live cells, less
-    /// those on ground cleared for a tent.
+    /// Number of stones the layer draws in `frame`: a stone per live cell
+    /// (an outcrop's boulder for four), less those on ground cleared for a
+    /// tent, and the grains of gravel.
     pub(crate) fn stone_count(&self, frame: &Frame) -> Result<usize> {
         Ok(self
             .prepare_stones(frame)?
@@ -341,6 +555,8 @@ struct Lighting {
     /// Light bounced up from the sand.
     bounce: Linear,
     light: [f32; 3],
+    /// The lit sand banked against the stones' feet.
+    sand: Linear,
 }
 
 impl Lighting {
@@ -418,6 +634,107 @@ impl Look {
     }
 }
 
+/// What a clump makes of a cell's stone.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    /// A lone cell: a small pebble of its own.
+    Pebble,
+    /// A clump of 2 cells up to [`Rocks::outcrop`]: a pair, or a split rock.
+    Group,
+    /// A larger clump: an outcrop of larger stones of one rock, heaped,
+    /// some merged into boulders.
+    Outcrop,
+}
+
+/// Knots of a stone's outline profile per side, evenly spaced from its top
+/// (`nv = -1`) to `nv = KNOT_END`; the foot, mostly buried, goes as the
+/// last knot.
+const KNOTS: usize = 6;
+const KNOT_END: f32 = 0.4;
+/// `|nv|` of each knot: -1 + 1.4 i / 5.
+const KNOT_NV_ABS: [f32; KNOTS] = [1.0, 0.72, 0.44, 0.16, 0.12, 0.4];
+/// A profile's width factors run from `PROFILE_MIN` in steps of
+/// `PROFILE_STEP` (one byte a knot).
+const PROFILE_MIN: f32 = 0.45;
+const PROFILE_STEP: f32 = 1.1 / 255.0;
+
+/// What every stone's outline shares.
+struct Outline {
+    /// How irregular outlines are ([`Rocks::roughness`]).
+    roughness: f32,
+    /// How deep stones sit in the sand ([`Rocks::sink`]).
+    sink: f32,
+    /// Shadow direction on screen times its length, in stone radii.
+    shadow: (f32, f32),
+}
+
+impl Outline {
+    /// A stone `size` pixels wide at (`x`, `y`), `tall` times its usual
+    /// height, `blocky` (0 to 1) how square its shoulders are, of colour
+    /// `albedo`, its shape and look rolled with `dice`.
+    #[allow(clippy::too_many_arguments)]
+    fn stone(
+        &self,
+        x: f32,
+        y: f32,
+        size: f32,
+        tall: f32,
+        blocky: f32,
+        albedo: Linear,
+        mut dice: Dice,
+    ) -> ([i32; 4], Stone) {
+        let rx = 0.5 * size;
+        let ry = rx * (0.6 + 0.3 * dice.unit()) * tall;
+        let rx_left = rx * (0.8 + 0.4 * dice.unit());
+        let rx_right = rx * (0.8 + 0.4 * dice.unit());
+        let ry_top = ry * (1.0 + 0.5 * dice.unit());
+        let shear = 0.35 * dice.signed();
+        // Seeded irregular outlines: each side's width is scaled row by row
+        // by a profile through a few random knots (straight between them,
+        // so the outline has corners and flats, like broken rock).
+        let mut profile = [0u8; 2 * KNOTS];
+        // Five random bits a knot, from two draws: prepared for every stone,
+        // hidden or not, so kept cheap.
+        // The factor of a knot at `nv` is `1 + roughness * (0.7 * r + 0.7 *
+        // blocky * |nv|)`, `r` random in -1..1; worked out in profile steps
+        // (+ 0.5, to round), with plain comparisons, no NaN-aware min/max.
+        let step = 1.0 / PROFILE_STEP;
+        let base = (1.0 - PROFILE_MIN) * step + 0.5;
+        let random = self.roughness * 0.7 * step;
+        let square = self.roughness * 0.7 * blocky * step;
+        let slack = 0.1 * step;
+        let mut bits = u64::from(dice.bits()) << 32 | u64::from(dice.bits());
+        for side in profile.chunks_mut(KNOTS) {
+            let mut above = 0.0f32;
+            for (q, nv) in side.iter_mut().zip(KNOT_NV_ABS) {
+                let r = (bits & 31) as u32 as f32 * (2.0 / 31.0) - 1.0;
+                bits >>= 5;
+                let mut v = base + random * r + square * nv;
+                // No waist: a rock narrows little below a wider part.
+                if v < above - slack {
+                    v = above - slack;
+                }
+                above = v;
+                *q = (v as i32).clamp(0, 255) as u8;
+            }
+        }
+        // Sunk in the sand: lower, with less of its underside showing.
+        let ry_bottom = ry * 0.4 * (1.0 - 0.5 * self.sink);
+        Stone::new(StoneShape {
+            x,
+            y: y + self.sink * ry * 0.2,
+            rx_left,
+            rx_right,
+            ry_top,
+            ry_bottom,
+            shear,
+            shadow: self.shadow,
+            profile,
+            look: Look { albedo, dice },
+        })
+    }
+}
+
 /// Where and how a stone is, in pixels.
 struct StoneShape {
     x: f32,
@@ -429,12 +746,16 @@ struct StoneShape {
     shear: f32,
     /// Shadow direction on screen times its length, in stone radii.
     shadow: (f32, f32),
+    /// The outline's width factors, left side then right ([`Stone::widths`]).
+    profile: [u8; 2 * KNOTS],
     look: Look,
 }
 
 /// A stone ready to rasterize: an egg-shaped outline made of four quarter
-/// ellipses (so it can be lopsided and flat-bottomed), sheared, with three
-/// lit faces, plus the ellipse of its contact shadow.
+/// ellipses (so it can be lopsided and flat-bottomed), sheared, each side's
+/// width scaled row by row by its profile (an irregular outline), with
+/// three lit faces, plus its contact shadow: the same outline, squashed
+/// onto the ground.
 struct Stone {
     x: f32,
     y: f32,
@@ -458,7 +779,20 @@ struct Stone {
     sy: f32,
     sinv: [f32; 2],
     sradius: f32,
+    profile: [u8; 2 * KNOTS],
     look: Look,
+}
+
+/// A stone's outline on one pixel row: the row's place in the stone (`nv`,
+/// -1 at the top to 1 at the foot, and its square), its centre and its
+/// left and right radii (and their inverses). The body's columns, its
+/// inside and every pixel drawn are worked out from these same numbers.
+struct RowFit {
+    nv: f32,
+    nv2: f32,
+    cx: f32,
+    inv: [f32; 2],
+    radius: [f32; 2],
 }
 
 /// The stones of one grid row, west to east, and their boxes in pixels
@@ -487,15 +821,17 @@ impl StoneRow {
 impl Stone {
     /// The stone of `s`, and its box.
     fn new(s: StoneShape) -> ([i32; 4], Stone) {
+        let widest = s.profile.iter().copied().max().unwrap_or(0);
+        let widest = PROFILE_MIN + f32::from(widest) * PROFILE_STEP;
         let rx = 0.5 * (s.rx_left + s.rx_right);
         let ry = s.ry_top.max(s.ry_bottom);
         let sx = s.x + s.shadow.0 * rx * 0.55;
         let sy = s.y + s.ry_bottom * 0.4 + s.shadow.1.abs() * ry * 0.25;
         let srx = rx * (1.05 + 0.45 * s.shadow.0.abs());
         let sry = ry * 0.55 + s.ry_bottom * 0.5;
-        let reach_x = s.rx_left.max(s.rx_right) + s.shear.abs() * ry + 1.5;
-        let x0 = (s.x - reach_x).min(sx - srx) - 1.0;
-        let x1 = (s.x + reach_x).max(sx + srx) + 1.0;
+        let reach_x = s.rx_left.max(s.rx_right) * widest + s.shear.abs() * ry + 1.5;
+        let x0 = (s.x - reach_x).min(sx - srx * widest) - 1.0;
+        let x1 = (s.x + reach_x).max(sx + srx * widest) + 1.0;
         let y0 = s.y - s.ry_top - 1.5;
         let y1 = (s.y + s.ry_bottom + 1.5).max(sy + sry + 1.0);
         let soft = (0.12 * ry).max(0.7);
@@ -524,9 +860,45 @@ impl Stone {
             sy,
             sinv,
             sradius: 1.0 / sinv[0],
+            profile: s.profile,
             look: s.look,
         };
         (bbox, stone)
+    }
+
+    /// The outline's width factors, left and right, at `nv` (-1 at the
+    /// top, 1 at the foot; beyond the knots, as at the nearest).
+    #[inline]
+    fn widths(&self, nv: f32) -> [f32; 2] {
+        const LAST: f32 = (KNOTS - 1) as f32 - 1e-3;
+        let t = (nv + 1.0) * ((KNOTS - 1) as f32 / (1.0 + KNOT_END));
+        // Plain comparisons (on every row of every stone drawn).
+        let t = if t > 0.0 { t } else { 0.0 };
+        let t = if t < LAST { t } else { LAST };
+        let i = t as i32 as usize;
+        let frac = t - i as f32;
+        let knot = |j: usize| PROFILE_MIN + f32::from(self.profile[j]) * PROFILE_STEP;
+        let side = |j: usize| knot(j) + (knot(j + 1) - knot(j)) * frac;
+        [side(i), side(KNOTS + i)]
+    }
+
+    /// The outline on row `y`; `None` if the body misses the row.
+    #[inline]
+    fn fit(&self, y: u32) -> Option<RowFit> {
+        let dy = y as f32 + 0.5 - self.y;
+        let nv = dy * if dy < 0.0 { self.inv[2] } else { self.inv[3] };
+        let nv2 = nv * nv;
+        if nv2 >= self.outer2 {
+            return None;
+        }
+        let [left, right] = self.widths(nv);
+        Some(RowFit {
+            nv,
+            nv2,
+            cx: self.x - self.shear * dy,
+            inv: [self.inv[0] / left, self.inv[1] / right],
+            radius: [self.radius[0] * left, self.radius[1] * right],
+        })
     }
 }
 
@@ -575,6 +947,8 @@ pub(crate) struct RocksDraw {
     index: BandRows,
     lighting: Lighting,
     shadow: f32,
+    /// How deep the stones sit in the sand ([`Rocks::sink`]).
+    sink: f32,
     /// Whether hidden pixels are left undrawn: always, but in the test
     /// that checks this against drawing every stone whole.
     cull: bool,
@@ -694,7 +1068,8 @@ impl RocksDraw {
                             b,
                         })
                     };
-                    if let Some((body, nv2, cx)) = s.body(y, width) {
+                    if let Some(fit) = s.fit(y) {
+                        let body = s.body(&fit, width);
                         if !cull {
                             push(runs, true, body[0], body[1]);
                         } else {
@@ -703,7 +1078,7 @@ impl RocksDraw {
                             // Where the body shows and is whole, it hides
                             // what is behind, its own shadow too.
                             if runs.len() > before {
-                                let inside = s.inside(nv2, cx, width);
+                                let inside = s.inside(&fit, width);
                                 if inside[0] < inside[1] {
                                     open -= fill(m, inside);
                                 }
@@ -725,22 +1100,25 @@ impl RocksDraw {
         }
     }
 
-    /// Draws a run of a stone's contact shadow: a soft ellipse, darkest at
-    /// its centre.
+    /// Draws a run of a stone's contact shadow: its outline squashed onto
+    /// the ground, soft, darkest at its centre.
     fn draw_shadow(&self, s: &Stone, run: &Run, band: &mut Band) {
         let shadow = self.shadow * self.opacity;
         let py = run.y as f32 + 0.5;
         let row = band.row(run.y);
         let sdy = (py - s.sy) * s.sinv[1];
         let sdy2 = sdy * sdy;
+        let [left, right] = s.widths(sdy);
+        let sinv = [s.sinv[0] / left, s.sinv[0] / right];
         for (x, c) in (run.a..run.b).zip(&mut row[run.a as usize..run.b as usize]) {
-            let sdx = (x as f32 + 0.5 - s.sx) * s.sinv[0];
+            let dx = x as f32 + 0.5 - s.sx;
+            let sdx = dx * if dx < 0.0 { sinv[0] } else { sinv[1] };
             let g = (sdx * sdx + sdy2).min(1.0);
             let k = (1.0 - g) * shadow;
             let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
             c[0] *= m;
             c[1] *= m;
-            // Shade a little bluer (skylight), none outside the ellipse.
+            // Shade a little bluer (skylight), none outside the outline.
             c[2] *= m * (1.0 + 0.03 * k);
         }
     }
@@ -748,22 +1126,28 @@ impl RocksDraw {
     /// Draws a run of a stone's body.
     fn draw_body(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
         let y = run.y;
+        let Some(fit) = s.fit(y) else { return };
         let op = self.opacity;
         let fc = &shading.facets;
         let texture = shading.texture;
-        let py = y as f32 + 0.5;
         let row = band.row(y);
         let (a, b) = (run.a, run.b);
-        let dy = py - s.y;
-        let nv = dy * if dy < 0.0 { s.inv[2] } else { s.inv[3] };
-        let nv2 = nv * nv;
-        let cx = s.x - s.shear * dy;
+        let (nv, nv2, cx) = (fit.nv, fit.nv2, fit.cx);
         // Terms of the row: darker toward the ground; where the faces
         // meet along it (blend = row term + per-pixel slope × nu).
         let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
         let side0 = 0.5 - (fc.split + fc.lean * nv) * s.side_k;
         let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
         let top_nu = fc.tilt * s.top_k;
+        // The foot is buried: sand banked against it, up to a line that
+        // rises with how deep the stone sits.
+        let line = 1.0 - 1.2 * self.sink;
+        let buried = if self.sink > 0.0 {
+            0.85 * crate::noise::smoothstep(line - 0.3, line + 0.3, nv)
+        } else {
+            0.0
+        };
+        let sand = self.lighting.sand;
         let tile = crate::noise::noise_tile();
         let side_len = crate::noise::TILE_SIDE;
         let grain_row = &tile
@@ -772,7 +1156,7 @@ impl RocksDraw {
         let grain_shift = (texture >> 8) as usize;
         for (x, c) in (a as usize..b as usize).zip(&mut row[a as usize..b as usize]) {
             let dx = x as f32 + 0.5 - cx;
-            let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
+            let nu = dx * if dx < 0.0 { fit.inv[0] } else { fit.inv[1] };
             let f = nu * nu + nv2;
             if f >= s.outer2 {
                 continue;
@@ -791,7 +1175,8 @@ impl RocksDraw {
             let a = cov * op;
             for (i, ci) in c.iter_mut().enumerate() {
                 let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
-                let v = (sides + (fc.top[i] - sides) * top) * shade;
+                let rock = (sides + (fc.top[i] - sides) * top) * shade;
+                let v = rock + (sand[i] * grit - rock) * buried;
                 // Exactly the stone where it is opaque, whatever was under.
                 *ci = if a >= 1.0 { v } else { *ci + (v - *ci) * a };
             }
@@ -800,44 +1185,34 @@ impl RocksDraw {
 }
 
 impl Stone {
-    /// The columns of the stone's body on row `y` (clipped to the picture,
-    /// possibly empty), and what [`Stone::inside`] needs; `None` if the
-    /// body misses the row.
-    fn body(&self, y: u32, width: u32) -> Option<([u32; 2], f32, f32)> {
-        let dy = y as f32 + 0.5 - self.y;
-        let nv = dy * if dy < 0.0 { self.inv[2] } else { self.inv[3] };
-        let nv2 = nv * nv;
-        if nv2 >= self.outer2 {
-            return None;
-        }
-        let cx = self.x - self.shear * dy;
-        let reach = (self.outer2 - nv2).sqrt();
-        let body = columns(
-            cx - reach * self.radius[0],
-            cx + reach * self.radius[1],
+    /// The columns of the stone's body on the row of `fit` (clipped to the
+    /// picture, possibly empty).
+    fn body(&self, fit: &RowFit, width: u32) -> [u32; 2] {
+        let reach = (self.outer2 - fit.nv2).sqrt();
+        columns(
+            fit.cx - reach * fit.radius[0],
+            fit.cx + reach * fit.radius[1],
             width,
-        );
-        Some((body, nv2, cx))
+        )
     }
 
-    /// The columns of row `y` the body covers whole (coverage 1), from the
-    /// row's `nv2` and centre `cx` ([`Stone::body`]): estimated, then
-    /// checked pixel by pixel at both ends with the very test the drawing
-    /// makes (`f` falls toward the centre on each side, so the run between
-    /// two passing ends passes).
-    fn inside(&self, nv2: f32, cx: f32, width: u32) -> [u32; 2] {
-        if nv2 >= self.inner2 {
+    /// The columns of the row of `fit` the body covers whole (coverage 1):
+    /// estimated, then checked pixel by pixel at both ends with the very
+    /// test the drawing makes (`f` falls toward the centre on each side, so
+    /// the run between two passing ends passes).
+    fn inside(&self, fit: &RowFit, width: u32) -> [u32; 2] {
+        if fit.nv2 >= self.inner2 {
             return [0, 0];
         }
         let whole = |x: u32| {
-            let dx = x as f32 + 0.5 - cx;
-            let nu = dx * if dx < 0.0 { self.inv[0] } else { self.inv[1] };
-            nu * nu + nv2 <= self.inner2
+            let dx = x as f32 + 0.5 - fit.cx;
+            let nu = dx * if dx < 0.0 { fit.inv[0] } else { fit.inv[1] };
+            nu * nu + fit.nv2 <= self.inner2
         };
-        let reach = (self.inner2 - nv2).sqrt();
+        let reach = (self.inner2 - fit.nv2).sqrt();
         let [mut a, mut b] = columns(
-            cx - reach * self.radius[0],
-            cx + reach * self.radius[1],
+            fit.cx - reach * fit.radius[0],
+            fit.cx + reach * fit.radius[1],
             width,
         );
         while a < b && !whole(a) {
@@ -857,7 +1232,8 @@ impl Stone {
             return [0, 0];
         }
         let half = (1.0 - sdy2).sqrt() * self.sradius;
-        columns(self.sx - half, self.sx + half, width)
+        let [left, right] = self.widths(sdy);
+        columns(self.sx - half * left, self.sx + half * right, width)
     }
 }
 
