@@ -481,7 +481,7 @@ impl Rocks {
                     let size = d * size * if merged { 1.55 } else { 1.0 };
                     let (albedo, blocky) = rocks[k];
                     let albedo = scale(albedo, 0.92 + 0.16 * dice.unit());
-                    row.push(outline.stone(x, y, size, tall, blocky, albedo, dice));
+                    row.push(outline.rough(x, y, size, tall, blocky, albedo, dice));
                     // Gravel: a few grains in front of the clumps' stones.
                     let grain = hash2(c as u32, r32, seed ^ 0x67a7);
                     if role != Role::Pebble && crate::noise::unit(grain) < gravel {
@@ -496,7 +496,7 @@ impl Rocks {
                             let gs = d * (0.09 + 0.1 * g.unit());
                             let shade = 0.9 + 0.4 * g.unit();
                             let albedo = scale(albedo, shade);
-                            grains.push(outline.stone(gx, gy, gs, 1.0, 0.0, albedo, g));
+                            grains.push(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g));
                         }
                     }
                 }
@@ -516,6 +516,7 @@ impl Rocks {
             lighting,
             shadow: p.shadow * self.shadow,
             sink: self.sink,
+            outline,
             cull: true,
             width: f.width,
         })
@@ -671,9 +672,11 @@ struct Outline {
 impl Outline {
     /// A stone `size` pixels wide at (`x`, `y`), `tall` times its usual
     /// height, `blocky` (0 to 1) how square its shoulders are, of colour
-    /// `albedo`, its shape and look rolled with `dice`.
+    /// `albedo`, its shape and look rolled with `dice`: only what places
+    /// it and bounds it; the rest is rolled by [`Rough::stone`] for the
+    /// stones that show (in a packed field, a few in ten).
     #[allow(clippy::too_many_arguments)]
-    fn stone(
+    fn rough(
         &self,
         x: f32,
         y: f32,
@@ -682,27 +685,86 @@ impl Outline {
         blocky: f32,
         albedo: Linear,
         mut dice: Dice,
-    ) -> ([i32; 4], Stone) {
+    ) -> ([i32; 4], Rough) {
         let rx = 0.5 * size;
         let ry = rx * (0.6 + 0.3 * dice.unit()) * tall;
         let rx_left = rx * (0.8 + 0.4 * dice.unit());
         let rx_right = rx * (0.8 + 0.4 * dice.unit());
         let ry_top = ry * (1.0 + 0.5 * dice.unit());
         let shear = 0.35 * dice.signed();
+        // Sunk in the sand: lower, with less of its underside showing.
+        let ry_bottom = ry * 0.4 * (1.0 - 0.5 * self.sink);
+        let shape = StoneShape {
+            x,
+            y: y + self.sink * ry * 0.2,
+            rx_left,
+            rx_right,
+            ry_top,
+            ry_bottom,
+            shear,
+            shadow: self.shadow,
+        };
+        // The box holds the widest outline the roughness allows (the
+        // outline itself is rolled later): a box only decides what is
+        // looked at, never a pixel.
+        let widest = PROFILE_MIN + self.widest(blocky) * PROFILE_STEP;
+        let bbox = shape.bounds(widest);
+        (
+            bbox,
+            Rough {
+                shape,
+                blocky,
+                albedo,
+                dice,
+            },
+        )
+    }
+
+    /// The profile's knots in profile steps, plus 0.5 (to round): `base +
+    /// random * r + square * |nv|` for a random `r` in -1..1.
+    fn knot_terms(&self, blocky: f32) -> [f32; 3] {
+        let step = 1.0 / PROFILE_STEP;
+        [
+            (1.0 - PROFILE_MIN) * step + 0.5,
+            self.roughness * 0.7 * step,
+            self.roughness * 0.7 * blocky * step,
+        ]
+    }
+
+    /// The largest knot (in profile steps) a stone of `blocky` can roll.
+    fn widest(&self, blocky: f32) -> f32 {
+        let [base, random, square] = self.knot_terms(blocky);
+        // The "no waist" rule only raises a knot toward one above it.
+        // (+ 1: `r` may round a hair above 1.)
+        f32::from(((base + random + square) as i32 + 1).clamp(0, 255) as u8)
+    }
+}
+
+/// A stone placed and bounded, the rest of its outline and its look still
+/// to roll ([`Outline::rough`]).
+#[derive(Clone, Copy)]
+struct Rough {
+    shape: StoneShape,
+    blocky: f32,
+    albedo: Linear,
+    /// Where the placing draws left the stone's dice.
+    dice: Dice,
+}
+
+impl Rough {
+    /// The whole stone: its outline's profile rolled, then its look.
+    fn stone(&self, outline: &Outline) -> Stone {
+        let mut dice = self.dice;
         // Seeded irregular outlines: each side's width is scaled row by row
         // by a profile through a few random knots (straight between them,
         // so the outline has corners and flats, like broken rock).
         let mut profile = [0u8; 2 * KNOTS];
-        // Five random bits a knot, from two draws: prepared for every stone,
-        // hidden or not, so kept cheap.
-        // The factor of a knot at `nv` is `1 + roughness * (0.7 * r + 0.7 *
-        // blocky * |nv|)`, `r` random in -1..1; worked out in profile steps
-        // (+ 0.5, to round), with plain comparisons, no NaN-aware min/max.
-        let step = 1.0 / PROFILE_STEP;
-        let base = (1.0 - PROFILE_MIN) * step + 0.5;
-        let random = self.roughness * 0.7 * step;
-        let square = self.roughness * 0.7 * blocky * step;
-        let slack = 0.1 * step;
+        // Five random bits a knot, from two draws. The factor of a knot at
+        // `nv` is `1 + roughness * (0.7 * r + 0.7 * blocky * |nv|)`, `r`
+        // random in -1..1; worked out in profile steps, with plain
+        // comparisons, no NaN-aware min/max.
+        let [base, random, square] = outline.knot_terms(self.blocky);
+        let slack = 0.1 / PROFILE_STEP;
         let mut bits = u64::from(dice.bits()) << 32 | u64::from(dice.bits());
         for side in profile.chunks_mut(KNOTS) {
             let mut above = 0.0f32;
@@ -718,24 +780,19 @@ impl Outline {
                 *q = (v as i32).clamp(0, 255) as u8;
             }
         }
-        // Sunk in the sand: lower, with less of its underside showing.
-        let ry_bottom = ry * 0.4 * (1.0 - 0.5 * self.sink);
-        Stone::new(StoneShape {
-            x,
-            y: y + self.sink * ry * 0.2,
-            rx_left,
-            rx_right,
-            ry_top,
-            ry_bottom,
-            shear,
-            shadow: self.shadow,
+        Stone::new(
+            &self.shape,
             profile,
-            look: Look { albedo, dice },
-        })
+            Look {
+                albedo: self.albedo,
+                dice,
+            },
+        )
     }
 }
 
-/// Where and how a stone is, in pixels.
+/// Where and how big a stone is, in pixels.
+#[derive(Clone, Copy)]
 struct StoneShape {
     x: f32,
     y: f32,
@@ -746,9 +803,32 @@ struct StoneShape {
     shear: f32,
     /// Shadow direction on screen times its length, in stone radii.
     shadow: (f32, f32),
-    /// The outline's width factors, left side then right ([`Stone::widths`]).
-    profile: [u8; 2 * KNOTS],
-    look: Look,
+}
+
+impl StoneShape {
+    /// Its contact shadow's centre and radii.
+    fn shadow(&self) -> (f32, f32, f32, f32) {
+        let rx = 0.5 * (self.rx_left + self.rx_right);
+        let ry = self.ry_top.max(self.ry_bottom);
+        let sx = self.x + self.shadow.0 * rx * 0.55;
+        let sy = self.y + self.ry_bottom * 0.4 + self.shadow.1.abs() * ry * 0.25;
+        let srx = rx * (1.05 + 0.45 * self.shadow.0.abs());
+        let sry = ry * 0.55 + self.ry_bottom * 0.5;
+        (sx, sy, srx, sry)
+    }
+
+    /// The box (x0, y0, x1, y1; x1, y1 excluded) of the stone and its
+    /// shadow with sides at most `widest` times their radii.
+    fn bounds(&self, widest: f32) -> [i32; 4] {
+        let ry = self.ry_top.max(self.ry_bottom);
+        let (sx, sy, srx, sry) = self.shadow();
+        let reach_x = self.rx_left.max(self.rx_right) * widest + self.shear.abs() * ry + 1.5;
+        let x0 = (self.x - reach_x).min(sx - srx * widest) - 1.0;
+        let x1 = (self.x + reach_x).max(sx + srx * widest) + 1.0;
+        let y0 = self.y - self.ry_top - 1.5;
+        let y1 = (self.y + self.ry_bottom + 1.5).max(sy + sry + 1.0);
+        [floor(x0), floor(y0), -floor(-x1), -floor(-y1)]
+    }
 }
 
 /// A stone ready to rasterize: an egg-shaped outline made of four quarter
@@ -798,10 +878,10 @@ struct RowFit {
 /// The stones of one grid row, west to east, and their boxes in pixels
 /// (x0, y0, x1, y1; x1, y1 excluded; maybe partly outside the picture),
 /// kept apart: most stones of a packed field are only ever looked at by
-/// their box.
+/// their box, and never rolled whole.
 struct StoneRow {
     boxes: Vec<[i32; 4]>,
-    stones: Vec<Stone>,
+    stones: Vec<Rough>,
 }
 
 impl StoneRow {
@@ -812,28 +892,18 @@ impl StoneRow {
         }
     }
 
-    fn push(&mut self, (bbox, stone): ([i32; 4], Stone)) {
+    fn push(&mut self, (bbox, stone): ([i32; 4], Rough)) {
         self.boxes.push(bbox);
         self.stones.push(stone);
     }
 }
 
 impl Stone {
-    /// The stone of `s`, and its box.
-    fn new(s: StoneShape) -> ([i32; 4], Stone) {
-        let widest = s.profile.iter().copied().max().unwrap_or(0);
-        let widest = PROFILE_MIN + f32::from(widest) * PROFILE_STEP;
+    /// The stone of shape `s`, outline `profile` and `look`.
+    fn new(s: &StoneShape, profile: [u8; 2 * KNOTS], look: Look) -> Stone {
         let rx = 0.5 * (s.rx_left + s.rx_right);
         let ry = s.ry_top.max(s.ry_bottom);
-        let sx = s.x + s.shadow.0 * rx * 0.55;
-        let sy = s.y + s.ry_bottom * 0.4 + s.shadow.1.abs() * ry * 0.25;
-        let srx = rx * (1.05 + 0.45 * s.shadow.0.abs());
-        let sry = ry * 0.55 + s.ry_bottom * 0.5;
-        let reach_x = s.rx_left.max(s.rx_right) * widest + s.shear.abs() * ry + 1.5;
-        let x0 = (s.x - reach_x).min(sx - srx * widest) - 1.0;
-        let x1 = (s.x + reach_x).max(sx + srx * widest) + 1.0;
-        let y0 = s.y - s.ry_top - 1.5;
-        let y1 = (s.y + s.ry_bottom + 1.5).max(sy + sry + 1.0);
+        let (sx, sy, srx, sry) = s.shadow();
         let soft = (0.12 * ry).max(0.7);
         let r_eff = (rx * 0.5 * (s.ry_top + s.ry_bottom)).sqrt();
         let aa = 0.5 * r_eff.max(0.25);
@@ -844,8 +914,7 @@ impl Stone {
             1.0 / s.ry_bottom.max(0.05),
         ];
         let sinv = [1.0 / srx.max(0.05), 1.0 / sry.max(0.05)];
-        let bbox = [floor(x0), floor(y0), -floor(-x1), -floor(-y1)];
-        let stone = Stone {
+        Stone {
             x: s.x,
             y: s.y,
             inv,
@@ -860,10 +929,9 @@ impl Stone {
             sy,
             sinv,
             sradius: 1.0 / sinv[0],
-            profile: s.profile,
-            look: s.look,
-        };
-        (bbox, stone)
+            profile,
+            look,
+        }
     }
 
     /// The outline's width factors, left and right, at `nv` (-1 at the
@@ -909,18 +977,27 @@ impl Stone {
 struct BandRows {
     /// `rows[b]`: grid rows `first..last` for band `b` (empty if none).
     rows: Vec<(u32, u32)>,
+    /// `reach[r]`: the lowest pixel row (excluded) the boxes of grid rows
+    /// `0..=r` reach: far rows lie higher up, so once a band is covered
+    /// down to it, the rows from `r` farther are hidden.
+    reach: Vec<i32>,
 }
 
 impl BandRows {
     fn new(stones: &[StoneRow], bands: usize) -> BandRows {
         let mut rows = vec![(u32::MAX, 0u32); bands];
+        let mut reach = Vec::with_capacity(stones.len());
+        let mut lowest = i32::MIN;
         for (r, row) in stones.iter().enumerate() {
             let (Some(top), Some(bottom)) = (
                 row.boxes.iter().map(|b| b[1]).min(),
                 row.boxes.iter().map(|b| b[3]).max(),
             ) else {
+                reach.push(lowest);
                 continue;
             };
+            lowest = lowest.max(bottom);
+            reach.push(lowest);
             let b0 = (top.max(0) as u32 / BAND_ROWS) as usize;
             let b1 = ((bottom.max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
             for band in rows.iter_mut().take(b1.saturating_add(1)).skip(b0) {
@@ -928,7 +1005,7 @@ impl BandRows {
                 band.1 = band.1.max(r as u32 + 1);
             }
         }
-        BandRows { rows }
+        BandRows { rows, reach }
     }
 
     /// The grid rows whose stones may touch band `b`.
@@ -949,6 +1026,7 @@ pub(crate) struct RocksDraw {
     shadow: f32,
     /// How deep the stones sit in the sand ([`Rocks::sink`]).
     sink: f32,
+    outline: Outline,
     /// Whether hidden pixels are left undrawn: always, but in the test
     /// that checks this against drawing every stone whole.
     cull: bool,
@@ -959,7 +1037,8 @@ pub(crate) struct RocksDraw {
 /// of its body, columns `a..b` of row `y`.
 #[derive(Clone, Copy)]
 struct Run {
-    stone: (u32, u32),
+    /// The stone, in [`Work::stones`].
+    stone: u32,
     y: u32,
     body: bool,
     a: u32,
@@ -975,6 +1054,11 @@ struct Work {
     /// What is left to draw, nearest stone first (for each row of a stone,
     /// the runs of its body, then of its shadow).
     runs: Vec<Run>,
+    /// The stones that show in the band, rolled whole.
+    stones: Vec<Stone>,
+    /// Per 64 columns, the bits set in every row of `mask`: columns the
+    /// band has covered from top to bottom.
+    full: Vec<u64>,
 }
 
 thread_local! {
@@ -998,10 +1082,9 @@ impl Draw for RocksDraw {
             // Far to near: each stone over the ones behind it, its shadow
             // under its body. A stone's runs come together: its shading is
             // worked out once.
-            let mut shaded: Option<((u32, u32), Shading)> = None;
+            let mut shaded: Option<(u32, Shading)> = None;
             for run in work.runs.iter().rev() {
-                let (r, i) = run.stone;
-                let stone = &self.rows[r as usize].stones[i as usize];
+                let stone = &work.stones[run.stone as usize];
                 if run.body {
                     let shading = match &shaded {
                         Some((id, shading)) if *id == run.stone => shading,
@@ -1032,12 +1115,23 @@ impl RocksDraw {
         let rows = band.rows as usize;
         let (by0, by1) = (band.y0 as i32, band.y1() as i32);
         work.runs.clear();
+        work.stones.clear();
         work.mask.clear();
         work.mask.resize(words * rows, 0);
+        work.full.clear();
+        work.full.resize(words, 0);
         // Opaque stones hide what is behind them; translucent ones do not.
         let cull = cull && self.opacity >= 1.0;
         let mut open = rows as u64 * u64::from(width);
+        // Open pixels per row of the band.
+        let mut row_open = [width; BAND_ROWS as usize];
         'rows: for r in self.index.band(band.index).rev() {
+            // Covered down to where this row and the farther ones reach:
+            // they are hidden.
+            let reach = (self.index.reach[r as usize] - by0).clamp(0, rows as i32) as usize;
+            if cull && row_open[..reach].iter().all(|&n| n == 0) {
+                break;
+            }
             let row = &self.rows[r as usize];
             for (i, bbox) in row.boxes.iter().enumerate().rev() {
                 if bbox[1] >= by1 || bbox[3] <= by0 {
@@ -1048,11 +1142,15 @@ impl RocksDraw {
                 let x0 = bbox[0].clamp(0, width as i32) as u32;
                 let x1 = bbox[2].clamp(0, width as i32) as u32;
                 let mask_of = |y: u32| (y - band.y0) as usize * words;
-                if cull && (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)) {
+                if cull
+                    && (covered(&work.full, x0, x1)
+                        || (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)))
+                {
                     continue;
                 }
-                let s = &row.stones[i];
-                let stone = (r, i as u32);
+                let s = row.stones[i].stone(&self.outline);
+                let stone = work.stones.len() as u32;
+                let mut filled = false;
                 for y in y0..y1 {
                     let m = &mut work.mask[mask_of(y)..][..words];
                     if cull && covered(m, x0, x1) {
@@ -1080,7 +1178,10 @@ impl RocksDraw {
                             if runs.len() > before {
                                 let inside = s.inside(&fit, width);
                                 if inside[0] < inside[1] {
-                                    open -= fill(m, inside);
+                                    let added = fill(m, inside);
+                                    open -= added;
+                                    row_open[(y - band.y0) as usize] -= added as u32;
+                                    filled = true;
                                 }
                             }
                         }
@@ -1092,9 +1193,22 @@ impl RocksDraw {
                         open_runs(m, shadow, |a, b| push(runs, false, a, b));
                     }
                 }
-                if cull && open == 0 {
-                    // The band is covered: every stone farther away is hidden.
-                    break 'rows;
+                if work.runs.last().is_some_and(|run| run.stone == stone) {
+                    work.stones.push(s);
+                }
+                if filled {
+                    if open == 0 {
+                        // The band is covered: every stone farther away is
+                        // hidden.
+                        break 'rows;
+                    }
+                    // The columns covered top to bottom, where this stone
+                    // filled.
+                    let (w0, w1) = ((x0 / 64) as usize, (x1.max(1) - 1) as usize / 64);
+                    for w in w0..=w1.min(words - 1) {
+                        work.full[w] =
+                            (0..rows).fold(u64::MAX, |all, k| all & work.mask[k * words + w]);
+                    }
                 }
             }
         }
