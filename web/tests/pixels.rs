@@ -84,8 +84,8 @@ fn animations_are_the_same_bytes() {
     use playa::animation::{Animation, Format, Options};
     let scene = presets::load("night-under-stars").unwrap();
     for (format, want) in [
-        (Format::Apng, 0x225c_d0ca_4bd5_c200u64),
-        (Format::Gif, 0x18eb_0421_4edf_d7f0),
+        (Format::Apng, 0x8c21_b1e9_5e92_d48bu64),
+        (Format::Gif, 0x5786_cff1_b995_37db),
     ] {
         let options = Options {
             first: 0,
