@@ -340,14 +340,9 @@ impl Controls {
                                 // Cancelled: the rule from before the edit.
                                 a.rule = before.unwrap_or(a.rule);
                             } else if let Some(err) = self.rule_error.take() {
-                                events.push(Event::Message(
-                                    format!(
-                                        "rule {:?} not applied ({err}); the rule stays {}",
-                                        self.rule_text.trim(),
-                                        a.rule
-                                    ),
-                                    true,
-                                ));
+                                // The error names the text typed.
+                                let text = format!("{err}; the rule stays {}", a.rule);
+                                events.push(Event::Message(text, true));
                             }
                             self.rule_error = None;
                             self.rule_text = a.rule.to_string();

@@ -273,7 +273,8 @@ impl PlayaApp {
     }
 
     /// Clears the message once it has shown long enough (however it was
-    /// set: exports write theirs directly).
+    /// set: exports write theirs directly), before the status bar is drawn,
+    /// and asks for the frame that will clear it.
     fn expire_message(&mut self, ctx: &egui::Context) {
         let Some(message) = &self.message else {
             self.message_shown = None;
@@ -321,6 +322,7 @@ impl PlayaApp {
         self.controls.can_undo = self.history.can_undo(&self.state.scene);
         self.controls.can_redo = self.history.can_redo(&self.state.scene);
         self.trace.bench_step(&mut self.state.scene, &self.preview);
+        self.expire_message(&ctx);
 
         egui::Panel::bottom("status")
             .frame(
@@ -380,7 +382,10 @@ impl PlayaApp {
         self.editing = editing;
         self.history.observe(&self.state.scene, editing);
         self.preview.request(&ctx, &self.state.scene);
-        self.expire_message(&ctx);
+        if self.message.as_ref() != self.message_shown.as_ref().map(|(m, _)| m) {
+            // A message set after the status bar was drawn: show it now.
+            ctx.request_repaint();
+        }
         self.trace
             .frame(&ctx, frame_start, self.preview.in_flight());
     }
