@@ -124,6 +124,18 @@ fn the_share_field_shows_the_scenes_code_after_a_bad_code_or_a_pasted_scene() {
     assert_eq!(h.state().scene(), &other);
     assert_eq!(field(&h, "Share"), playa::share::encode(&other));
 
+    // A code pasted where a click left the cursor, inside the old code,
+    // loads too.
+    h.get_by_role_and_label(Role::TextInput, "Share").focus();
+    h.step();
+    h.event(egui::Event::Paste(code.clone()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &badlands);
+    assert_eq!(field(&h, "Share"), code);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+
     // Typing and leaving with Escape changes nothing and shows the code.
     type_into(&mut h, "Share", "half a co");
     h.key_press(Key::Escape);

@@ -439,11 +439,28 @@ impl Controls {
             if response.changed() {
                 self.share_edit = Some(text);
             }
-            let pasted = response.has_focus()
-                && ui.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Paste(_))));
+            let pasted = ui.input(|i| {
+                i.events.iter().find_map(|e| match e {
+                    egui::Event::Paste(text) => Some(text.clone()),
+                    _ => None,
+                })
+            });
+            let pasted = pasted.filter(|_| response.has_focus());
             let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if let Some(typed) = self.share_edit.as_ref().filter(|_| pasted || entered) {
-                match files::scene_from_text(typed) {
+            if let Some(typed) = self
+                .share_edit
+                .as_ref()
+                .filter(|_| pasted.is_some() || entered)
+            {
+                // A whole code pasted into the middle of the old one (a click
+                // puts the cursor there) still loads.
+                let scene = files::scene_from_text(typed).or_else(|e| {
+                    pasted
+                        .as_deref()
+                        .and_then(|p| files::scene_from_text(p).ok())
+                        .ok_or(e)
+                });
+                match scene {
                     Ok(scene) => {
                         let from = "pasted scene".to_string();
                         events.push(Event::Load(Ok((scene, from, String::new()))));
