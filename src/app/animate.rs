@@ -1,27 +1,33 @@
-//! The automaton, animated: a generation scrubber from 0 to N with play,
-//! pause and step, as in the original CA tool. The chosen generation is the
-//! scene's `automaton.generations`, so what you stop on is what you export.
+//! The automaton, animated: a generation scrubber with play, pause and
+//! step, as in the original CA tool. The chosen generation is the scene's
+//! `automaton.generations`, so what you stop on is what you export, and the
+//! scrubber is that setting drawn wide: its range and scale are the
+//! setting's own (its table entry), the same as the side panel's slider.
 
 use serde::{Deserialize, Serialize};
 
-use crate::scene::MAX_GENERATIONS;
+use crate::scene::Scene;
+use crate::setting::{self, Value};
 
-/// Range and speed of the scrubber, remembered between runs.
+/// Speed of the scrubber, remembered between runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AnimateSettings {
-    /// Last generation of the scrubber (N). Default: 64.
-    pub last: u32,
     /// Generations per second while playing. Default: 12.
     pub fps: f32,
 }
 
 impl Default for AnimateSettings {
     fn default() -> Self {
-        AnimateSettings {
-            last: 64,
-            fps: 12.0,
-        }
+        AnimateSettings { fps: 12.0 }
+    }
+}
+
+/// The generations setting's range and whether its slider is logarithmic.
+fn range() -> (u32, u32, bool) {
+    match setting::find(Scene::SETTINGS, "automaton.generations").map(|s| &s.value) {
+        Some(&Value::Uint { min, max, log, .. }) => (min, max, log),
+        _ => unreachable!("automaton.generations is a whole-number setting"),
     }
 }
 
@@ -45,13 +51,15 @@ impl Animation {
         self.last_step = None;
     }
 
-    /// Play or pause; playing from the last generation starts again at 0.
-    pub fn toggle(&mut self, generation: &mut u32, settings: &AnimateSettings) {
+    /// Play or pause. Play goes on from the generation shown; from the
+    /// very last one there is nowhere to go, so it starts again at the first.
+    pub fn toggle(&mut self, generation: &mut u32) {
         if self.playing {
             self.stop();
         } else {
-            if *generation >= settings.last {
-                *generation = 0;
+            let (first, last, _) = range();
+            if *generation >= last {
+                *generation = first;
             }
             self.playing = true;
             self.last_step = None;
@@ -75,7 +83,7 @@ impl Animation {
         let period = 1.0 / f64::from(settings.fps.max(0.5));
         let due = self.last_step.is_none_or(|t| now - t >= period);
         if due && ready {
-            if *generation >= settings.last {
+            if *generation >= range().1 {
                 self.stop();
                 return;
             }
@@ -87,15 +95,16 @@ impl Animation {
             .request_repaint_after(std::time::Duration::from_secs_f64(wait));
     }
 
-    /// The timeline bar: play/pause, step, the scrubber and its range.
+    /// The timeline bar: play/pause, step, the scrubber and its end.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         generation: &mut u32,
-        settings: &mut AnimateSettings,
+        settings: &AnimateSettings,
         ready: bool,
     ) {
         self.tick(ui, generation, settings, ready);
+        let (first, last, log) = range();
         ui.horizontal(|ui| {
             let play_text = if self.playing {
                 "⏸ Pause"
@@ -107,18 +116,18 @@ impl Animation {
                 .on_hover_text("Run the automaton generation by generation (Space)")
                 .clicked()
             {
-                self.toggle(generation, settings);
+                self.toggle(generation);
             }
             if ui
-                .add_enabled(*generation > 0, egui::Button::new("⏮"))
+                .add_enabled(*generation > first, egui::Button::new("⏮"))
                 .on_hover_text("Back to the soup (generation 0)")
                 .clicked()
             {
                 self.stop();
-                *generation = 0;
+                *generation = first;
             }
             if ui
-                .add_enabled(*generation > 0, egui::Button::new("⏴"))
+                .add_enabled(*generation > first, egui::Button::new("⏴"))
                 .on_hover_text("One generation back")
                 .clicked()
             {
@@ -126,35 +135,35 @@ impl Animation {
                 *generation -= 1;
             }
             if ui
-                .add_enabled(*generation < MAX_GENERATIONS, egui::Button::new("⏵"))
+                .add_enabled(*generation < last, egui::Button::new("⏵"))
                 .on_hover_text("One generation forward")
                 .clicked()
             {
                 self.stop();
                 *generation += 1;
-                settings.last = settings.last.max(*generation);
             }
             ui.separator();
             let label = ui.label("Generation");
-            // The scrubber takes the room left after the range field.
-            let range_width = 120.0;
-            let slider_width = (ui.available_width() - range_width).max(80.0);
+            // The scrubber takes the room left after its value and end.
+            let end_width = 130.0;
+            let slider_width = (ui.available_width() - end_width).max(80.0);
             ui.spacing_mut().slider_width = slider_width;
-            let last = settings.last.max(*generation);
+            let before = *generation;
             let scrub = ui
-                .add(egui::Slider::new(generation, 0..=last).clamping(egui::SliderClamping::Always))
-                .labelled_by(label.id);
-            if scrub.drag_started() {
+                .add(
+                    egui::Slider::new(generation, first..=last)
+                        .logarithmic(log)
+                        .smallest_positive(1.0)
+                        .clamping(egui::SliderClamping::Always)
+                        .update_while_editing(false),
+                )
+                .labelled_by(label.id)
+                .on_hover_text("The generation shown: the Generations setting, drawn wide");
+            super::form::escape_cancels(ui, &scrub, generation, before);
+            if scrub.drag_started() || scrub.gained_focus() {
                 self.stop();
             }
-            let of = ui.label("of");
-            ui.add(
-                egui::DragValue::new(&mut settings.last)
-                    .range(1..=MAX_GENERATIONS)
-                    .speed(1.0),
-            )
-            .labelled_by(of.id)
-            .on_hover_text("Last generation of the scrubber");
+            ui.weak(format!("of {last}"));
         });
     }
 }
@@ -164,14 +173,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn play_from_the_end_restarts() {
+    fn play_goes_on_from_the_generation_shown_and_from_the_end_restarts() {
+        let (first, last, _) = range();
+        assert_eq!((first, last), (0, crate::scene::MAX_GENERATIONS));
         let mut a = Animation::default();
-        let s = AnimateSettings::default();
-        let mut g = s.last;
-        a.toggle(&mut g, &s);
+        let mut g = 250;
+        a.toggle(&mut g);
         assert!(a.playing());
-        assert_eq!(g, 0);
-        a.toggle(&mut g, &s);
+        assert_eq!(g, 250);
+        a.toggle(&mut g);
         assert!(!a.playing());
+        let mut g = last;
+        a.toggle(&mut g);
+        assert!(a.playing());
+        assert_eq!(g, first);
     }
 }

@@ -232,8 +232,8 @@ pub struct AnimationExportDialog {
 }
 
 impl AnimationExportDialog {
-    /// Opens the dialog with the scrubber's range, `0..=last`, and speed,
-    /// proposing `{preset}-{seed}-anim.png` (or `.gif`) in the last folder.
+    /// Opens the dialog with the generations from the soup to the one
+    /// shown (at least one step) at the scrubber's speed, proposing `{preset}-{seed}-anim.png` (or `.gif`) in the last folder.
     pub fn open(
         &mut self,
         settings: &AnimationExportSettings,
@@ -244,7 +244,8 @@ impl AnimationExportDialog {
         self.open = true;
         self.outcome = None;
         if self.job.is_none() {
-            self.frames = [0, scrubber.last.min(MAX_GENERATIONS)];
+            // The generations up to the one shown: soup to picture.
+            self.frames = [0, scene.automaton.generations.clamp(1, MAX_GENERATIONS)];
             self.fps = crate::setting::round_to(
                 scrubber.fps.clamp(animation::MIN_FPS, animation::MAX_FPS),
                 100,
@@ -634,16 +635,20 @@ mod tests {
     }
 
     #[test]
-    fn the_range_and_speed_come_from_the_scrubber() {
+    fn the_range_ends_at_the_generation_shown_at_the_scrubbers_speed() {
         let mut d = AnimationExportDialog::default();
-        let scrubber = crate::app::animate::AnimateSettings {
-            last: 30,
-            fps: 7.333,
-        };
+        let scrubber = crate::app::animate::AnimateSettings { fps: 7.333 };
         let settings = AnimationExportSettings::default();
-        d.open(&settings, &scrubber, "x", &Scene::default());
+        let mut scene = Scene::default();
+        scene.automaton.generations = 30;
+        d.open(&settings, &scrubber, "x", &scene);
         let o = d.options(&settings);
         assert_eq!((o.first, o.last, o.fps), (0, 30, 7.33));
+        // From the soup itself, at least one step.
+        let mut d = AnimationExportDialog::default();
+        scene.automaton.generations = 0;
+        d.open(&settings, &scrubber, "x", &scene);
+        assert_eq!(d.options(&settings).last, 1);
         d.match_extension(Format::Gif);
         assert!(d.path.ends_with("x-1-anim.gif"), "{}", d.path);
     }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use egui::{RichText, Ui};
 
 use super::files::{self, FileDialog};
-use super::form::{form, layer_rows, lock_button, section, setting_row, uint_row};
+use super::form::{escape_cancels, form, layer_rows, lock_button, section, setting_row, uint_row};
 use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
 use crate::layers::Layer;
@@ -31,9 +31,9 @@ pub enum Event {
     Dice,
     /// Re-roll every unlocked group.
     Randomize,
-    /// Replace the scene: `(scene, where it came from, preset name)`, or why
-    /// it could not be read.
-    Load(Result<(Scene, String, Option<String>), String>),
+    /// Replace the scene: `(scene, where it came from, the name it goes by)`
+    /// (see [`AppState::preset`]), or why it could not be read.
+    Load(Result<(Scene, String, String), String>),
     /// Show a message (`true`: an error).
     Message(String, bool),
     /// Open the export dialog.
@@ -52,8 +52,18 @@ pub struct Controls {
     rule_text: String,
     rule_error: Option<String>,
     rule_focused: bool,
+    /// The scene's rule when typing in the rule field began: Escape brings
+    /// it back (valid rules apply as they are typed).
+    rule_before: Option<Rule>,
+    /// The scene's share text (its link, or its code): what the Share field
+    /// shows whenever it is not being typed in, and what Copy copies.
     share_text: String,
-    share_focused: bool,
+    /// Text typed into the Share field, checked on Enter or a paste; `None`
+    /// when the field is not being typed in.
+    share_edit: Option<String>,
+    /// The scene's share code, to tell whether the scene is still the one
+    /// loaded (see [`AppState::loaded`]).
+    scene_code: String,
     /// The value of [`WEB_URL_VAR`] at start-up.
     web_url_env: Option<String>,
     /// The web address the share text is made with (see
@@ -79,8 +89,10 @@ impl Controls {
             rule_text: scene.automaton.rule.to_string(),
             rule_error: None,
             rule_focused: false,
+            rule_before: None,
             share_text: files::scene_to_text(scene),
-            share_focused: false,
+            share_edit: None,
+            scene_code: files::scene_to_text(scene),
             web_url_env: std::env::var(WEB_URL_VAR).ok(),
             share_address: None,
             address_error: None,
@@ -100,6 +112,7 @@ impl Controls {
             self.rule_text = scene.automaton.rule.to_string();
             self.rule_error = None;
         }
+        self.scene_code = files::scene_to_text(scene);
         self.show_share(scene);
     }
 
@@ -131,7 +144,7 @@ impl Controls {
                 ui.add_space(2.0);
                 ui.separator();
                 light_ui(ui, &mut state.scene, &mut state.locks);
-                self.automaton_ui(ui, &mut state.scene, &mut state.locks);
+                self.automaton_ui(ui, &mut state.scene, &mut state.locks, &mut events);
                 layers_ui(ui, &mut state.scene, &mut state.locks);
                 ui.separator();
                 self.share_ui(ui, state, &mut events);
@@ -202,11 +215,7 @@ impl Controls {
     fn file_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         ui.horizontal(|ui| {
             let label = ui.label("Preset");
-            let shown = if state.preset.is_empty() {
-                "—"
-            } else {
-                state.preset.as_str()
-            };
+            let shown = state.origin_label(&self.scene_code);
             let combo = egui::ComboBox::from_id_salt("preset")
                 .selected_text(shown)
                 .width(ui.available_width() - 80.0)
@@ -221,7 +230,7 @@ impl Controls {
                                     .scene()
                                     .map(|scene| {
                                         let from = format!("preset {}", preset.name);
-                                        (scene, from, Some(preset.name.to_string()))
+                                        (scene, from, preset.name.to_string())
                                     })
                                     .map_err(|e| e.to_string()),
                             ));
@@ -275,7 +284,13 @@ impl Controls {
         });
     }
 
-    fn automaton_ui(&mut self, ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
+    fn automaton_ui(
+        &mut self,
+        ui: &mut Ui,
+        scene: &mut Scene,
+        locks: &mut Locks,
+        events: &mut Vec<Event>,
+    ) {
         section(
             ui,
             "Rock automaton",
@@ -307,6 +322,9 @@ impl Controls {
                         }
                         let response = ui.add(edit).labelled_by(rule.id);
                         self.rule_focused = response.has_focus();
+                        if response.has_focus() && self.rule_before.is_none() {
+                            self.rule_before = Some(a.rule);
+                        }
                         if response.changed() {
                             match self.rule_text.trim().parse::<Rule>() {
                                 Ok(r) => {
@@ -316,7 +334,17 @@ impl Controls {
                                 Err(e) => self.rule_error = Some(e.to_string()),
                             }
                         }
-                        if response.lost_focus() && self.rule_error.is_none() {
+                        if response.lost_focus() {
+                            let before = self.rule_before.take();
+                            if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                                // Cancelled: the rule from before the edit.
+                                a.rule = before.unwrap_or(a.rule);
+                            } else if let Some(err) = self.rule_error.take() {
+                                // The error names the text typed.
+                                let text = format!("{err}; the rule stays {}", a.rule);
+                                events.push(Event::Message(text, true));
+                            }
+                            self.rule_error = None;
                             self.rule_text = a.rule.to_string();
                         }
                         ui.menu_button("⏷", |ui| {
@@ -362,9 +390,9 @@ impl Controls {
         );
     }
 
-    /// Makes the share field's text from `scene`, unless it is being typed
-    /// in: the scene's link with the web address, else its code. Notes why
-    /// the address is no web address, if it is not.
+    /// Makes the share field's text from `scene`: the scene's link with the
+    /// web address, else its code. Notes why the address is no web
+    /// address, if it is not.
     fn show_share(&mut self, scene: &Scene) {
         let link = self
             .share_address
@@ -374,17 +402,17 @@ impl Controls {
             Some(Err(e)) => Some(e.to_string()),
             _ => None,
         };
-        if !self.share_focused {
-            self.share_text = match link {
-                Some(Ok(link)) => link,
-                _ => files::scene_to_text(scene),
-            };
-        }
+        self.share_text = match link {
+            Some(Ok(link)) => link,
+            _ => self.scene_code.clone(),
+        };
     }
 
     /// The share field: the scene's code, or its link when a web address is
-    /// set (under 🔗, or by [`WEB_URL_VAR`]); pasting a code, link or scene
-    /// loads it.
+    /// set (under 🔗, or by [`WEB_URL_VAR`]); a code, link or scene pasted
+    /// into it, or typed and entered, loads. Whenever it is not being typed
+    /// in, it shows the scene's text; Escape or clicking away drops what
+    /// was typed.
     fn share_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         let address = state.link_address(self.web_url_env.as_deref());
         if address != self.share_address.as_deref() {
@@ -393,9 +421,13 @@ impl Controls {
         }
         ui.horizontal(|ui| {
             let label = ui.strong("Share");
+            let mut text = self
+                .share_edit
+                .clone()
+                .unwrap_or_else(|| self.share_text.clone());
             let response = ui
                 .add(
-                    egui::TextEdit::singleline(&mut self.share_text)
+                    egui::TextEdit::singleline(&mut text)
                         .desired_width(ui.available_width() - 92.0)
                         .font(egui::TextStyle::Monospace),
                 )
@@ -404,12 +436,43 @@ impl Controls {
                     "This scene as text (a link when a web address is set under 🔗): \
                      copy it to share, paste a code, link or scene to load it",
                 );
-            self.share_focused = response.has_focus();
             if response.changed() {
-                match files::scene_from_text(&self.share_text) {
-                    Ok(scene) => events.push(Event::Load(Ok((scene, "pasted scene".into(), None)))),
+                self.share_edit = Some(text);
+            }
+            let pasted = ui.input(|i| {
+                i.events.iter().find_map(|e| match e {
+                    egui::Event::Paste(text) => Some(text.clone()),
+                    _ => None,
+                })
+            });
+            let pasted = pasted.filter(|_| response.has_focus());
+            let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if let Some(typed) = self
+                .share_edit
+                .as_ref()
+                .filter(|_| pasted.is_some() || entered)
+            {
+                // A whole code pasted into the middle of the old one (a click
+                // puts the cursor there) still loads.
+                let scene = files::scene_from_text(typed).or_else(|e| {
+                    pasted
+                        .as_deref()
+                        .and_then(|p| files::scene_from_text(p).ok())
+                        .ok_or(e)
+                });
+                match scene {
+                    Ok(scene) => {
+                        let from = "pasted scene".to_string();
+                        events.push(Event::Load(Ok((scene, from, String::new()))));
+                        // Loaded: the field shows the scene's own text.
+                        self.share_edit = None;
+                        response.surrender_focus();
+                    }
                     Err(e) => events.push(Event::Message(e, true)),
                 }
+            }
+            if response.lost_focus() {
+                self.share_edit = None;
             }
             if ui
                 .button("Copy")
@@ -477,19 +540,15 @@ const _: () = assert!(RULE_NAMES.len() + 1 == RULES.len());
 /// An event loading the scene at `path`.
 pub fn load_path(path: &std::path::Path) -> Event {
     let name = files::display_name(path);
-    Event::Load(files::scene_from_path(path).map(|s| (s, name.clone(), preset_name(&name))))
+    let stem = files::stem(&name).to_string();
+    Event::Load(files::scene_from_path(path).map(|s| (s, name, stem)))
 }
 
 /// An event loading the scene of a file chosen with Open….
 fn load_picked(picked: files::Picked) -> Event {
     let (name, scene) = files::scene_from_picked(picked);
-    let preset = preset_name(&name);
-    Event::Load(scene.map(|s| (s, name, preset)))
-}
-
-/// The preset name a `.ron` file's scene is shown under: its stem.
-fn preset_name(file_name: &str) -> Option<String> {
-    file_name.strip_suffix(".ron").map(str::to_string)
+    let stem = files::stem(&name).to_string();
+    Event::Load(scene.map(|s| (s, name, stem)))
 }
 
 fn absolute(p: PathBuf) -> PathBuf {
@@ -504,11 +563,17 @@ fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         // A fixed width keeps the buttons in place as the seed's digits
         // change (seeds from the dice have at most six).
         let height = ui.spacing().interact_size.y;
-        ui.add_sized(
-            [72.0, height],
-            egui::DragValue::new(seed).speed(1.0).range(0..=u64::MAX),
-        )
-        .labelled_by(label.id);
+        let before = *seed;
+        let field = ui
+            .add_sized(
+                [72.0, height],
+                egui::DragValue::new(seed)
+                    .speed(1.0)
+                    .range(0..=u64::MAX)
+                    .update_while_editing(false),
+            )
+            .labelled_by(label.id);
+        escape_cancels(ui, &field, seed, before);
         if ui
             .add_enabled(*seed > 0, egui::Button::new("◀"))
             .accessible_name("Previous seed")
@@ -614,14 +679,18 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
                     })
                     .response
                     .labelled_by(aspect.id);
-                ui.add(
-                    egui::DragValue::new(&mut scene.aspect)
-                        .range(scene::MIN_ASPECT..=scene::MAX_ASPECT)
-                        .speed(0.005)
-                        .max_decimals(3),
-                )
-                .accessible_name("Aspect ratio")
-                .on_hover_text("Width / height of the picture");
+                let before = scene.aspect;
+                let field = ui
+                    .add(
+                        egui::DragValue::new(&mut scene.aspect)
+                            .range(scene::MIN_ASPECT..=scene::MAX_ASPECT)
+                            .speed(0.005)
+                            .max_decimals(3)
+                            .update_while_editing(false),
+                    )
+                    .accessible_name("Aspect ratio")
+                    .on_hover_text("Width / height of the picture");
+                escape_cancels(ui, &field, &mut scene.aspect, before);
             });
             ui.end_row();
         });

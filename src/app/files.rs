@@ -30,6 +30,16 @@ pub fn display_name(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
+/// The name a file's scene goes by (in the Preset box, and in export file
+/// names): the file's name without its extension (`evening.png`:
+/// `evening`).
+pub fn stem(file_name: &str) -> &str {
+    Path::new(file_name)
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .unwrap_or(file_name)
+}
+
 /// The scene of a file dropped on the window or chosen with Open…: a `.ron`
 /// scene or a picture made by playa (see [`Source::from_path`]). The error
 /// is the message to show.
@@ -201,6 +211,13 @@ mod tests {
         let mut broken = text.clone();
         broken.pop();
         assert!(scene_from_text(&broken).is_err());
+    }
+
+    #[test]
+    fn a_files_scene_goes_by_its_name_without_extension() {
+        assert_eq!(stem("evening.png"), "evening");
+        assert_eq!(stem("badlands.ron"), "badlands");
+        assert_eq!(stem("notes"), "notes");
     }
 
     #[test]

@@ -2,6 +2,9 @@
 //! two-column forms, and a form row for any [`Setting`], made from its
 //! table entry (label, hover hint, range, slider scale). A layer's whole
 //! form is [`layer_rows`]: adding a setting to a layer's table adds its row.
+//!
+//! A number typed into a row's box applies on Enter or when the box loses
+//! focus, and Escape restores the value; dragging applies as it moves.
 
 use egui::{Response, RichText, Ui};
 
@@ -32,6 +35,26 @@ pub fn lock_button(ui: &mut Ui, group: &str, locks: &mut Locks, what: &str) -> R
         response.mark_changed();
     }
     response
+}
+
+/// Keeps Escape in a number box a cancel: `before` is the value before
+/// the box was drawn this frame. egui applies the text typed in a box when
+/// it loses focus unless Escape is down that frame, but a box counts as
+/// having just lost focus for two frames, and on the second one it applies
+/// the cancelled text after all (egui 0.37). So the frame Escape closes the
+/// box is noted, and what the box writes in the two frames after is undone.
+pub fn escape_cancels<N: Copy>(ui: &Ui, response: &Response, value: &mut N, before: N) {
+    let key = response.id.with("escaped");
+    let pass = ui.ctx().cumulative_pass_nr();
+    if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        ui.data_mut(|d| d.insert_temp(key, pass));
+    } else if let Some(at) = ui.data(|d| d.get_temp::<u64>(key)) {
+        if pass <= at + 2 {
+            *value = before;
+        } else {
+            ui.data_mut(|d| d.remove::<u64>(key));
+        }
+    }
 }
 
 /// A collapsible group with a title and, at its right, an optional lock.
@@ -89,17 +112,20 @@ pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Op
         return row(ui, setting, t);
     };
     let label = ui.label(setting.label);
-    let mut v = get(t);
+    let before = get(t);
+    let mut v = before;
     let r = ui
         .add(
             egui::Slider::new(&mut v, min..=max.max(min))
                 .logarithmic(log)
                 .smallest_positive(1.0)
-                .clamping(egui::SliderClamping::Edits),
+                .clamping(egui::SliderClamping::Edits)
+                .update_while_editing(false),
         )
         .labelled_by(label.id)
         .on_hover_text(setting.hint);
-    if r.changed() {
+    escape_cancels(ui, &r, &mut v, before);
+    if r.changed() && v != before {
         put(t, v);
     }
     ui.end_row();
@@ -118,20 +144,23 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
             ..
         } => {
             let label = ui.label(setting.label);
-            let mut v = get(t);
+            let before = get(t);
+            let mut v = before;
             let r = ui
                 .add(
                     egui::Slider::new(&mut v, min..=max)
                         .logarithmic(log)
                         .max_decimals(if log { 4 } else { 3 })
-                        .clamping(egui::SliderClamping::Edits),
+                        .clamping(egui::SliderClamping::Edits)
+                        .update_while_editing(false),
                 )
                 .labelled_by(label.id)
                 .on_hover_text(setting.hint);
+            escape_cancels(ui, &r, &mut v, before);
             // The slider shows a rounded value (1/15 as 0.067): clamping
             // only edits keeps it from writing that back when merely shown,
             // and a change by hand lands on the setting's own grid.
-            if r.changed() {
+            if r.changed() && v != before {
                 put(t, round_to(v, per_unit));
             }
             r

@@ -52,17 +52,25 @@ pub const WEB_URL_VAR: &str = "PLAYA_WEB_URL";
 pub struct AppState {
     /// The scene being edited. Default: the default scene (death valley).
     pub scene: Scene,
-    /// The preset the scene was loaded from, shown in the preset picker
-    /// (empty once edited past recognition is fine: it is only a label).
+    /// The name of what the scene was loaded from: a shipped preset's name,
+    /// a file's name without its extension, or empty for a pasted scene or
+    /// a link. Shown in the Preset box and naming exports.
     /// Default: "death-valley".
     pub preset: String,
+    /// The share code of the scene as it was loaded: when the scene's own
+    /// code differs, the Preset box adds "(edited)". Default: the default
+    /// scene's code (empty in a state stored before it existed, and then
+    /// taken from [`AppState::preset`] at start-up).
+    #[serde(default)]
+    pub loaded: String,
     /// Parameter groups that "Randomize" leaves alone. Default: none.
     pub locks: Locks,
     /// Size and path of the last export.
     pub export: ExportSettings,
     /// Size, format and path of the last animation export.
     pub animation_export: AnimationExportSettings,
-    /// Range and speed of the generation scrubber.
+    /// Speed of the generation scrubber (its range is the generations
+    /// setting's).
     pub animate: AnimateSettings,
     /// State of the dice: each roll advances it. Default: 0 (then seeded from
     /// the clock at start-up).
@@ -75,6 +83,22 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// What the Preset box shows for a scene whose share code is
+    /// `scene_code`: where the scene came from, and "(edited)" once it
+    /// differs from what was loaded.
+    pub fn origin_label(&self, scene_code: &str) -> String {
+        let origin = if self.preset.is_empty() {
+            "pasted scene"
+        } else {
+            &self.preset
+        };
+        if scene_code == self.loaded {
+            origin.to_string()
+        } else {
+            format!("{origin} (edited)")
+        }
+    }
+
     /// The web address the Share field makes links with: `env`, the value
     /// of [`WEB_URL_VAR`], when set and not blank, else
     /// [`AppState::web_address`] when not blank; `None`: bare codes.
@@ -92,6 +116,7 @@ impl Default for AppState {
         AppState {
             scene: Scene::default(),
             preset: files::DEFAULT_PRESET.to_string(),
+            loaded: crate::share::encode(&Scene::default()),
             locks: Locks::default(),
             export: ExportSettings::default(),
             animation_export: AnimationExportSettings::default(),
@@ -101,6 +126,10 @@ impl Default for AppState {
         }
     }
 }
+
+/// Seconds a message stays in the status bar (errors twice as long): long
+/// enough to read, and gone before it can describe a scene edited since.
+const MESSAGE_SECONDS: f64 = 5.0;
 
 /// A one-line message in the status bar.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,6 +151,9 @@ pub struct PlayaApp {
     export: ExportDialog,
     animation_export: AnimationExportDialog,
     message: Option<Message>,
+    /// The message as last seen, and when it first showed (`ui.input`'s
+    /// time), to let it expire; `None`: not seen yet.
+    message_shown: Option<(Message, f64)>,
     /// The scene at the end of the last frame, to notice changes.
     last_scene: Scene,
     /// A dropped file being read (in the browser, files are read
@@ -142,6 +174,14 @@ impl PlayaApp {
         if let Err(e) = state.scene.validate() {
             log_line(&format!("stored scene ignored: {e}"));
             state.scene = Scene::default();
+            state.preset = files::DEFAULT_PRESET.to_string();
+            state.loaded = String::new();
+        }
+        if state.loaded.is_empty() {
+            // Stored before the loaded scene was kept: the shipped preset
+            // the state names, else the scene as it is.
+            let preset = crate::presets::load(&state.preset);
+            state.loaded = crate::share::encode(preset.as_ref().unwrap_or(&state.scene));
         }
         if state.dice == 0 {
             state.dice = clock_seed();
@@ -161,6 +201,7 @@ impl PlayaApp {
             export: ExportDialog::default(),
             animation_export: AnimationExportDialog::default(),
             message: None,
+            message_shown: None,
             last_scene,
             dropped: None,
             editing: false,
@@ -210,20 +251,55 @@ impl PlayaApp {
     }
 
     /// Replaces the scene (as loading a preset, a file or a paste does) and
-    /// says so in the status bar. One undo step.
-    pub fn load_scene(&mut self, scene: Scene, from: &str) {
+    /// says so in the status bar; `name` is the name the scene goes by
+    /// from now on (see [`AppState::preset`]). One undo step.
+    pub fn load_scene(&mut self, scene: Scene, from: &str, name: &str) {
+        self.state.preset = name.to_string();
+        self.state.loaded = crate::share::encode(&scene);
         self.state.scene = scene;
         self.controls.sync(&self.state.scene);
         self.animation.stop();
         self.set_message(format!("Loaded {from}"), false);
     }
 
+    /// Shows `text` in the status bar. Only there: what a person does in
+    /// the window is no news for the terminal that started it.
     fn set_message(&mut self, text: impl Into<String>, error: bool) {
-        let text = text.into();
-        if error {
-            log_line(&text);
+        self.message = Some(Message {
+            text: text.into(),
+            error,
+        });
+        self.message_shown = None;
+    }
+
+    /// Clears the message once it has shown long enough (however it was
+    /// set: exports write theirs directly), before the status bar is drawn,
+    /// and asks for the frame that will clear it.
+    fn expire_message(&mut self, ctx: &egui::Context) {
+        let Some(message) = &self.message else {
+            self.message_shown = None;
+            return;
+        };
+        let now = ctx.input(|i| i.time);
+        let since = match &self.message_shown {
+            Some((shown, since)) if shown == message => *since,
+            _ => {
+                self.message_shown = Some((message.clone(), now));
+                now
+            }
+        };
+        let seconds = if message.error {
+            2.0 * MESSAGE_SECONDS
+        } else {
+            MESSAGE_SECONDS
+        };
+        let left = since + seconds - now;
+        if left <= 0.0 {
+            self.message = None;
+            self.message_shown = None;
+        } else {
+            ctx.request_repaint_after(Duration::from_secs_f64(left));
         }
-        self.message = Some(Message { text, error });
     }
 
     /// Draws the whole window into `ui` and runs one frame of the app.
@@ -246,6 +322,7 @@ impl PlayaApp {
         self.controls.can_undo = self.history.can_undo(&self.state.scene);
         self.controls.can_redo = self.history.can_redo(&self.state.scene);
         self.trace.bench_step(&mut self.state.scene, &self.preview);
+        self.expire_message(&ctx);
 
         egui::Panel::bottom("status")
             .frame(
@@ -273,7 +350,7 @@ impl PlayaApp {
                         self.animation.ui(
                             ui,
                             &mut self.state.scene.automaton.generations,
-                            &mut self.state.animate,
+                            &self.state.animate,
                             ready,
                         );
                     });
@@ -305,6 +382,10 @@ impl PlayaApp {
         self.editing = editing;
         self.history.observe(&self.state.scene, editing);
         self.preview.request(&ctx, &self.state.scene);
+        if self.message.as_ref() != self.message_shown.as_ref().map(|(m, _)| m) {
+            // A message set after the status bar was drawn: show it now.
+            ctx.request_repaint();
+        }
         self.trace
             .frame(&ctx, frame_start, self.preview.in_flight());
     }
@@ -360,12 +441,7 @@ impl PlayaApp {
                     self.set_message(format!("Randomized (roll {roll:016x})"), false);
                 }
                 Event::Load(result) => match result {
-                    Ok((scene, name, preset)) => {
-                        if let Some(preset) = preset {
-                            self.state.preset = preset;
-                        }
-                        self.load_scene(scene, &name);
-                    }
+                    Ok((scene, from, name)) => self.load_scene(scene, &from, &name),
                     Err(e) => self.set_message(e, true),
                 },
                 Event::Message(text, error) => self.set_message(text, error),
@@ -442,10 +518,8 @@ impl PlayaApp {
             self.handle(vec![controls::Event::Randomize]);
         }
         if play {
-            self.animation.toggle(
-                &mut self.state.scene.automaton.generations,
-                &self.state.animate,
-            );
+            self.animation
+                .toggle(&mut self.state.scene.automaton.generations);
         }
         if fit {
             self.preview.fit();
@@ -507,7 +581,7 @@ impl PlayaApp {
         let Some(answer) = reader.poll() else { return };
         self.dropped = None;
         match answer.map(files::scene_from_picked) {
-            Some((name, Ok(scene))) => self.load_scene(scene, &name),
+            Some((name, Ok(scene))) => self.load_scene(scene, &name, files::stem(&name)),
             Some((_, Err(e))) => self.set_message(e, true),
             None => self.set_message("the dropped file could not be read", true),
         }
@@ -523,7 +597,7 @@ impl PlayaApp {
             files::scene_from_path(path).map(|s| (s, files::display_name(path)))
         };
         match result {
-            Ok((scene, name)) => self.load_scene(scene, &name),
+            Ok((scene, name)) => self.load_scene(scene, &name, files::stem(&name)),
             Err(e) => self.set_message(e, true),
         }
     }
@@ -532,7 +606,7 @@ impl PlayaApp {
     /// and says why.
     pub fn paste(&mut self, text: &str) {
         match files::scene_from_text(text) {
-            Ok(scene) => self.load_scene(scene, "pasted scene"),
+            Ok(scene) => self.load_scene(scene, "pasted scene", ""),
             Err(e) => self.set_message(e, true),
         }
     }
@@ -543,7 +617,7 @@ impl PlayaApp {
         match self.link.on_frame(hash, &self.state.scene, self.editing) {
             link::LinkAction::None => {}
             link::LinkAction::Load(code) => match files::scene_from_text(&code) {
-                Ok(scene) => self.load_scene(scene, "the link"),
+                Ok(scene) => self.load_scene(scene, "the link", ""),
                 Err(e) => self.set_message(e, true),
             },
             link::LinkAction::Write(_code) => {
@@ -681,6 +755,28 @@ mod tests {
         };
         let text = ron::to_string(&with_address).unwrap();
         assert_eq!(ron::from_str::<AppState>(&text).unwrap(), with_address);
+    }
+
+    #[test]
+    fn a_state_stored_by_an_older_version_comes_back_without_stale_parts() {
+        let badlands = crate::presets::load("badlands").unwrap();
+        let stored = format!(
+            "(scene: {}, preset: \"badlands\", animate: (last: 251, fps: 9.0))",
+            ron::to_string(&badlands).unwrap()
+        );
+        let state: AppState = ron::from_str(&stored).unwrap();
+        // The scrubber's old end is not read: its range is the setting's.
+        assert_eq!(state.animate.fps, 9.0);
+        assert_eq!(state.loaded, "");
+        let app = PlayaApp::new(state);
+        let code = crate::share::encode(&badlands);
+        assert_eq!(app.state.loaded, code);
+        assert_eq!(app.state.origin_label(&code), "badlands");
+        let edited = crate::share::encode(&Scene {
+            seed: 3,
+            ..badlands
+        });
+        assert_eq!(app.state.origin_label(&edited), "badlands (edited)");
     }
 
     #[test]

@@ -1,0 +1,425 @@
+#![cfg(feature = "app")]
+//! The app never shows a stale state: the Share field, the rule field, the
+//! number fields, the generation scrubber, the Preset box and the status
+//! bar all show the scene (egui_kittest, no window).
+
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use playa::app::{AppState, PlayaApp};
+use playa::scene::Scene;
+
+fn harness_with(state: AppState) -> Harness<'static, PlayaApp> {
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut PlayaApp| app.ui(ui), PlayaApp::new(state));
+    settle(&mut h);
+    h
+}
+
+/// The app on a shipped preset, as choosing it in the Preset box leaves it.
+fn harness_on(preset: &str) -> Harness<'static, PlayaApp> {
+    let mut h = harness_with(AppState::default());
+    h.get_by_role_and_label(Role::ComboBox, "Preset").click();
+    settle(&mut h);
+    h.get_by_label(preset).click();
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &playa::presets::load(preset).unwrap());
+    h
+}
+
+/// Runs frames until the full preview of the current scene is on screen
+/// and the UI is idle; bounded, so a broken worker fails the test.
+fn settle(h: &mut Harness<'_, PlayaApp>) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        h.step();
+        if h.state().preview_is_current() {
+            h.step();
+            h.run();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("no preview of the current scene within 60 s");
+}
+
+/// The text of the text field labelled `label`.
+fn field(h: &Harness<'_, PlayaApp>, label: &str) -> String {
+    h.get_by_role_and_label(Role::TextInput, label)
+        .value()
+        .expect("a text field has a value")
+}
+
+/// Focuses the text field labelled `label`, selects all and types `text`
+/// (one key at a time, as a person does), without committing.
+fn type_into(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    for c in text.chars() {
+        h.get_by_role_and_label(Role::TextInput, label)
+            .type_text(&c.to_string());
+        h.step();
+    }
+}
+
+/// What the last frame put on the clipboard, if anything.
+fn copied(h: &Harness<'_, PlayaApp>) -> Option<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+}
+
+/// The status bar's message, if any.
+fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
+    h.state().message().map(|m| m.text.clone())
+}
+
+#[test]
+fn the_share_field_shows_the_scenes_code_after_a_bad_code_or_a_pasted_scene() {
+    let mut h = harness_on("badlands");
+    let badlands = h.state().scene().clone();
+    let code = playa::share::encode(&badlands);
+    assert_eq!(field(&h, "Share"), code);
+
+    // A code with a bad checksum: the error, the scene stays, and the field
+    // shows the scene's code again.
+    type_into(&mut h, "Share", "playa1-vRKQUCwUQfQAz");
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    let error = h.state().message().expect("an error").clone();
+    assert!(error.error, "{error:?}");
+    assert_eq!(h.state().scene(), &badlands);
+    assert_eq!(field(&h, "Share"), code);
+
+    // Copy copies the scene's code.
+    h.get_by_label("Copy").click();
+    h.step();
+    assert_eq!(copied(&h), Some(code.clone()));
+    assert_eq!(
+        message(&h).as_deref(),
+        Some("Copied the scene to the clipboard")
+    );
+
+    // A scene pasted as RON into the field loads, and the field shows its
+    // code, not the RON.
+    let other = Scene {
+        seed: 4242,
+        ..Scene::default()
+    };
+    h.get_by_role_and_label(Role::TextInput, "Share").focus();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Paste(other.to_ron()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+    assert_eq!(field(&h, "Share"), playa::share::encode(&other));
+
+    // A code pasted where a click left the cursor, inside the old code,
+    // loads too.
+    h.get_by_role_and_label(Role::TextInput, "Share").focus();
+    h.step();
+    h.event(egui::Event::Paste(code.clone()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &badlands);
+    assert_eq!(field(&h, "Share"), code);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+
+    // Typing and leaving with Escape changes nothing and shows the code.
+    type_into(&mut h, "Share", "half a co");
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+    assert_eq!(field(&h, "Share"), playa::share::encode(&other));
+}
+
+#[test]
+fn a_share_code_typed_by_hand_is_checked_on_enter_not_on_every_key() {
+    let mut h = harness_with(AppState::default());
+    let before = h.state().scene().clone();
+    let night = playa::presets::load("night-under-stars").unwrap();
+    let code = playa::share::encode(&night);
+
+    // Half a code: nothing loads and nothing complains while typing.
+    type_into(&mut h, "Share", &code[..code.len() / 2]);
+    assert_eq!(message(&h), None);
+    assert_eq!(h.state().scene(), &before);
+    // The whole code, still typing: nothing yet.
+    h.get_by_role_and_label(Role::TextInput, "Share")
+        .type_text(&code[code.len() / 2..]);
+    settle(&mut h);
+    assert_eq!(message(&h), None);
+    assert_eq!(h.state().scene(), &before);
+    // Enter loads it.
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &night);
+
+    // A typo committed with Enter: one error, the scene stays.
+    type_into(&mut h, "Share", "playa1-nope");
+    assert!(!h.state().message().is_some_and(|m| m.error));
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert!(h.state().message().is_some_and(|m| m.error));
+    assert_eq!(h.state().scene(), &night);
+}
+
+#[test]
+fn the_rule_field_shows_the_scenes_rule_after_enter_or_escape() {
+    let mut h = harness_with(AppState::default());
+    let rule = h.state().scene().automaton.rule.to_string();
+    assert_eq!(rule, "B3/S23");
+
+    // An invalid rule committed with Enter: the scene keeps its rule, the
+    // field shows it, and the status bar says why.
+    type_into(&mut h, "Rule", "garbage!?");
+    h.get_by_label_contains("⚠ invalid rule");
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.rule.to_string(), rule);
+    assert_eq!(field(&h, "Rule"), rule);
+    assert!(h.query_by_label_contains("⚠ invalid rule").is_none());
+    let error = h.state().message().expect("a message").clone();
+    assert!(error.error && error.text.contains("garbage!?"), "{error:?}");
+
+    // Escape after an invalid rule: the scene's rule, no error.
+    type_into(&mut h, "Rule", "garbage!?");
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert_eq!(field(&h, "Rule"), rule);
+    assert!(h.query_by_label_contains("⚠ invalid rule").is_none());
+
+    // Escape after a valid rule, applied while typing: back to the rule
+    // before the edit.
+    type_into(&mut h, "Rule", "B36/S23");
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.rule.to_string(), "B36/S23");
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.rule.to_string(), rule);
+    assert_eq!(field(&h, "Rule"), rule);
+}
+
+/// The number box of the slider labelled `label` (a spin button under the
+/// same label; while it is typed in, its value is the text typed).
+fn number_box<'t>(h: &'t Harness<'_, PlayaApp>, label: &'t str) -> egui_kittest::Node<'t> {
+    h.get_by_role_and_label(Role::SpinButton, label)
+}
+
+#[test]
+fn number_fields_apply_on_enter_or_leaving_and_escape_restores() {
+    let mut state = AppState::default();
+    state.scene.automaton.density = 0.45;
+    let mut h = harness_with(state);
+
+    // Click into the box: the text is being edited, the scene is not.
+    number_box(&h, "Density").click();
+    settle(&mut h);
+    h.key_press(Key::End);
+    for _ in 0..3 {
+        h.key_press(Key::Backspace);
+        h.step();
+    }
+    assert_eq!(h.state().scene().automaton.density, 0.45, "mid-edit");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    for c in ["0", ".", "8"] {
+        h.event(egui::Event::Text(c.into()));
+        h.step();
+    }
+    assert_eq!(h.state().scene().automaton.density, 0.45, "mid-edit");
+    assert_eq!(
+        number_box(&h, "Density").value().as_deref(),
+        Some("0.8"),
+        "the box shows what was typed"
+    );
+
+    // Enter applies.
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.density, 0.8);
+
+    // Escape restores.
+    number_box(&h, "Density").click();
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("0.3".into()));
+    h.step();
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.density, 0.8);
+    assert_eq!(
+        number_box(&h, "Density")
+            .accesskit_node()
+            .numeric_value()
+            .map(|v| v as f32),
+        Some(0.8)
+    );
+
+    // Leaving the field (a click elsewhere) applies.
+    number_box(&h, "Density").click();
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("0.3".into()));
+    h.step();
+    assert_eq!(h.state().scene().automaton.density, 0.8, "mid-edit");
+    h.get_by_label("Rock automaton").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.density, 0.3);
+}
+
+/// The highest value the slider labelled `label` reaches.
+fn slider_end(h: &Harness<'_, PlayaApp>, label: &str) -> f64 {
+    h.get_by_role_and_label(Role::Slider, label)
+        .accesskit_node()
+        .max_numeric_value()
+        .expect("a slider has a range")
+}
+
+#[test]
+fn the_scrubber_has_the_generations_settings_range_and_plays_on_from_where_it_is() {
+    let mut state = AppState::default();
+    state.scene.automaton.generations = 90;
+    let mut h = harness_with(state);
+    let end = slider_end(&h, "Generations");
+    assert_eq!(end, f64::from(playa::scene::MAX_GENERATIONS));
+    assert_eq!(slider_end(&h, "Generation"), end, "one range");
+
+    // Stepping on never moves the end.
+    h.state_mut().state.scene.automaton.generations = 250;
+    settle(&mut h);
+    h.get_by_label("⏵").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.generations, 251);
+    assert_eq!(slider_end(&h, "Generation"), end);
+
+    // Play goes on from the generation shown.
+    h.get_by_label("▶ Play").click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().scene().automaton.generations == 251 {
+        assert!(Instant::now() < deadline, "Play did not step");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(h.state().scene().automaton.generations, 252);
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+
+    // Nothing of the scrubber is stored to come back stale: after a
+    // restart and a preset, the range is still the setting's.
+    let mut storage = MemoryStorage::default();
+    h.state().save_to(&mut storage);
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(
+            |ui, app: &mut PlayaApp| app.ui(ui),
+            PlayaApp::from_storage(Some(&storage)),
+        );
+    settle(&mut h);
+    h.get_by_role_and_label(Role::ComboBox, "Preset").click();
+    settle(&mut h);
+    h.get_by_label("badlands").click();
+    settle(&mut h);
+    assert_eq!(slider_end(&h, "Generation"), end);
+}
+
+/// eframe's storage, in memory.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+/// The text the Preset box shows.
+fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
+    h.get_by_role_and_label(Role::ComboBox, "Preset")
+        .value()
+        .expect("the preset box shows a name")
+}
+
+#[test]
+fn the_preset_box_says_edited_or_where_the_scene_came_from_and_messages_expire() {
+    let mut h = harness_on("badlands");
+    assert_eq!(preset_box(&h), "badlands");
+    assert_eq!(message(&h).as_deref(), Some("Loaded preset badlands"));
+
+    // The message goes after a while (each frame of the harness is 1/4 s),
+    // and the frame that drops it no longer shows it.
+    let mut frames = 0;
+    while message(&h).is_some() {
+        assert!(frames < 40, "the message did not expire in 10 s");
+        h.step();
+        frames += 1;
+    }
+    assert!(frames >= 12, "gone after {frames} frames: too soon to read");
+    assert!(h.query_by_label("Loaded preset badlands").is_none());
+
+    // An edit marks the box; undoing it unmarks it.
+    h.get_by_label("🔀 Randomize").click();
+    settle(&mut h);
+    assert_eq!(preset_box(&h), "badlands (edited)");
+    h.get_by_label("Undo").click();
+    settle(&mut h);
+    assert_eq!(preset_box(&h), "badlands");
+
+    // A pasted code: its source, not the last preset.
+    let other = Scene {
+        seed: 31,
+        ..Scene::default()
+    };
+    h.event(egui::Event::Paste(playa::share::encode(&other)));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &other);
+    assert_eq!(preset_box(&h), "pasted scene");
+    h.get_by_label("Next seed").click();
+    settle(&mut h);
+    assert_eq!(preset_box(&h), "pasted scene (edited)");
+
+    // A playa picture dropped on the window: its name.
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("evening.png");
+    let scene = Scene {
+        seed: 5,
+        ..Scene::default()
+    };
+    let image = playa::render(&scene, 64, 36).unwrap();
+    playa::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(png)));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &scene);
+    assert_eq!(preset_box(&h), "evening");
+}
+
+#[derive(Debug)]
+struct Dropped(std::path::PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
