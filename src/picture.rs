@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::compose::Composer;
 use crate::encoder::{self, STRIP_ROWS};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 use crate::recipe::{CODE_KEY, PNG_SIGNATURE, SCENE_KEY};
 use crate::scene::Scene;
 use crate::share;
@@ -64,7 +64,7 @@ impl FromStr for Compression {
         Compression::ALL
             .into_iter()
             .find(|c| c.name() == s)
-            .ok_or_else(|| format!("compression {s:?} must be fast, default or best"))
+            .ok_or_else(|| format!("compression {} must be fast, default or best", quote(s)))
     }
 }
 

@@ -366,7 +366,9 @@ impl Scene {
             .map_err(|e| {
                 fail(format!(
                     "line {}, column {}: {}",
-                    e.span.start.line, e.span.start.col, e.code
+                    e.span.start.line,
+                    e.span.start.col,
+                    crate::error::ron_message(&e.code)
                 ))
             })?;
         scene.validate().map_err(|e| fail(e.to_string()))?;
