@@ -77,3 +77,49 @@ fn a_huge_bad_scene_file_gives_a_short_one_line_message() {
     assert!(message.contains("(600004 characters)"), "{message}");
     h.get_by_label_contains("invalid rule");
 }
+
+/// The tents of the scene, bottom to top.
+fn tents(h: &Harness<'_, PlayaApp>) -> Vec<playa::layers::Tent> {
+    h.state()
+        .scene()
+        .layers
+        .iter()
+        .filter_map(|l| match l {
+            playa::Layer::Tent(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_added_tent_stands_clear_of_the_first() {
+    let mut h = harness();
+    let picture = h.state().preview_fingerprint().expect("a preview");
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    // The menu's Tent button, not the layer list's Tent header.
+    h.get_all_by_label("Tent")
+        .last()
+        .expect("the menu lists Tent")
+        .click();
+    settle(&mut h);
+
+    let tents = tents(&h);
+    assert_eq!(tents.len(), 2, "a second tent is added");
+    let aspect = h.state().scene().aspect;
+    let (a, b) = (&tents[0], &tents[1]);
+    // Their boxes (as the preview's hit test sees them) do not overlap.
+    let half_widths = (a.size + b.size) * 0.55 / aspect;
+    assert!(
+        (a.x - b.x).abs() > half_widths,
+        "the new tent at x {} overlaps the first at x {}",
+        b.x,
+        a.x
+    );
+    assert!((0.0..=1.0).contains(&b.x), "the new tent is in the picture");
+    assert_ne!(
+        h.state().preview_fingerprint(),
+        Some(picture),
+        "the new tent shows"
+    );
+}

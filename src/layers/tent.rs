@@ -71,6 +71,37 @@ impl Tent {
         }
     }
 
+    /// The tent moved along the ground (its `x`, within 0.1 to 0.9 of the
+    /// width) to stand clear of `others` in a picture of `aspect`: where it
+    /// is, if it overlaps none; else the place farthest from the nearest
+    /// one, past its edge if there is room, the nearest to where it was on
+    /// a tie. A tent added to a scene lands where it can be seen, not
+    /// exactly on the tent already there.
+    pub fn placed_apart(&self, others: &[&Tent], aspect: f32) -> Tent {
+        // Gap between two tents' sides, in fractions of the width (negative:
+        // they overlap).
+        let gap =
+            |x: f32, other: &Tent| (x - other.x).abs() - (self.size + other.size) * 0.55 / aspect;
+        let nearest_gap = |x: f32| {
+            others
+                .iter()
+                .map(|o| gap(x, o))
+                .fold(f32::INFINITY, f32::min)
+        };
+        if nearest_gap(self.x) > 0.0 {
+            return self.clone();
+        }
+        let x = (10..=90)
+            .map(|percent| percent as f32 / 100.0)
+            .map(|x| (x, nearest_gap(x).min(0.05), -(x - self.x).abs()))
+            .max_by(|a, b| (a.1, a.2).partial_cmp(&(b.1, b.2)).expect("finite"))
+            .map_or(self.x, |(x, _, _)| x);
+        Tent {
+            x: crate::setting::round_to(x, 1000),
+            ..self.clone()
+        }
+    }
+
     /// Whether a point (fractions of the width and height) is on the tent
     /// in a picture of `aspect`: a box a little more generous than the dome
     /// (about 0.6 as tall as wide), so the tent is easy to grab.
@@ -393,5 +424,31 @@ impl TentDraw {
             ];
         }
         col
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tent_is_placed_clear_of_the_others() {
+        let first = Tent::default();
+        let aspect = 16.0 / 9.0;
+        assert_eq!(first.placed_apart(&[], aspect), first, "alone: unmoved");
+        let far = Tent {
+            x: 0.8,
+            ..Tent::default()
+        };
+        assert_eq!(first.placed_apart(&[&far], aspect), first, "clear: unmoved");
+
+        let second = first.placed_apart(&[&first], aspect);
+        let gap = (second.x - first.x).abs() - 2.0 * first.size * 0.55 / aspect;
+        assert!(gap >= 0.05, "x {} is {gap} clear", second.x);
+        assert_eq!(second.x, crate::setting::round_to(second.x, 1000));
+        let third = first.placed_apart(&[&first, &second], aspect);
+        for other in [&first, &second] {
+            assert!((third.x - other.x).abs() > 2.0 * first.size * 0.55 / aspect);
+        }
     }
 }
