@@ -123,3 +123,126 @@ fn an_added_tent_stands_clear_of_the_first() {
         "the new tent shows"
     );
 }
+
+/// Opens Export PNG… and types `path` into its File field.
+fn export_to(h: &mut Harness<'_, PlayaApp>, path: &Path) {
+    if h.query_by_label("File").is_none() {
+        h.get_by_label("Export PNG…").click();
+        settle(h);
+    }
+    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "File");
+    field.focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text(path.to_str().unwrap());
+    settle(h);
+}
+
+/// Steps frames until background work is over; bounded.
+fn wait_idle(h: &mut Harness<'_, PlayaApp>) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    h.step();
+    while h.state().busy() {
+        assert!(Instant::now() < deadline, "the export did not finish");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+    h.run();
+}
+
+/// A small export, so the tests stay quick.
+fn small_export_state() -> AppState {
+    let mut state = AppState::default();
+    state.export.size = playa::app::export::SizePreset::Custom;
+    state.export.custom = [64, 36];
+    state
+}
+
+#[test]
+fn export_asks_before_replacing_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.png");
+    std::fs::write(&path, b"my earlier picture").unwrap();
+    let mut h = harness_with(small_export_state());
+    export_to(&mut h, &path);
+
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        b"my earlier picture",
+        "Export replaced the file without asking"
+    );
+    h.get_by_label_contains("kept.png already exists");
+
+    // Cancel keeps the file; Replace overwrites it.
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label_contains("already exists").is_none());
+    assert_eq!(std::fs::read(&path).unwrap(), b"my earlier picture");
+    h.get_by_label("Export").click();
+    h.run();
+    h.get_by_label("Replace").click();
+    wait_idle(&mut h);
+    assert!(std::fs::read(&path).unwrap().starts_with(b"\x89PNG"));
+    assert!(h.get_all_by_label_contains("Saved").count() > 0);
+}
+
+#[test]
+fn export_adds_png_to_a_path_without_an_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness_with(small_export_state());
+    export_to(&mut h, &dir.path().join("noext"));
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert!(!dir.path().join("noext").exists(), "saved as noext");
+    let png = std::fs::read(dir.path().join("noext.png")).expect("noext.png");
+    assert!(png.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn the_no_file_chosen_note_goes_once_a_file_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness_with(small_export_state());
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    // With no desktop portal (as here) the dialog answers "nothing chosen".
+    h.get_by_label("Browse…").click();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while h.query_by_label_contains("No file chosen").is_none() {
+        assert!(Instant::now() < deadline, "the file dialog never answered");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    export_to(&mut h, &dir.path().join("typed.png"));
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert!(dir.path().join("typed.png").exists());
+    assert!(
+        h.query_by_label_contains("No file chosen").is_none(),
+        "the note stays after a successful export"
+    );
+    h.get_by_label("Close").click();
+    h.run();
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("No file chosen").is_none(),
+        "the note comes back on reopening"
+    );
+}
+
+#[test]
+fn the_8k_option_states_the_memory_the_streamed_export_takes() {
+    let mut h = harness();
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    h.get_by_label("8K").click();
+    h.run();
+    let mib = playa::picture::streamed_bytes(7680) as f64 / f64::from(1 << 20);
+    h.get_by_label_contains(&format!(
+        "7680 × 4320 pixels, written strip by strip: at most {mib:.0} MiB while rendering"
+    ));
+    assert!(h.query_by_label_contains("127 MiB").is_none());
+}
