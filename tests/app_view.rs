@@ -246,3 +246,26 @@ fn the_8k_option_states_the_memory_the_streamed_export_takes() {
     ));
     assert!(h.query_by_label_contains("127 MiB").is_none());
 }
+
+#[test]
+fn a_tent_behind_the_floor_clears_no_stones() {
+    let mut h = harness();
+    // Sky, Ranges, Floor, Rocks, Tent: twice back puts the tent under the
+    // floor, which hides it whole.
+    for _ in 0..2 {
+        h.get_by_label("Move Tent back").click();
+        settle(&mut h);
+    }
+    let names: Vec<&str> = h.state().scene().layers.iter().map(|l| l.title()).collect();
+    assert_eq!(&names[..4], ["Sky", "Ranges", "Tent", "Floor"]);
+    let hidden = h.state().preview_fingerprint().expect("a preview");
+
+    h.get_by_label("Remove Tent").click();
+    settle(&mut h);
+    assert_eq!(tents(&h).len(), 0);
+    assert_eq!(
+        h.state().preview_fingerprint(),
+        Some(hidden),
+        "removing a tent no one can see changed the picture: it had cleared stones"
+    );
+}

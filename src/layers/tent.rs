@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Band, Draw, Frame, Kind, Prepare};
+use super::{Band, Draw, Frame, Kind, Layer, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::math;
@@ -69,6 +69,24 @@ impl Tent {
             rx: 0.62 * self.size,
             ry: 0.1 * self.size,
         }
+    }
+
+    /// Whether the tent shows, under the layers `above` it in a scene whose
+    /// horizon is at `horizon` (fraction of the height): it is visible, not
+    /// transparent, and not hidden whole by an opaque layer above, as the
+    /// sky is everywhere and the floor below the horizon. Only a tent that
+    /// shows clears the ground of stones: one moved behind the floor leaves
+    /// the stones where they lie.
+    pub fn is_drawn(&self, above: &[Layer], horizon: f32) -> bool {
+        // Where the dome's top is, with a margin for its anti-aliased edge
+        // and the floor's at the horizon (a few pixels at any size).
+        let top = self.y - HEIGHT * self.size - 0.01;
+        let hides = |layer: &Layer| match layer {
+            Layer::Sky(sky) => sky.visible && sky.opacity >= 1.0,
+            Layer::Floor(floor) => floor.visible && floor.opacity >= 1.0 && top >= horizon,
+            _ => false,
+        };
+        self.visible && self.opacity > 0.0 && !above.iter().any(hides)
     }
 
     /// The tent moved along the ground (its `x`, within 0.1 to 0.9 of the
