@@ -269,3 +269,65 @@ fn a_tent_behind_the_floor_clears_no_stones() {
         "removing a tent no one can see changed the picture: it had cleared stones"
     );
 }
+
+/// The side panel's width, as its right-aligned buttons show it (with no
+/// scroll bar).
+fn panel_width(h: &Harness<'_, PlayaApp>) -> f32 {
+    h.get_by_label("Remove Sky").rect().right()
+}
+
+/// Opens or closes a layer's settings with the triangle left of its name.
+fn toggle_layer(h: &mut Harness<'_, PlayaApp>, title: &str) {
+    let pos = h.get_by_label(title).rect().left_center() - egui::vec2(10.0, 0.0);
+    h.hover_at(pos);
+    h.drag_at(pos);
+    h.drop_at(pos);
+    // Frame by frame, as a window draws the opening and the scroll bar
+    // fading in.
+    for _ in 0..30 {
+        h.step();
+    }
+    h.run();
+}
+
+#[test]
+fn the_side_panel_keeps_its_width_as_layers_open_and_close() {
+    let mut h = harness();
+    let width = panel_width(&h);
+    let rows = h.query_all_by_label("Opacity").count();
+    for cycle in 0..14 {
+        toggle_layer(&mut h, "Floor");
+        assert!(
+            h.query_all_by_label("Opacity").count() > rows,
+            "cycle {cycle}: the Floor layer opens"
+        );
+        toggle_layer(&mut h, "Floor");
+        assert_eq!(
+            h.query_all_by_label("Opacity").count(),
+            rows,
+            "cycle {cycle}"
+        );
+    }
+    assert_eq!(panel_width(&h), width, "the side panel crept");
+}
+
+#[test]
+fn content_wider_than_the_side_panel_does_not_widen_it() {
+    let narrow = harness();
+    let fit = narrow.get_by_label("Fit").rect().left();
+    // A preset name wider than the panel, as a long file name gives.
+    let state = AppState {
+        preset: "a-preset-with-a-very-long-name-that-is-wider-than-the-side-panel".into(),
+        ..AppState::default()
+    };
+    let mut h = harness_with(state);
+    for _ in 0..5 {
+        h.step();
+    }
+    h.run();
+    assert_eq!(
+        h.get_by_label("Fit").rect().left(),
+        fit,
+        "the preview moved right: the side panel grew to fit its content"
+    );
+}
