@@ -331,3 +331,102 @@ fn content_wider_than_the_side_panel_does_not_widen_it() {
         "the preview moved right: the side panel grew to fit its content"
     );
 }
+
+/// The labels on screen.
+fn labels(h: &Harness<'_, PlayaApp>) -> Vec<String> {
+    use egui_kittest::kittest::NodeT;
+    h.query_all_by_role(egui::accesskit::Role::Label)
+        .filter_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
+        .collect()
+}
+
+/// The width and height of the last full preview render, from the status
+/// bar ("Rendered 896×504 in 57.8 ms").
+fn rendered(h: &Harness<'_, PlayaApp>) -> (u32, u32) {
+    let text = labels(h)
+        .into_iter()
+        .find(|l| l.starts_with("Rendered "))
+        .expect("the status bar says what was rendered");
+    let size = text["Rendered ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let (w, hh) = size.split_once('×').unwrap();
+    (w.parse().unwrap(), hh.parse().unwrap())
+}
+
+/// The zoom read-out over the preview ("47%").
+fn zoom_label(h: &Harness<'_, PlayaApp>) -> String {
+    labels(h)
+        .into_iter()
+        .find(|l| {
+            l.strip_suffix('%')
+                .is_some_and(|n| n.parse::<f32>().is_ok())
+        })
+        .expect("a zoom read-out")
+}
+
+/// Steps frames until the preview of the current view has been on screen
+/// for a few frames in a row (the wheel scrolls smoothly, over frames, and
+/// each step of a zoom asks for its own render); bounded.
+fn settle_view(h: &mut Harness<'_, PlayaApp>) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut current = 0;
+    while current < 5 {
+        assert!(Instant::now() < deadline, "the view did not settle");
+        h.step();
+        current = if h.state().preview_is_current() {
+            current + 1
+        } else {
+            0
+        };
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
+    use egui::accesskit::Role;
+    let mut h = harness();
+    // Fitted, the 1920-wide picture is shown smaller than 1:1.
+    let fitted = zoom_label(&h);
+    let percent: f32 = fitted.trim_end_matches('%').parse().unwrap();
+    assert!(percent < 100.0, "fitted, the read-out says {fitted}");
+
+    // 100%: a window of the 1920×1080 picture, one pixel per screen pixel.
+    h.get_by_role_and_label(Role::Button, "100%").click();
+    settle_view(&mut h);
+    assert_eq!(zoom_label(&h), "100%");
+    let (w, hh) = rendered(&h);
+    assert!(
+        w <= 1280 - 300 && hh <= 800,
+        "at 100% the render is what the screen shows, not {w}×{hh}"
+    );
+
+    // Zoomed in all the way: 1600%, still rendered at screen resolution.
+    let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(300.0, 300.0);
+    for _ in 0..40 {
+        h.hover_at(centre);
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 400.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: egui::Modifiers::NONE,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.step();
+    }
+    // The wheel scrolls smoothly: let it come to rest.
+    settle_view(&mut h);
+    assert_eq!(zoom_label(&h), "1600%");
+    let (w, hh) = rendered(&h);
+    assert!(
+        w <= 1280 - 300 && hh <= 800,
+        "at 1600% the render is what the screen shows, not {w}×{hh} scaled up"
+    );
+
+    h.get_by_label("Fit").click();
+    settle_view(&mut h);
+    assert_eq!(zoom_label(&h), fitted);
+}

@@ -286,7 +286,8 @@ impl PlayaApp {
                         );
                     });
                 egui::CentralPanel::no_frame().show(ui, |ui| {
-                    self.preview.ui(ui, &mut self.state.scene);
+                    let picture = self.state.export.pixels(&self.state.scene);
+                    self.preview.ui(ui, &mut self.state.scene, picture);
                 });
             });
         let speed = self.preview.ms_per_mpx();
