@@ -67,6 +67,10 @@ struct Shown {
     fingerprint: u64,
 }
 
+/// What a request renders: the picture's size and, zoomed in, the window
+/// of it on screen.
+type View = ([u32; 2], Option<[u32; 4]>);
+
 /// What a pointer drag on the preview does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Drag {
@@ -86,7 +90,7 @@ pub struct Preview {
     texture: Option<TextureHandle>,
     shown: Option<Shown>,
     /// The last request: its id, scene, size and window.
-    sent: Option<(u64, Scene, [u32; 2], Option<[u32; 4]>)>,
+    sent: Option<(u64, Scene, View)>,
     next_id: u64,
     /// Size the panel wants, in pixels (set by [`Preview::ui`]).
     want: [u32; 2],
@@ -203,9 +207,8 @@ impl Preview {
         if size[0] == 0 || size[1] == 0 {
             return;
         }
-        if let Some((_, s, sz, w)) = &self.sent
-            && *sz == size
-            && *w == window
+        if let Some((_, s, view)) = &self.sent
+            && *view == (size, window)
             && s == scene
         {
             return;
@@ -219,7 +222,7 @@ impl Preview {
             && !cfg!(target_arch = "wasm32");
         let id = self.next_id;
         self.next_id += 1;
-        self.sent = Some((id, scene.clone(), size, window));
+        self.sent = Some((id, scene.clone(), (size, window)));
         self.worker.set_repaint(ctx);
         self.worker.request(PreviewJob {
             id,
@@ -235,7 +238,7 @@ impl Preview {
     /// Whether the full render of `scene` at the wanted size is on screen.
     pub fn is_current(&self, scene: &Scene) -> bool {
         match (&self.shown, &self.sent) {
-            (Some(shown), Some((id, _, _, _))) => {
+            (Some(shown), Some((id, _, _))) => {
                 shown.full && shown.id == *id && shown.scene == *scene
             }
             _ => false,
@@ -247,7 +250,7 @@ impl Preview {
         match (&self.shown, &self.sent) {
             (_, None) => false,
             (None, Some(_)) => true,
-            (Some(shown), Some((id, _, _, _))) => shown.id != *id || !shown.full,
+            (Some(shown), Some((id, _, _))) => shown.id != *id || !shown.full,
         }
     }
 
