@@ -168,9 +168,8 @@ fn export_asks_before_replacing_a_file() {
 
     h.get_by_label("Export").click();
     wait_idle(&mut h);
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        b"my earlier picture",
+    assert!(
+        std::fs::read(&path).unwrap() == b"my earlier picture",
         "Export replaced the file without asking"
     );
     h.get_by_label_contains("kept.png already exists");
@@ -179,7 +178,7 @@ fn export_asks_before_replacing_a_file() {
     h.get_by_label("Cancel").click();
     h.run();
     assert!(h.query_by_label_contains("already exists").is_none());
-    assert_eq!(std::fs::read(&path).unwrap(), b"my earlier picture");
+    assert!(std::fs::read(&path).unwrap() == b"my earlier picture");
     h.get_by_label("Export").click();
     h.run();
     h.get_by_label("Replace").click();
