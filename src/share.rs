@@ -74,7 +74,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip, quote};
 use crate::layers::{KINDS, Kind, Layer, match_kind, match_kinds};
 use crate::scene::{MAX_LAYERS, Scene};
 use crate::setting::Setting;
@@ -155,7 +155,7 @@ fn link_address(base: &str) -> Result<&str> {
     let address = trimmed.split_once('#').map_or(trimmed, |(a, _)| a);
     let fail = |reason: &str| {
         Err(Error::WebAddress {
-            address: clip(trimmed),
+            address: trimmed.to_string(),
             reason: reason.into(),
         })
     };
@@ -198,8 +198,8 @@ fn code_in_link(text: &str) -> Result<Option<&str>> {
     match fragment {
         Some(code) if is_code_shaped(code) => Ok(Some(code)),
         Some(fragment) if !fragment.is_empty() => Err(Error::ShareCode(format!(
-            "the link's fragment {:?} is not a share code (they start with {})",
-            clip(fragment),
+            "the link's fragment {} is not a share code (they start with {})",
+            quote(fragment),
             prefixes()
         ))),
         _ => Err(Error::ShareCode(
@@ -299,8 +299,8 @@ fn is_code_shaped(text: &str) -> bool {
 fn strip_prefix(code: &str) -> Result<(u32, &str)> {
     let not_a_code = || {
         Error::ShareCode(format!(
-            "{:?} is not a playa share code (they start with {})",
-            clip(code),
+            "{} is not a playa share code (they start with {})",
+            quote(code),
             prefixes()
         ))
     };
@@ -329,14 +329,6 @@ fn strip_prefix(code: &str) -> Result<(u32, &str)> {
 fn prefixes() -> String {
     let all: Vec<String> = (1..=FORMAT).map(|f| format!("{PREFIX}{f}-")).collect();
     all.join(" or ")
-}
-
-/// The first 24 characters of `text`, for messages.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(24) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 /// A base scene of the format, with the name it had as a preset.

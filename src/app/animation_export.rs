@@ -369,7 +369,10 @@ impl AnimationExportDialog {
                 && !dir.as_os_str().is_empty()
             {
                 if !dir.is_dir() {
-                    return Err(format!("folder {} does not exist", dir.display()));
+                    return Err(format!(
+                        "folder {} does not exist",
+                        crate::error::clip(&dir.display().to_string())
+                    ));
                 }
                 settings.folder = Some(dir.to_path_buf());
             }
