@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::compose;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 use crate::picture::Compression;
 use crate::scene::Scene;
 
@@ -99,7 +99,8 @@ impl Batch {
                     return Err(Error::Batch(format!(
                         "{} and {} would both be written to {key}.png: render them \
                          separately, with their own --out",
-                        first.input, input.input
+                        clip(&first.input),
+                        clip(&input.input)
                     )));
                 }
                 by_key.insert(key.clone(), jobs.len());

@@ -162,6 +162,55 @@ impl Plan {
         Ok(())
     }
 
+    /// The part `[x, y, w, h]` (in pixels, inside the picture) of the
+    /// picture at `width × height`, pixel for pixel as [`render`] draws it
+    /// there: only the bands of rows the window spans are drawn, so a view
+    /// zoomed into a picture far larger than the screen (up to the streamed
+    /// limits, [`check_streamed_size`]) costs its visible rows, not the
+    /// picture. A window outside the picture, or empty, is an error.
+    pub fn render_window(&self, width: u32, height: u32, window: [u32; 4]) -> Result<RgbaImage> {
+        let [x, y, w, h] = window;
+        check_size(w, h)?;
+        if x.checked_add(w).is_none_or(|r| r > width) || y.checked_add(h).is_none_or(|b| b > height)
+        {
+            return Err(Error::out_of_range(
+                "window",
+                format!("{w}x{h} at {x},{y}"),
+                format!("inside the {width}x{height} picture"),
+            ));
+        }
+        let composer = self.at(width, height)?;
+        let first = y / BAND_ROWS;
+        let last = (y + h).div_ceil(BAND_ROWS);
+        let row_bytes = width as usize * 4;
+        let bands: Vec<(u32, Vec<u8>)> = (first..last)
+            .into_par_iter()
+            .map_init(
+                || composer.scratch(),
+                |scratch, band| {
+                    let y0 = band * BAND_ROWS;
+                    let rows = BAND_ROWS.min(height - y0);
+                    let mut out = vec![0; rows as usize * row_bytes];
+                    composer.render_band(band as usize, &mut out, scratch);
+                    (y0, out)
+                },
+            )
+            .collect();
+        let mut image = RgbaImage::new(w, h);
+        let cols = x as usize * 4..(x + w) as usize * 4;
+        for (y0, band) in bands {
+            for (i, row) in band.chunks_exact(row_bytes).enumerate() {
+                let py = y0 + i as u32;
+                if (y..y + h).contains(&py) {
+                    let start = (py - y) as usize * w as usize * 4;
+                    image.as_mut()[start..start + w as usize * 4]
+                        .copy_from_slice(&row[cols.clone()]);
+                }
+            }
+        }
+        Ok(image)
+    }
+
     /// The plan at `width × height`: its visible layers prepared (for
     /// drawing band by band: up to the streamed limits).
     pub(crate) fn at(&self, width: u32, height: u32) -> Result<Composer> {
@@ -412,6 +461,27 @@ impl Composer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_is_the_same_pixels_as_the_whole_picture_there() {
+        let scene = crate::presets::load("night-under-stars").unwrap();
+        let plan = Plan::new(&scene).unwrap();
+        let (w, h) = (333, 187);
+        let whole = render(&scene, w, h).unwrap();
+        for window in [
+            [0, 0, w, h],
+            [10, 3, 50, 20],
+            [200, 100, 133, 87],
+            [5, 180, 1, 7],
+        ] {
+            let [x, y, ww, wh] = window;
+            let part = plan.render_window(w, h, window).unwrap();
+            let crop = image::imageops::crop_imm(&whole, x, y, ww, wh).to_image();
+            assert!(part == crop, "{window:?}");
+        }
+        assert!(plan.render_window(w, h, [300, 0, 40, 10]).is_err());
+        assert!(plan.render_window(w, h, [0, 0, 0, 10]).is_err());
+    }
 
     #[test]
     fn sizes_are_checked() {

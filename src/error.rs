@@ -11,7 +11,7 @@ pub enum Error {
     /// Reading or writing a file failed.
     // The io error is part of the message rather than a `#[source]`, so that
     // printing the error chain does not say it twice.
-    #[error("{}: {error}", path.display())]
+    #[error("{}: {error}", clip(&path.display().to_string()))]
     Io {
         /// The file involved.
         path: PathBuf,
@@ -19,7 +19,7 @@ pub enum Error {
         error: std::io::Error,
     },
     /// A Life-like rule string could not be parsed.
-    #[error("invalid rule {rule:?}: {reason}")]
+    #[error("invalid rule {}: {reason}", quote(rule))]
     Rule {
         /// The whole rule as given.
         rule: String,
@@ -45,7 +45,7 @@ pub enum Error {
         limit: String,
     },
     /// A scene description (RON) could not be read.
-    #[error("{source_name}: {reason}")]
+    #[error("{}: {reason}", clip(source_name))]
     Scene {
         /// Where the scene came from (a file name, "share code", ...).
         source_name: String,
@@ -53,7 +53,7 @@ pub enum Error {
         reason: String,
     },
     /// A PNG could not be read or written.
-    #[error("{source_name}: {reason}")]
+    #[error("{}: {reason}", clip(source_name))]
     Png {
         /// The file or stream involved.
         source_name: String,
@@ -80,7 +80,7 @@ pub enum Error {
     Shard(String),
     /// A batch's manifest that cannot be read or does not fit the batch
     /// (see [`crate::manifest`]).
-    #[error("{}: {reason}", path.display())]
+    #[error("{}: {reason}", clip(&path.display().to_string()))]
     Manifest {
         /// The manifest file.
         path: PathBuf,
@@ -89,9 +89,9 @@ pub enum Error {
     },
     /// A web address to make links to scenes with (see
     /// [`crate::share::link`]) that is not one.
-    #[error("{address:?} is not a web address: {reason}")]
+    #[error("{} is not a web address: {reason}", quote(address))]
     WebAddress {
-        /// The address as given, cut short if long.
+        /// The address as given.
         address: String,
         /// Why not.
         reason: String,
@@ -121,5 +121,150 @@ impl Error {
     }
 }
 
+/// How long a piece of input an error message shows whole, in characters
+/// (escapes counted): a longer one is cut to [`EXCERPT_CHARS`].
+pub const QUOTE_LIMIT: usize = 80;
+
+/// How many characters of a longer input an error message shows, before
+/// "…" and the input's whole length.
+pub const EXCERPT_CHARS: usize = 60;
+
+/// `text` as an error message quotes it: between double quotes, escaped as
+/// Rust's `{:?}` does (so a message stays one line), and cut when longer
+/// than [`QUOTE_LIMIT`]: `"B3/S99999…" (600004 characters)`. A 600 KB rule
+/// in a scene file shows its first [`EXCERPT_CHARS`] characters, not 600 KB.
+pub fn quote(text: &str) -> String {
+    in_quotes(excerpt(text, true))
+}
+
+/// An excerpt between double quotes, with the whole length if it was cut.
+fn in_quotes((shown, total): (String, Option<usize>)) -> String {
+    match total {
+        None => format!("\"{shown}\""),
+        Some(total) => format!("\"{shown}…\" ({total} characters)"),
+    }
+}
+
+/// `text` as an error message names it (a file, a preset's name, a share
+/// code before its message): as it is, control characters escaped (so a
+/// message stays one line), and cut as [`quote`] cuts:
+/// `/tmp/very/long…(312 characters)`.
+pub fn clip(text: &str) -> String {
+    match excerpt(text, false) {
+        (shown, None) => shown,
+        (shown, Some(total)) => format!("{shown}… ({total} characters)"),
+    }
+}
+
+/// The escaped text and, when it had to be cut, its whole length in
+/// characters. `quoted` escapes `"` and `\\` too, as `{:?}` does.
+fn excerpt(text: &str, quoted: bool) -> (String, Option<usize>) {
+    let escape = |c: char| -> String {
+        let debug = c.is_control() || (quoted && c != '\'');
+        if debug && c.escape_debug().len() > 1 {
+            c.escape_debug().collect()
+        } else {
+            c.to_string()
+        }
+    };
+    let mut shown = String::new();
+    let mut length = 0;
+    let mut cut_at = None;
+    for c in text.chars() {
+        let escaped = escape(c);
+        length += escaped.chars().count();
+        if length > QUOTE_LIMIT {
+            break;
+        }
+        if length <= EXCERPT_CHARS {
+            cut_at = Some(shown.len() + escaped.len());
+        }
+        shown.push_str(&escaped);
+    }
+    if length <= QUOTE_LIMIT {
+        return (shown, None);
+    }
+    shown.truncate(cut_at.unwrap_or(0));
+    (shown, Some(text.chars().count()))
+}
+
+/// The message of a RON error, with any input it quotes (an unknown field's
+/// or variant's name, a value) cut as [`quote`] cuts. Custom messages are
+/// playa's own, which cut what they quote themselves.
+pub(crate) fn ron_message(code: &ron::Error) -> String {
+    use ron::Error as E;
+    let mut code = code.clone();
+    // RON writes a name as `name`, or as "name"_[invalid identifier] when it
+    // is none (a cut one never is): the cut name is put back, quoted.
+    let mut name = None;
+    match &mut code {
+        E::NoSuchEnumVariant { found: text, .. }
+        | E::NoSuchStructField { found: text, .. }
+        | E::ExpectedDifferentStructName { found: text, .. }
+        | E::NoSuchExtension(text)
+        | E::InvalidIdentifier(text)
+        | E::SuggestRawIdentifier(text)
+            if clip(text) != *text =>
+        {
+            name = Some(quote(text));
+            *text = PLACEHOLDER.into();
+        }
+        E::InvalidValueForType { found, .. } if clip(found) != *found => {
+            // serde wrote `the string "…"` with the string escaped already.
+            *found = match found
+                .strip_prefix("the string \"")
+                .and_then(|rest| rest.strip_suffix('"'))
+            {
+                Some(escaped) => format!("the string {}", in_quotes(excerpt(escaped, false))),
+                None => clip(found),
+            }
+        }
+        _ => {}
+    }
+    let message = code.to_string();
+    match name {
+        Some(name) => message
+            .replace(&format!("`r#{PLACEHOLDER}`"), "a raw identifier")
+            .replace(&format!("`{PLACEHOLDER}`"), &name)
+            .replace(PLACEHOLDER, &name),
+        None => message,
+    }
+}
+
+/// Stands in for a name in a RON message until the message is written.
+const PLACEHOLDER: &str = "playa_cut_name";
+
 /// `Result` with playa's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_input_is_quoted_whole() {
+        assert_eq!(quote("B3/S23"), "\"B3/S23\"");
+        assert_eq!(quote("a\"b\nc"), "\"a\\\"b\\nc\"");
+        assert_eq!(clip("/tmp/a b.ron"), "/tmp/a b.ron");
+        assert_eq!(clip("line\nbreak"), "line\\nbreak");
+        let eighty = "x".repeat(QUOTE_LIMIT);
+        assert_eq!(clip(&eighty), eighty);
+    }
+
+    #[test]
+    fn long_input_is_cut_with_its_length() {
+        let long = format!("B3/S{}", "9".repeat(600_000));
+        let quoted = quote(&long);
+        assert_eq!(
+            quoted,
+            format!("\"B3/S{}…\" (600004 characters)", "9".repeat(56))
+        );
+        assert_eq!(
+            clip(&"é".repeat(81)),
+            format!("{}… (81 characters)", "é".repeat(60))
+        );
+        // Escapes count: a line of newlines is cut before 80 characters show.
+        let breaks = quote(&"\n".repeat(50));
+        assert_eq!(breaks, format!("\"{}…\" (50 characters)", "\\n".repeat(30)));
+    }
+}

@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::layers::Layer;
+use crate::layers::{Layer, Tent};
 use crate::life::{Rule, Topology};
 use crate::limit::Limit;
 use crate::palette::TimeOfDay;
@@ -366,7 +366,9 @@ impl Scene {
             .map_err(|e| {
                 fail(format!(
                     "line {}, column {}: {}",
-                    e.span.start.line, e.span.start.col, e.code
+                    e.span.start.line,
+                    e.span.start.col,
+                    crate::error::ron_message(&e.code)
                 ))
             })?;
         scene.validate().map_err(|e| fail(e.to_string()))?;
@@ -436,6 +438,29 @@ impl Scene {
         let cols = self.automaton.columns.max(1) as usize;
         let rows = (cols as f64 / f64::from(self.aspect.max(MIN_ASPECT))).round();
         (cols, (rows as usize).max(1))
+    }
+
+    /// Adds `layer` on top of the others, placed to be seen: a tent is
+    /// moved along the ground clear of the tents already there (see
+    /// [`Tent::placed_apart`]). False, and nothing added, when the scene has
+    /// [`MAX_LAYERS`] already.
+    pub fn add_layer(&mut self, mut layer: Layer) -> bool {
+        if self.layers.len() >= MAX_LAYERS {
+            return false;
+        }
+        if let Layer::Tent(tent) = &mut layer {
+            let others: Vec<&Tent> = self
+                .layers
+                .iter()
+                .filter_map(|l| match l {
+                    Layer::Tent(t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            *tent = tent.placed_apart(&others, self.aspect);
+        }
+        self.layers.push(layer);
+        true
     }
 
     /// The file name stem for this scene rendered with `seed`:

@@ -11,7 +11,7 @@ use std::fmt;
 
 use sha2::{Digest, Sha256};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 
 /// Most shards a batch may be split into.
 pub const MAX_SHARDS: u32 = 100_000;
@@ -65,7 +65,8 @@ impl Shard {
     pub fn parse(text: &str) -> Result<Shard> {
         let bad = || {
             Error::Shard(format!(
-                "shard {text:?} must be I/N (e.g. 2/4, 1-based) or auto"
+                "shard {} must be I/N (e.g. 2/4, 1-based) or auto",
+                quote(text)
             ))
         };
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
@@ -94,9 +95,9 @@ impl Shard {
         let number = |name: &str| -> Result<Option<u64>> {
             get(name)
                 .map(|v| {
-                    v.trim()
-                        .parse::<u64>()
-                        .map_err(|_| Error::Shard(format!("{name}={v:?} is not a whole number")))
+                    v.trim().parse::<u64>().map_err(|_| {
+                        Error::Shard(format!("{name}={} is not a whole number", quote(&v)))
+                    })
                 })
                 .transpose()
         };

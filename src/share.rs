@@ -58,7 +58,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip, quote};
 use crate::layers::{KINDS, Kind, Layer, match_kind, match_kinds};
 use crate::scene::{MAX_LAYERS, Scene};
 use crate::setting::Setting;
@@ -127,7 +127,7 @@ fn link_address(base: &str) -> Result<&str> {
     let address = trimmed.split_once('#').map_or(trimmed, |(a, _)| a);
     let fail = |reason: &str| {
         Err(Error::WebAddress {
-            address: clip(trimmed),
+            address: trimmed.to_string(),
             reason: reason.into(),
         })
     };
@@ -170,8 +170,8 @@ fn code_in_link(text: &str) -> Result<Option<&str>> {
     match fragment {
         Some(code) if is_code_shaped(code) => Ok(Some(code)),
         Some(fragment) if !fragment.is_empty() => Err(Error::ShareCode(format!(
-            "the link's fragment {:?} is not a share code (they start with {PREFIX}{FORMAT}-)",
-            clip(fragment)
+            "the link's fragment {} is not a share code (they start with {PREFIX}{FORMAT}-)",
+            quote(fragment)
         ))),
         _ => Err(Error::ShareCode(
             "the link has no share code after #".into(),
@@ -254,8 +254,8 @@ fn is_code_shaped(text: &str) -> bool {
 fn strip_prefix(code: &str) -> Result<&str> {
     let not_a_code = || {
         Error::ShareCode(format!(
-            "{:?} is not a playa share code (they start with {PREFIX}{FORMAT}-)",
-            clip(code)
+            "{} is not a playa share code (they start with {PREFIX}{FORMAT}-)",
+            quote(code)
         ))
     };
     let rest = code.strip_prefix(PREFIX).ok_or_else(not_a_code)?;
@@ -277,14 +277,6 @@ fn strip_prefix(code: &str) -> Result<&str> {
         )));
     }
     Ok(body)
-}
-
-/// The first 24 characters of `text`, for messages.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(24) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 /// A base scene of the format, with the name it had as a preset.

@@ -16,7 +16,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 use crate::presets::{self, Preset};
 use crate::recipe::{self, PNG_SIGNATURE};
 use crate::scene::Scene;
@@ -24,8 +24,6 @@ use crate::share;
 
 /// How much of a file is read to tell what it is.
 pub const HEAD_BYTES: usize = 4096;
-/// Characters of an input quoted in a message before it is cut short.
-const QUOTED_CHARS: usize = 40;
 
 /// What an input is: where its scene comes from.
 #[derive(Clone, Debug)]
@@ -81,7 +79,7 @@ impl Source {
     pub fn from_arg(input: &str) -> Result<Source> {
         if input.trim().is_empty() {
             return Err(Error::NotAScene {
-                input: format!("{input:?}"),
+                input: quote(input),
                 reason: "it is empty".into(),
             });
         }
@@ -168,7 +166,7 @@ impl Source {
             })
         } else {
             Err(Error::NotAScene {
-                input: format!("{name} {}", quoted(trimmed)),
+                input: format!("{name} {}", quote(trimmed)),
                 reason: "expected a playa1- share code, a link to one or a scene in RON".into(),
             })
         }
@@ -200,7 +198,7 @@ impl Source {
         let scene = match self {
             Source::Preset(preset) => preset.scene()?,
             Source::Code(code) => share::decode(code).map_err(|e| Error::Scene {
-                source_name: cut_short(code),
+                source_name: code.clone(),
                 reason: e.to_string(),
             })?,
             Source::Ron { text, name } => Scene::from_ron(text, name)?,
@@ -242,22 +240,6 @@ fn starts_as_ron(head: &[u8]) -> bool {
         } else {
             return rest.starts_with('(') || rest.starts_with("#![");
         }
-    }
-}
-
-/// `text` quoted, cut short after [`QUOTED_CHARS`] characters.
-fn quoted(text: &str) -> String {
-    match text.char_indices().nth(QUOTED_CHARS) {
-        Some((end, _)) => format!("{:?}…", &text[..end]),
-        None => format!("{text:?}"),
-    }
-}
-
-/// `text` cut short after [`QUOTED_CHARS`] characters, to name it.
-fn cut_short(text: &str) -> String {
-    match text.char_indices().nth(QUOTED_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
     }
 }
 
@@ -423,7 +405,10 @@ mod tests {
         let long = format!("playa1-{}", "A".repeat(1000));
         let err = error(arg(&long));
         assert!(
-            err.starts_with(&format!("{}…: share code: ", &long[..QUOTED_CHARS])),
+            err.starts_with(&format!(
+                "{}… (1007 characters): share code: ",
+                &long[..crate::error::EXCERPT_CHARS]
+            )),
             "{err}"
         );
     }
@@ -442,7 +427,10 @@ mod tests {
         );
         let long = error(text(&"word ".repeat(100)));
         assert!(
-            long.contains(&format!("{:?}…", "word ".repeat(8))),
+            long.contains(&format!(
+                "\"{}…\" (499 characters)",
+                &"word ".repeat(12)[..crate::error::EXCERPT_CHARS]
+            )),
             "{long}"
         );
         assert!(error(text("(seed: -1)")).starts_with("pasted text: line 1"));

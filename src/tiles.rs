@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use crate::compose::Composer;
 use crate::encoder::STRIP_ROWS;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 use crate::scene::Scene;
 
 /// Pixels of a tile's side, without its overlap.
@@ -59,7 +59,7 @@ impl FromStr for TileFormat {
         match s {
             "jpeg" | "jpg" => Ok(TileFormat::Jpeg),
             "png" => Ok(TileFormat::Png),
-            _ => Err(format!("tile format {s:?} must be jpeg or png")),
+            _ => Err(format!("tile format {} must be jpeg or png", quote(s))),
         }
     }
 }

@@ -257,6 +257,138 @@ fn absurd_values_are_refused_naming_the_limit() {
     assert!(err.contains("absurd.png") && err.contains("1000"), "{err}");
 }
 
+/// How much of its input a message may quote: ~80 characters, and so a
+/// message about a huge input stays short.
+const MAX_QUOTED: usize = 80;
+
+/// `message` is one line, quotes at most [`MAX_QUOTED`] characters of the
+/// input (its longest run of `filler`, the character the huge input is made
+/// of) and says how long the input was.
+fn quotes_little(what: &str, message: &str, filler: char, length: usize) {
+    assert_eq!(message.lines().count(), 1, "{what}: {message:.300}");
+    let longest = message
+        .split(|c| c != filler)
+        .map(|run| run.chars().count())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        longest <= MAX_QUOTED && message.len() < 400,
+        "{what}: {} bytes, quoting {longest} characters: {message:.300}",
+        message.len()
+    );
+    assert!(
+        message.contains('…') && message.contains(&format!("({length} characters)")),
+        "{what}: the message should say the input was cut and how long it was: {message}"
+    );
+}
+
+#[test]
+fn errors_quote_at_most_80_characters_of_their_input() {
+    let huge = "9".repeat(600_000);
+    let rule = format!("B3/S{huge}");
+    let ron = format!("(automaton: (rule: \"{rule}\"))");
+    let err = Scene::from_ron(&ron, "rule.ron").unwrap_err().to_string();
+    quotes_little("a 600 KB rule in RON", &err, '9', rule.len());
+    let err = rule.parse::<playa::Rule>().unwrap_err().to_string();
+    quotes_little("a 600 KB rule", &err, '9', rule.len());
+
+    let name = "q".repeat(5000);
+    for (what, text) in [
+        ("an unknown field", format!("({name}: 1)")),
+        ("an unknown variant", format!("(time: {name})")),
+        ("a string for a number", format!("(seed: \"{name}\")")),
+        ("an unknown layer", format!("(layers: [{name}(())])")),
+    ] {
+        let err = Scene::from_ron(&text, "in.ron").unwrap_err().to_string();
+        quotes_little(what, &err, 'q', 5000);
+    }
+
+    let header = format!("x = 3, y = 3, {name} = 1\n!");
+    let err = rle::parse(&header).unwrap_err().to_string();
+    quotes_little("an RLE header key", &err, 'q', 5000);
+    let err = rle::parse(&format!("x = {name}, y = 1\n!"))
+        .unwrap_err()
+        .to_string();
+    quotes_little("an RLE header value", &err, 'q', 5000);
+
+    let link = format!("https://example.org/#{name}");
+    let err = share::decode(&link).unwrap_err().to_string();
+    quotes_little("a link's fragment", &err, 'q', 5000);
+    let err = share::link(&format!("https://example.org/{name} x"), &Scene::default())
+        .unwrap_err()
+        .to_string();
+    quotes_little("a web address", &err, 'q', 5022);
+
+    let err = playa::Source::from_text(&format!("{name}\nmore"), "pasted text")
+        .unwrap_err()
+        .to_string();
+    quotes_little("pasted text", &err, 'q', 5005);
+    let err = playa::Source::from_arg(&name).unwrap_err().to_string();
+    quotes_little("a preset's name", &err, 'q', 5000);
+    let path = format!("{}.ron", &name[..3000]);
+    let err = playa::Source::from_arg(&path).unwrap_err().to_string();
+    quotes_little("a missing file", &err, 'q', 3004);
+}
+
+/// The command line's stderr for `args`: one line per message, none quoting
+/// more than [`MAX_QUOTED`] characters of the argument.
+#[test]
+fn the_command_line_quotes_at_most_80_characters_of_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rule.ron");
+    let rule = format!("B3/S{}", "9".repeat(600_000));
+    std::fs::write(&file, format!("(automaton: (rule: \"{rule}\"))")).unwrap();
+    let long = "7".repeat(5000);
+    let cases: [(&str, Vec<String>, usize); 5] = [
+        (
+            "a 600 KB rule in a file",
+            vec!["render".into(), file.display().to_string()],
+            rule.len(),
+        ),
+        (
+            "a long --size",
+            vec!["render".into(), "--size".into(), format!("{long}y")],
+            5001,
+        ),
+        (
+            "a long --frames",
+            vec!["animate".into(), "--frames".into(), format!("{long}.")],
+            5001,
+        ),
+        (
+            "a long unknown flag",
+            vec!["render".into(), format!("--{long}")],
+            5002,
+        ),
+        (
+            "a long preset name",
+            vec!["share".into(), long.clone()],
+            5000,
+        ),
+    ];
+    for (what, args, length) in cases {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+            .args(&args)
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{what}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.len() < 1000,
+            "{what}: {} bytes on stderr",
+            stderr.len()
+        );
+        let filler = if what.contains("rule") { '9' } else { '7' };
+        let quoting: Vec<&str> = stderr.lines().filter(|l| l.contains(filler)).collect();
+        assert!(!quoting.is_empty(), "{what}: {stderr:.300}");
+        for line in quoting {
+            quotes_little(what, line, filler, length);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

@@ -212,3 +212,96 @@ fn night_png_file_is_pinned() {
     });
     assert_eq!(hash, 0x195f_d8e2_31d8_6c00, "{:#x}", hash);
 }
+
+/// A tent clears the ground of stones only where it shows: behind an opaque
+/// floor, hidden, or transparent, it leaves every stone where it lies (the
+/// picture is the one without it); drawn, it clears them.
+#[test]
+fn only_a_tent_that_shows_clears_stones() {
+    use playa::Layer;
+    use playa::layers::{Floor, Ranges, Rocks, Sky, Tent};
+    let scene = |layers: Vec<Layer>| Scene {
+        layers,
+        ..Scene::default()
+    };
+    let (sky, ranges, floor, rocks) = (
+        Layer::Sky(Sky::default()),
+        Layer::Ranges(Ranges::default()),
+        Layer::Floor(Floor::default()),
+        Layer::Rocks(Rocks::default()),
+    );
+    let tent = |change: fn(&mut Tent)| {
+        let mut t = Tent::default();
+        change(&mut t);
+        Layer::Tent(t)
+    };
+    let without = render(
+        &scene(vec![
+            sky.clone(),
+            ranges.clone(),
+            floor.clone(),
+            rocks.clone(),
+        ]),
+        640,
+        360,
+    )
+    .unwrap();
+    let unseen = [
+        vec![
+            sky.clone(),
+            ranges.clone(),
+            tent(|_| {}),
+            floor.clone(),
+            rocks.clone(),
+        ],
+        vec![
+            tent(|_| {}),
+            sky.clone(),
+            ranges.clone(),
+            floor.clone(),
+            rocks.clone(),
+        ],
+        vec![
+            sky.clone(),
+            ranges.clone(),
+            floor.clone(),
+            rocks.clone(),
+            tent(|t| t.visible = false),
+        ],
+        vec![
+            sky.clone(),
+            ranges.clone(),
+            floor.clone(),
+            rocks.clone(),
+            tent(|t| t.opacity = 0.0),
+        ],
+    ];
+    for layers in unseen {
+        let names: Vec<&str> = layers.iter().map(|l| l.title()).collect();
+        assert!(
+            render(&scene(layers), 640, 360).unwrap() == without,
+            "a tent that does not show cleared stones: {names:?}"
+        );
+    }
+    // Under the stones but over the floor it shows, and clears its ground;
+    // over the stones too.
+    for layers in [
+        vec![
+            sky.clone(),
+            ranges.clone(),
+            floor.clone(),
+            tent(|_| {}),
+            rocks.clone(),
+        ],
+        vec![
+            sky.clone(),
+            ranges.clone(),
+            floor.clone(),
+            rocks.clone(),
+            tent(|_| {}),
+        ],
+    ] {
+        let with_tent = render(&scene(layers), 640, 360).unwrap();
+        assert!(with_tent != without);
+    }
+}

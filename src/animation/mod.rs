@@ -48,7 +48,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::compose::{self, Generations, Plan};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 use crate::limit::Limit;
 use crate::scene::{MAX_GENERATIONS, Scene};
 use crate::setting::round_to;
@@ -131,7 +131,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("format {s:?} must be apng or gif"))
+            .ok_or_else(|| format!("format {} must be apng or gif", quote(s)))
     }
 }
 
@@ -271,7 +271,9 @@ impl Options {
             .map_err(|e| {
                 fail(format!(
                     "line {}, column {}: {}",
-                    e.span.start.line, e.span.start.col, e.code
+                    e.span.start.line,
+                    e.span.start.col,
+                    crate::error::ron_message(&e.code)
                 ))
             })?;
         let options = options.quantized();

@@ -229,6 +229,9 @@ pub struct AnimationExportDialog {
     hint: Option<String>,
     /// Result of the last export, shown in the dialog.
     outcome: Option<Message>,
+    /// A file that exists, which Export would replace: the dialog asks
+    /// before it does.
+    replacing: Option<PathBuf>,
 }
 
 impl AnimationExportDialog {
@@ -243,6 +246,8 @@ impl AnimationExportDialog {
     ) {
         self.open = true;
         self.outcome = None;
+        self.hint = None;
+        self.replacing = None;
         if self.job.is_none() {
             // The generations up to the one shown: soup to picture.
             self.frames = [0, scene.automaton.generations.clamp(1, MAX_GENERATIONS)];
@@ -341,19 +346,30 @@ impl AnimationExportDialog {
     }
 
     /// Starts exporting `scene` with the dialog's settings to the path in
-    /// the field.
+    /// the field (its format's extension added when it has none). A file that exists
+    /// is replaced only once `replace` says so: else the dialog asks first.
     pub fn start(
         &mut self,
         settings: &mut AnimationExportSettings,
         scene: &Scene,
+        replace: bool,
     ) -> Result<(), String> {
         if self.job.is_some() {
             return Err("an export is already running".to_string());
         }
-        let path = PathBuf::from(self.path.trim());
-        if path.as_os_str().is_empty() {
+        if self.path.trim().is_empty() {
             return Err("choose a file to export to".to_string());
         }
+        let path = super::export::file_path(&self.path, settings.format.extension());
+        self.path = path.display().to_string();
+        self.replacing = None;
+        #[cfg(not(target_arch = "wasm32"))]
+        if !replace && path.exists() {
+            self.replacing = Some(path);
+            return Ok(());
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = replace;
         let animation = Animation::new(scene, &self.options(settings), settings.pixels(scene))
             .map_err(|e| e.to_string())?;
         let frames = animation.frame_count();
@@ -369,7 +385,10 @@ impl AnimationExportDialog {
                 && !dir.as_os_str().is_empty()
             {
                 if !dir.is_dir() {
-                    return Err(format!("folder {} does not exist", dir.display()));
+                    return Err(format!(
+                        "folder {} does not exist",
+                        crate::error::clip(&dir.display().to_string())
+                    ));
                 }
                 settings.folder = Some(dir.to_path_buf());
             }
@@ -392,6 +411,7 @@ impl AnimationExportDialog {
             work,
         });
         self.outcome = None;
+        self.hint = None;
         Ok(())
     }
 
@@ -447,8 +467,41 @@ impl AnimationExportDialog {
                 ui.colored_label(color, &outcome.text);
             }
             ui.add_space(6.0);
+            let asking = self
+                .replacing
+                .as_ref()
+                .filter(|p| {
+                    **p == super::export::file_path(&self.path, settings.format.extension())
+                })
+                .cloned();
+            if let Some(path) = &asking {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "⚠ {} already exists. Replace it?",
+                        super::files::display_name(path)
+                    ),
+                );
+            }
             ui.horizontal(|ui| {
-                if let Some(job) = &mut self.job {
+                if asking.is_some() {
+                    let replace = ui
+                        .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
+                        .on_hover_text("Overwrite the file");
+                    if replace.clicked()
+                        && let Err(e) = self.start(settings, scene, true)
+                    {
+                        let failed = Message {
+                            text: e,
+                            error: true,
+                        };
+                        self.outcome = Some(failed.clone());
+                        message = Some(failed);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.replacing = None;
+                    }
+                } else if let Some(job) = &mut self.job {
                     if ui.button("Cancel").clicked() {
                         job.cancel();
                     }
@@ -463,7 +516,7 @@ impl AnimationExportDialog {
                     if ui
                         .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
                         .clicked()
-                        && let Err(e) = self.start(settings, scene)
+                        && let Err(e) = self.start(settings, scene, false)
                     {
                         let failed = Message {
                             text: e,

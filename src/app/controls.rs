@@ -812,8 +812,8 @@ fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
         Some(ListEdit::Remove(i)) => {
             scene.layers.remove(i);
         }
-        Some(ListEdit::Add(layer)) if scene.layers.len() < scene::MAX_LAYERS => {
-            scene.layers.push(layer)
+        Some(ListEdit::Add(layer)) => {
+            scene.add_layer(layer);
         }
         _ => {}
     }

@@ -209,6 +209,21 @@ pub struct ExportDialog {
     hint: Option<String>,
     /// Result of the last export, shown in the dialog.
     outcome: Option<Message>,
+    /// A file that exists, which Export would replace: the dialog asks
+    /// before it does.
+    replacing: Option<PathBuf>,
+}
+
+/// The file to write for `typed`, a path typed or chosen: with
+/// `.{extension}` added when it has no extension (`noext` →
+/// `noext.png`).
+pub fn file_path(typed: &str, extension: &str) -> PathBuf {
+    let path = PathBuf::from(typed.trim());
+    if path.extension().is_none() && path.file_name().is_some() {
+        path.with_extension(extension)
+    } else {
+        path
+    }
 }
 
 impl ExportDialog {
@@ -216,6 +231,8 @@ impl ExportDialog {
     pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
         self.open = true;
         self.outcome = None;
+        self.hint = None;
+        self.replacing = None;
         if self.job.is_none() {
             let name = default_file_name(preset, scene);
             let path = match &settings.folder {
@@ -252,12 +269,9 @@ impl ExportDialog {
             self.browse = None;
             match result {
                 Some(path) => {
-                    let path = if path.extension().is_none() {
-                        path.with_extension("png")
-                    } else {
-                        path
-                    };
-                    self.path = path.display().to_string();
+                    self.path = file_path(&path.display().to_string(), "png")
+                        .display()
+                        .to_string();
                     self.hint = None;
                 }
                 None => {
@@ -293,20 +307,32 @@ impl ExportDialog {
         self.job = None;
     }
 
-    /// Starts exporting `scene` with `settings` to the path in the field.
+    /// Starts exporting `scene` with `settings` to the path in the field
+    /// (`.png` added when it has no extension). A file that exists is
+    /// replaced only once `replace` says so: else the dialog asks first.
     pub fn start(
         &mut self,
         settings: &mut ExportSettings,
         scene: &Scene,
         ms_per_mpx: Option<f64>,
+        replace: bool,
     ) -> Result<(), String> {
         if self.job.is_some() {
             return Err("an export is already running".to_string());
         }
-        let path = PathBuf::from(self.path.trim());
-        if path.as_os_str().is_empty() {
+        if self.path.trim().is_empty() {
             return Err("choose a file to export to".to_string());
         }
+        let path = file_path(&self.path, "png");
+        self.path = path.display().to_string();
+        self.replacing = None;
+        #[cfg(not(target_arch = "wasm32"))]
+        if !replace && path.exists() {
+            self.replacing = Some(path);
+            return Ok(());
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = replace;
         let (w, h) = settings.pixels(scene);
         crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
         #[cfg(target_arch = "wasm32")]
@@ -332,7 +358,10 @@ impl ExportDialog {
             && !dir.as_os_str().is_empty()
         {
             if !dir.is_dir() {
-                return Err(format!("folder {} does not exist", dir.display()));
+                return Err(format!(
+                    "folder {} does not exist",
+                    crate::error::clip(&dir.display().to_string())
+                ));
             }
             settings.folder = Some(dir.to_path_buf());
         }
@@ -366,6 +395,7 @@ impl ExportDialog {
             done,
         });
         self.outcome = None;
+        self.hint = None;
         Ok(())
     }
 
@@ -429,8 +459,14 @@ impl ExportDialog {
                     custom_size_ui(ui, &mut settings.custom, scene);
                 }
                 let (w, h) = settings.pixels(scene);
-                let mb = f64::from(w) * f64::from(h) * 4.0 / (1 << 20) as f64;
-                ui.weak(format!("{w} × {h} pixels ({mb:.0} MiB while rendering)"));
+                // Written strip by strip: memory follows the width only.
+                let mib = crate::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
+                let memory = if cfg!(target_arch = "wasm32") {
+                    format!("at most {mib:.0} MiB while rendering, and the file")
+                } else {
+                    format!("written strip by strip: at most {mib:.0} MiB while rendering")
+                };
+                ui.weak(format!("{w} × {h} pixels, {memory}"));
                 ui.add_space(4.0);
                 ui.horizontal(|ui| {
                     let label = ui.label("File");
@@ -483,8 +519,39 @@ impl ExportDialog {
                 ui.colored_label(color, &outcome.text);
             }
             ui.add_space(6.0);
+            let asking = self
+                .replacing
+                .as_ref()
+                .filter(|p| **p == file_path(&self.path, "png"))
+                .cloned();
+            if let Some(path) = &asking {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "⚠ {} already exists. Replace it?",
+                        super::files::display_name(path)
+                    ),
+                );
+            }
             ui.horizontal(|ui| {
-                if let Some(job) = &self.job {
+                if asking.is_some() {
+                    let replace = ui
+                        .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
+                        .on_hover_text("Overwrite the file");
+                    if replace.clicked()
+                        && let Err(e) = self.start(settings, scene, ms_per_mpx, true)
+                    {
+                        let failed = Message {
+                            text: e,
+                            error: true,
+                        };
+                        self.outcome = Some(failed.clone());
+                        message = Some(failed);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.replacing = None;
+                    }
+                } else if let Some(job) = &self.job {
                     if ui.button("Cancel").clicked() {
                         job.cancel.store(true, Ordering::Relaxed);
                     }
@@ -499,7 +566,7 @@ impl ExportDialog {
                     if ui
                         .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
                         .clicked()
-                        && let Err(e) = self.start(settings, scene, ms_per_mpx)
+                        && let Err(e) = self.start(settings, scene, ms_per_mpx, false)
                     {
                         let failed = Message {
                             text: e,

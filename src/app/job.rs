@@ -8,6 +8,7 @@ use egui::ColorImage;
 
 use super::worker::Outbox;
 use crate::canvas::Canvas;
+use crate::compose::Plan;
 use crate::scene::Scene;
 
 /// What the UI asks the worker to render.
@@ -20,6 +21,9 @@ pub struct PreviewJob {
     pub width: u32,
     /// Full preview size in pixels.
     pub height: u32,
+    /// The part `[x, y, w, h]` of the `width × height` picture to render,
+    /// when zoomed in (the rest is off screen); `None`: all of it.
+    pub window: Option<[u32; 4]>,
     /// Whether to send a quick half-size frame first.
     pub quick: bool,
     /// When the UI made the request (for latency figures).
@@ -34,6 +38,9 @@ pub struct PreviewFrame {
     pub scene: Scene,
     /// The pixels, or why rendering failed.
     pub image: Result<ColorImage, String>,
+    /// The part of the picture it shows, in fractions of its width and
+    /// height (`[x, y, w, h]`; all of it: `[0, 0, 1, 1]`).
+    pub area: [f32; 4],
     /// Whether this is the full-size frame (not the quick one).
     pub full: bool,
     /// Time spent rendering, in ms.
@@ -54,6 +61,7 @@ pub fn render_job(
     job: PreviewJob,
     out: &Outbox<'_, PreviewJob, PreviewFrame>,
     canvases: &mut [Canvas; 2],
+    plan: &mut Option<Plan>,
 ) {
     let sizes: &[(u32, bool)] = if job.quick {
         &[(2, false), (1, true)]
@@ -66,13 +74,29 @@ pub fn render_job(
         }
         let (w, h) = ((job.width / div).max(1), (job.height / div).max(1));
         let start = Instant::now();
-        let canvas = &mut canvases[usize::from(full)];
-        let rendered = canvas
-            .render(&job.scene, w, h)
-            .map(|image| (to_color_image(image), fingerprint(image.as_raw())))
-            .map_err(|e| e.to_string());
+        let (rendered, cells, area) = match job.window {
+            None => {
+                let canvas = &mut canvases[usize::from(full)];
+                let rendered = canvas
+                    .render(&job.scene, w, h)
+                    .map(|image| (to_color_image(image), fingerprint(image.as_raw())))
+                    .map_err(|e| e.to_string());
+                let cells = canvas.plan().map(|p| p.grid().population());
+                (rendered, cells, [0.0, 0.0, 1.0, 1.0])
+            }
+            Some(window) => {
+                let window = scale_window(window, div, (w, h));
+                let rendered = window_plan(plan, &job.scene)
+                    .and_then(|p| p.render_window(w, h, window))
+                    .map(|image| (to_color_image(&image), fingerprint(image.as_raw())))
+                    .map_err(|e| e.to_string());
+                let cells = plan.as_ref().map(|p| p.grid().population());
+                let [x, y, ww, wh] = window.map(|v| v as f32);
+                let (w, h) = (w as f32, h as f32);
+                (rendered, cells, [x / w, y / h, ww / w, wh / h])
+            }
+        };
         let ms = start.elapsed().as_secs_f64() * 1e3;
-        let cells = canvas.plan().map(|p| p.grid().population());
         let (image, fingerprint) = match rendered {
             Ok((image, fingerprint)) => (Ok(image), fingerprint),
             Err(e) => (Err(e), 0),
@@ -81,6 +105,7 @@ pub fn render_job(
             id: job.id,
             scene: job.scene.clone(),
             image,
+            area,
             full,
             ms,
             cells,
@@ -88,6 +113,26 @@ pub fn render_job(
             sent: job.sent,
         });
     }
+}
+
+/// `window` of the full-size picture in the picture `div` times smaller,
+/// `size`: rounded outwards, and inside it.
+fn scale_window(window: [u32; 4], div: u32, size: (u32, u32)) -> [u32; 4] {
+    let [x, y, w, h] = window;
+    let (x0, y0) = ((x / div).min(size.0 - 1), (y / div).min(size.1 - 1));
+    let x1 = (x + w).div_ceil(div).clamp(x0 + 1, size.0);
+    let y1 = (y + h).div_ceil(div).clamp(y0 + 1, size.1);
+    [x0, y0, x1 - x0, y1 - y0]
+}
+
+/// The plan of `scene` for windows, reusing the last one's automaton run
+/// when it is the same.
+fn window_plan<'a>(plan: &'a mut Option<Plan>, scene: &Scene) -> crate::Result<&'a Plan> {
+    let next = match plan.take() {
+        Some(old) => Plan::reuse(scene, old),
+        None => Plan::new(scene),
+    }?;
+    Ok(plan.insert(next))
 }
 
 /// The RGBA picture as an egui image. Opaque pixels (all of a landscape with

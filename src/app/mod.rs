@@ -334,7 +334,15 @@ impl PlayaApp {
             .default_size(360.0)
             .size_range(300.0..=520.0)
             .show(ui, |ui| {
-                let events = self.controls.ui(ui, &mut self.state);
+                // The panel is as wide as it was made: content wider than
+                // that (a scroll bar appearing beside it, a long name) is
+                // clipped instead of widening the panel, which would keep
+                // the width, and save it, once the content is narrow again.
+                let rect = ui.available_rect_before_wrap();
+                let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+                content.shrink_clip_rect(rect);
+                let events = self.controls.ui(&mut content, &mut self.state);
+                ui.advance_cursor_after_rect(rect);
                 self.handle(events);
             });
         egui::CentralPanel::no_frame()
@@ -355,7 +363,8 @@ impl PlayaApp {
                         );
                     });
                 egui::CentralPanel::no_frame().show(ui, |ui| {
-                    self.preview.ui(ui, &mut self.state.scene);
+                    let picture = self.state.export.pixels(&self.state.scene);
+                    self.preview.ui(ui, &mut self.state.scene, picture);
                 });
             });
         let speed = self.preview.ms_per_mpx();

@@ -25,8 +25,12 @@ pub const QUICK_FRAME_MS: f64 = 80.0;
 /// `max_texture_side` may lower it further).
 pub const MAX_PREVIEW_SIDE: usize = 4096;
 
-/// Zoom range of the preview (1 = fitted to the panel).
-const ZOOM_RANGE: std::ops::RangeInclusive<f32> = 0.25..=16.0;
+/// The closest zoom out, as a fraction of the fitted picture.
+const MIN_FIT_ZOOM: f32 = 0.25;
+
+/// The closest zoom in, in screen pixels per pixel of the picture (16:
+/// 1600%, each picture pixel a block of 16×16).
+const MAX_ZOOM: f32 = 16.0;
 
 /// A frame that went to the GPU, for the latency figures.
 #[derive(Clone, Copy, Debug)]
@@ -56,9 +60,16 @@ pub struct RenderInfo {
 struct Shown {
     id: u64,
     scene: Scene,
+    /// The part of the picture the texture holds, in fractions of its
+    /// width and height: `[x, y, w, h]`.
+    area: [f32; 4],
     full: bool,
     fingerprint: u64,
 }
+
+/// What a request renders: the picture's size and, zoomed in, the window
+/// of it on screen.
+type View = ([u32; 2], Option<[u32; 4]>);
 
 /// What a pointer drag on the preview does.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,11 +89,13 @@ pub struct Preview {
     worker: Worker<PreviewJob, PreviewFrame>,
     texture: Option<TextureHandle>,
     shown: Option<Shown>,
-    /// The last request: its id, scene and size.
-    sent: Option<(u64, Scene, [u32; 2])>,
+    /// The last request: its id, scene, size and window.
+    sent: Option<(u64, Scene, View)>,
     next_id: u64,
     /// Size the panel wants, in pixels (set by [`Preview::ui`]).
     want: [u32; 2],
+    /// The part of the `want`-sized picture on screen, when zoomed in.
+    window: Option<[u32; 4]>,
     /// Full render time per megapixel, to decide on quick frames.
     ms_per_mpx: Option<f64>,
     last: Option<RenderInfo>,
@@ -105,10 +118,11 @@ impl Preview {
     /// A preview with its worker thread started.
     pub fn new() -> Self {
         let mut canvases = [Canvas::new(), Canvas::new()];
+        let mut plan = None;
         let worker = Worker::spawn(
             "playa-preview",
             move |job: PreviewJob, out: &Outbox<'_, PreviewJob, PreviewFrame>| {
-                render_job(job, out, &mut canvases);
+                render_job(job, out, &mut canvases, &mut plan);
             },
         );
         Preview {
@@ -118,6 +132,7 @@ impl Preview {
             sent: None,
             next_id: 1,
             want: [0, 0],
+            window: None,
             ms_per_mpx: None,
             last: None,
             cells: None,
@@ -170,6 +185,7 @@ impl Preview {
         self.shown = Some(Shown {
             id: frame.id,
             scene: frame.scene,
+            area: frame.area,
             full: frame.full,
             fingerprint: frame.fingerprint,
         });
@@ -184,12 +200,15 @@ impl Preview {
     /// Asks for a render of `scene` if it or the panel size changed since
     /// the last request.
     pub fn request(&mut self, ctx: &egui::Context, scene: &Scene) {
-        let size = self.forced_size.unwrap_or(self.want);
+        let (size, window) = match self.forced_size {
+            Some(size) => (size, None),
+            None => (self.want, self.window),
+        };
         if size[0] == 0 || size[1] == 0 {
             return;
         }
-        if let Some((_, s, sz)) = &self.sent
-            && *sz == size
+        if let Some((_, s, view)) = &self.sent
+            && *view == (size, window)
             && s == scene
         {
             return;
@@ -203,13 +222,14 @@ impl Preview {
             && !cfg!(target_arch = "wasm32");
         let id = self.next_id;
         self.next_id += 1;
-        self.sent = Some((id, scene.clone(), size));
+        self.sent = Some((id, scene.clone(), (size, window)));
         self.worker.set_repaint(ctx);
         self.worker.request(PreviewJob {
             id,
             scene: scene.clone(),
             width: size[0],
             height: size[1],
+            window,
             quick,
             sent: Instant::now(),
         });
@@ -271,45 +291,50 @@ impl Preview {
     }
 
     /// Draws the preview into the rest of `ui` and handles zoom, pan and
-    /// tent dragging (which edits `scene`).
-    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &mut Scene) {
+    /// tent dragging (which edits `scene`). `picture` is the size of the
+    /// picture the zoom is given against (the exported one): at 100% one of
+    /// its pixels is one pixel of the screen.
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &mut Scene, picture: (u32, u32)) {
         let panel = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(panel, Sense::click_and_drag());
         let fit = fit_rect(panel.shrink(12.0), scene.aspect);
         let ppp = ui.ctx().pixels_per_point();
         let max_side = ui.ctx().input(|i| i.max_texture_side).min(MAX_PREVIEW_SIDE) as f32;
+        // Screen pixels per picture pixel when the picture fits the panel.
+        let fit_zoom = fit.width() * ppp / picture.0.max(1) as f32;
+        let largest =
+            crate::compose::MAX_STREAMED_SIDE as f32 / (fit.width().max(fit.height()) * ppp);
+        let zooms = MIN_FIT_ZOOM..=(MAX_ZOOM / fit_zoom).min(largest).max(1.0);
 
-        // Rendering at the zoomed size keeps the picture sharp when zoomed
-        // in; beyond the cap the texture is magnified.
-        let render_scale = self.zoom.clamp(1.0, 4.0);
-        let mut px = fit.size() * ppp * render_scale;
-        let over = (px.x.max(px.y) / max_side).max(1.0);
-        px /= over;
-        self.want = [px.x.round().max(1.0) as u32, px.y.round().max(1.0) as u32];
-
-        self.zoom_and_pan(ui, &response, fit);
+        self.zoom_and_pan(ui, &response, fit, &zooms);
         let image_rect = Rect::from_center_size(fit.center() + self.pan, fit.size() * self.zoom);
         self.drag_tent_or_pan(ui, &response, image_rect, scene);
         if response.double_clicked() {
             self.fit();
         }
+        self.plan_render(panel, fit, image_rect, ppp, max_side);
 
         let painter = ui.painter_at(panel);
-        match &self.texture {
-            Some(texture) => {
+        match (&self.texture, &self.shown) {
+            (Some(texture), Some(shown)) => {
                 painter.add(egui::epaint::RectShape::filled(
                     image_rect.expand(1.0),
                     0.0,
                     Color32::from_black_alpha(120),
                 ));
+                let [x, y, w, h] = shown.area;
+                let rect = Rect::from_min_size(
+                    image_rect.min + vec2(x, y) * image_rect.size(),
+                    vec2(w, h) * image_rect.size(),
+                );
                 painter.image(
                     texture.id(),
-                    image_rect,
+                    rect,
                     Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0)),
                     Color32::WHITE,
                 );
             }
-            None => {
+            _ => {
                 painter.rect_filled(image_rect, 4.0, ui.visuals().faint_bg_color);
             }
         }
@@ -317,12 +342,61 @@ impl Preview {
             let spot = Rect::from_min_size(panel.right_top() + vec2(-34.0, 10.0), vec2(22.0, 22.0));
             ui.put(spot, egui::Spinner::new());
         }
-        self.overlay_ui(ui, panel);
+        let zoom = self.zoom * fit_zoom;
+        if let Some(new) = self.overlay_ui(ui, panel, zoom, picture) {
+            self.set_zoom(new / fit_zoom, fit.center(), fit);
+        }
     }
 
-    /// The zoom read-out and "Fit" button over the preview's top-left corner.
-    fn overlay_ui(&mut self, ui: &mut egui::Ui, panel: Rect) {
-        let bar = Rect::from_min_size(panel.left_top() + vec2(10.0, 10.0), vec2(160.0, 24.0));
+    /// What to render for the view: fitted or zoomed out, the whole
+    /// picture at the fitted size; zoomed in, the part of the picture on
+    /// screen, at the screen's resolution, of the picture at the size it is
+    /// shown at.
+    fn plan_render(&mut self, panel: Rect, fit: Rect, image_rect: Rect, ppp: f32, max_side: f32) {
+        if self.zoom <= 1.0 {
+            let mut px = fit.size() * ppp;
+            px /= (px.x.max(px.y) / max_side).max(1.0);
+            self.want = [px.x.round().max(1.0) as u32, px.y.round().max(1.0) as u32];
+            self.window = None;
+            return;
+        }
+        let side = crate::compose::MAX_STREAMED_SIDE as f32;
+        let size = (image_rect.size() * ppp)
+            .round()
+            .clamp(vec2(1.0, 1.0), vec2(side, side));
+        let visible = image_rect.intersect(panel);
+        if !visible.is_positive() {
+            // Panned off the picture: nothing to render.
+            return;
+        }
+        // Screen points to pixels of the picture at `size`.
+        let scale = size / image_rect.size();
+        let from = ((visible.min - image_rect.min) * scale)
+            .floor()
+            .max(Vec2::ZERO);
+        let to = ((visible.max - image_rect.min) * scale).ceil().min(size);
+        let cap = vec2(max_side, max_side);
+        let to = to.min(from + cap).max(from + vec2(1.0, 1.0));
+        self.want = [size.x as u32, size.y as u32];
+        self.window = Some([
+            from.x as u32,
+            from.y as u32,
+            (to.x - from.x) as u32,
+            (to.y - from.y) as u32,
+        ]);
+    }
+
+    /// The zoom read-out, "Fit" and "100%" over the preview's top-left
+    /// corner; the zoom asked for, in screen pixels per picture pixel.
+    fn overlay_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        panel: Rect,
+        zoom: f32,
+        picture: (u32, u32),
+    ) -> Option<f32> {
+        let bar = Rect::from_min_size(panel.left_top() + vec2(10.0, 10.0), vec2(240.0, 24.0));
+        let mut asked = None;
         ui.scope_builder(egui::UiBuilder::new().max_rect(bar), |ui| {
             ui.horizontal(|ui| {
                 egui::Frame::new()
@@ -331,10 +405,15 @@ impl Preview {
                     .inner_margin(egui::Margin::symmetric(6, 2))
                     .show(ui, |ui| {
                         ui.label(
-                            egui::RichText::new(format!("{:.0}%", self.zoom * 100.0))
+                            egui::RichText::new(zoom_label(zoom))
                                 .color(Color32::from_gray(220))
                                 .monospace(),
-                        );
+                        )
+                        .on_hover_text(format!(
+                            "Zoom: at 100% one pixel of the {}×{} picture (the size Export PNG… \
+                             writes) is one pixel of the screen",
+                            picture.0, picture.1
+                        ));
                     });
                 let fit = ui
                     .add_enabled(
@@ -345,11 +424,34 @@ impl Preview {
                 if fit.clicked() {
                     self.fit();
                 }
+                let actual = ui
+                    .add_enabled(zoom_label(zoom) != "100%", egui::Button::new("100%"))
+                    .on_hover_text("One picture pixel per screen pixel");
+                if actual.clicked() {
+                    asked = Some(1.0);
+                }
             });
         });
+        asked
     }
 
-    fn zoom_and_pan(&mut self, ui: &egui::Ui, response: &egui::Response, fit: Rect) {
+    /// Sets the zoom (fitted = 1), keeping the point at `anchor` where it
+    /// is on screen.
+    fn set_zoom(&mut self, zoom: f32, anchor: Pos2, fit: Rect) {
+        let ratio = zoom / self.zoom;
+        let center = fit.center() + self.pan;
+        let new_center = anchor - (anchor - center) * ratio;
+        self.pan = new_center - fit.center();
+        self.zoom = zoom;
+    }
+
+    fn zoom_and_pan(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        fit: Rect,
+        zooms: &std::ops::RangeInclusive<f32>,
+    ) {
         if !response.hovered() {
             return;
         }
@@ -364,14 +466,9 @@ impl Preview {
         if factor == 1.0 {
             return;
         }
-        let new_zoom = (self.zoom * factor).clamp(*ZOOM_RANGE.start(), *ZOOM_RANGE.end());
-        let ratio = new_zoom / self.zoom;
+        let new_zoom = (self.zoom * factor).clamp(*zooms.start(), *zooms.end());
         // Keep the point under the pointer where it is.
-        let anchor = pointer.unwrap_or(fit.center());
-        let center = fit.center() + self.pan;
-        let new_center = anchor - (anchor - center) * ratio;
-        self.pan = new_center - fit.center();
-        self.zoom = new_zoom;
+        self.set_zoom(new_zoom, pointer.unwrap_or(fit.center()), fit);
     }
 
     fn drag_tent_or_pan(
@@ -433,6 +530,17 @@ impl Preview {
         if response.drag_stopped() || !ui.input(|i| i.pointer.any_down()) {
             self.drag = Drag::None;
         }
+    }
+}
+
+/// A zoom (screen pixels per picture pixel) as the read-out shows it:
+/// whole percents, with one decimal below 10%.
+fn zoom_label(zoom: f32) -> String {
+    let percent = zoom * 100.0;
+    if percent < 9.95 {
+        format!("{percent:.1}%")
+    } else {
+        format!("{percent:.0}%")
     }
 }
 

@@ -12,6 +12,7 @@ use super::render::{load, picture_stem};
 use super::{CliError, parse_size};
 use playa::animation::{self, Animation, Format, Options, Progress};
 use playa::batch::DEFAULT_WIDTH;
+use playa::error::quote;
 use playa::source::Source;
 use playa::{compose, presets};
 
@@ -162,7 +163,8 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     if let Some(text) = &args.loops {
         options.loops = text.trim().parse().map_err(|_| {
             usage(format!(
-                "--loops {text:?} must be a whole number of plays (0: forever)"
+                "--loops {} must be a whole number of plays (0: forever)",
+                quote(text)
             ))
         })?;
     }
@@ -217,10 +219,12 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
                     .into(),
             ));
         }
-        let scale = text
-            .trim()
-            .parse()
-            .map_err(|_| usage(format!("--scale {text:?} must be a whole number of pixels")))?;
+        let scale = text.trim().parse().map_err(|_| {
+            usage(format!(
+                "--scale {} must be a whole number of pixels",
+                quote(text)
+            ))
+        })?;
         options.cells = Some(scale);
     } else if args.cells || options.cells.is_some() {
         let scale = match (size, options.cells) {
@@ -262,22 +266,32 @@ fn parse_frames(text: &str) -> Result<(u32, u32), String> {
         .split_once("..=")
         .or_else(|| text.split_once(".."))
         .ok_or_else(|| {
-            format!("--frames {text:?} must be a range A..B of generations, both included")
+            format!(
+                "--frames {} must be a range A..B of generations, both included",
+                quote(text)
+            )
         })?;
     let number = |s: &str, which: &str| {
         let s = s.trim();
         if s.is_empty() {
             return Err(format!(
-                "--frames {text:?} is empty: it needs its {which} generation (A..B)"
+                "--frames {} is empty: it needs its {which} generation (A..B)",
+                quote(text)
             ));
         }
-        s.parse::<u32>()
-            .map_err(|_| format!("--frames {text:?}: {s:?} is not a generation (a whole number)"))
+        s.parse::<u32>().map_err(|_| {
+            format!(
+                "--frames {}: {} is not a generation (a whole number)",
+                quote(text),
+                quote(s)
+            )
+        })
     };
     let (a, b) = (number(a, "first")?, number(b, "last")?);
     if a > b {
         return Err(format!(
-            "--frames {text:?} is reversed: the first generation comes after the last"
+            "--frames {} is reversed: the first generation comes after the last",
+            quote(text)
         ));
     }
     Ok((a, b))
@@ -289,7 +303,7 @@ fn parse_number(flag: &str, text: &str) -> Result<f32, String> {
         .parse::<f32>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("{flag} {text:?} is not a number"))
+        .ok_or_else(|| format!("{flag} {} is not a number", quote(text)))
 }
 
 /// `bytes` in KiB or MiB.

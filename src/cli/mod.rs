@@ -7,6 +7,7 @@ mod render;
 mod share;
 
 use clap::{Parser, Subcommand};
+use playa::error::{clip, quote};
 
 /// playa: a generative desert-landscape renderer.
 #[derive(Debug, Parser)]
@@ -38,7 +39,7 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let code = e.exit_code();
-            let _ = e.print();
+            let _ = clipped(e).print();
             return code;
         }
     };
@@ -100,6 +101,31 @@ impl<E: Into<anyhow::Error>> From<E> for CliError {
     }
 }
 
+/// clap's error with the arguments it quotes (an unknown argument, an
+/// invalid value) cut as playa's own messages cut them: a 600 KB argument
+/// is not echoed whole.
+fn clipped(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let cut: Vec<(ContextKind, ContextValue)> = e
+        .context()
+        .filter(|(kind, _)| matches!(kind, ContextKind::InvalidArg | ContextKind::InvalidValue))
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(text) if clip(text) != *text => {
+                Some((kind, ContextValue::String(clip(text))))
+            }
+            _ => None,
+        })
+        .collect();
+    if !cut.is_empty() {
+        // The tips repeat the argument whole ("to pass '…' as a value").
+        e.insert(ContextKind::Suggested, ContextValue::StyledStrs(Vec::new()));
+    }
+    for (kind, value) in cut {
+        e.insert(kind, value);
+    }
+    e
+}
+
 /// Whether a window can be opened: an X11 or Wayland display is named.
 fn has_display() -> bool {
     ["DISPLAY", "WAYLAND_DISPLAY"]
@@ -111,16 +137,17 @@ fn has_display() -> bool {
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let (w, h) = text
         .split_once(['x', 'X'])
-        .ok_or_else(|| format!("size {text:?} must be WIDTHxHEIGHT, e.g. 256x256"))?;
+        .ok_or_else(|| format!("size {} must be WIDTHxHEIGHT, e.g. 256x256", quote(text)))?;
     let num = |s: &str| {
         s.trim()
             .parse::<usize>()
-            .map_err(|_| format!("size {text:?}: {s:?} is not a whole number"))
+            .map_err(|_| format!("size {}: {} is not a whole number", quote(text), quote(s)))
     };
     let (w, h) = (num(w)?, num(h)?);
     if w == 0 || h == 0 {
         return Err(format!(
-            "size {text:?}: width and height must be at least 1"
+            "size {}: width and height must be at least 1",
+            quote(text)
         ));
     }
     Ok((w, h))

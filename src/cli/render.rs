@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::{CliError, parse_size};
 use playa::batch::{self, Batch, Job};
+use playa::error::{clip, quote};
 use playa::manifest::{self, Entry, Header, OtherBatch};
 use playa::picture::{self, Compression};
 use playa::shard::Shard;
@@ -104,22 +105,25 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     } else if let Some((a, b)) = text.split_once("..") {
         (a, b, false)
     } else {
-        return Err(format!("seeds {text:?} must be a range A..B or A..=B"));
+        return Err(format!(
+            "seeds {} must be a range A..B or A..=B",
+            quote(text)
+        ));
     };
     let num = |s: &str| {
         s.trim()
             .parse::<u64>()
-            .map_err(|_| format!("seeds {text:?}: {s:?} is not a whole number"))
+            .map_err(|_| format!("seeds {}: {} is not a whole number", quote(text), quote(s)))
     };
     let (a, b) = (num(a)?, num(b)?);
     let last = if inclusive {
         b
     } else {
         b.checked_sub(1)
-            .ok_or_else(|| format!("seeds {text:?} is empty"))?
+            .ok_or_else(|| format!("seeds {} is empty", quote(text)))?
     };
     if last < a {
-        return Err(format!("seeds {text:?} is empty"));
+        return Err(format!("seeds {} is empty", quote(text)));
     }
     Ok((a, last))
 }
@@ -312,10 +316,10 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                         .entry(outcome)
                         .or_default() += 1;
                 }
-                Err(e) => errors
-                    .lock()
-                    .expect("no panics while held")
-                    .push((i, format!("{} (seed {}): {e}", job.input, job.scene.seed))),
+                Err(e) => errors.lock().expect("no panics while held").push((
+                    i,
+                    format!("{} (seed {}): {e}", clip(&job.input), job.scene.seed),
+                )),
             }
             bar.inc(1);
         });
@@ -455,7 +459,7 @@ fn tiles(job: &Job, dir: &Path, format: TileFormat, force: bool) -> Result<(), C
     let start = Instant::now();
     let (w, h) = job.size;
     let pyramid = playa::tiles::write_pyramid(dir, &job.key, &job.scene, w, h, format)
-        .map_err(|e| anyhow::anyhow!("{} (seed {}): {e}", job.input, job.scene.seed))?;
+        .map_err(|e| anyhow::anyhow!("{} (seed {}): {e}", clip(&job.input), job.scene.seed))?;
     println!(
         "{} tiles in {} levels in {:.2} s: {} (open {})",
         pyramid.tiles,

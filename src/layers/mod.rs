@@ -257,7 +257,8 @@ pub(crate) struct Frame<'a> {
     pub palette: Palette,
     /// The rock automaton's grid after its generations.
     pub grid: &'a BitGrid,
-    /// Ground cleared for each visible tent, where no stone lies.
+    /// Ground cleared for each tent that is drawn (see [`Tent::is_drawn`]),
+    /// where no stone lies.
     pub clearings: Vec<tent::Clearing>,
     /// The albedo of the sand: the first floor layer's colour.
     pub ground: Linear,
@@ -287,8 +288,11 @@ impl<'a> Frame<'a> {
             grid,
             clearings: layers
                 .iter()
-                .filter_map(|l| match l {
-                    Layer::Tent(t) if t.visible && t.opacity > 0.0 => Some(t.clearing(w, h)),
+                .enumerate()
+                .filter_map(|(i, l)| match l {
+                    Layer::Tent(t) if t.is_drawn(&layers[i + 1..], light.horizon) => {
+                        Some(t.clearing(w, h))
+                    }
                     _ => None,
                 })
                 .collect(),

@@ -942,6 +942,46 @@ mod tests {
     use crate::compose::Plan;
     use crate::scene::Scene;
 
+    /// A stone's place, size, shape and colour come from its own cell (and
+    /// the scene's seed) alone: clearing ground for a tent removes the
+    /// stones on it and leaves every other stone exactly as it was. (A
+    /// stone next to a tent that is removed may look different only because
+    /// a stone that comes back in front of it covers part of it.)
+    #[test]
+    fn a_stones_traits_depend_on_its_cell_alone() {
+        let scene = Scene::default();
+        let rocks = Rocks::default();
+        let plan = Plan::new(&scene).unwrap();
+        let cleared = plan.frame(640, 360);
+        assert!(!cleared.clearings.is_empty(), "the default tent clears");
+        let mut open = plan.frame(640, 360);
+        open.clearings.clear();
+        let traits = |frame: &Frame| -> Vec<[u32; 12]> {
+            let draw = rocks.prepare_stones(frame).unwrap();
+            draw.rows
+                .iter()
+                .flat_map(|row| &row.stones)
+                .map(|s| {
+                    let a = s.look.albedo;
+                    [
+                        s.x, s.y, s.inv[0], s.inv[1], s.inv[2], s.inv[3], s.shear, s.sx, s.sy,
+                        a[0], a[1], a[2],
+                    ]
+                    .map(f32::to_bits)
+                })
+                .collect()
+        };
+        let (kept, all) = (traits(&cleared), traits(&open));
+        assert!(kept.len() < all.len(), "the tent clears some stones");
+        let all: std::collections::HashSet<_> = all.into_iter().collect();
+        for stone in &kept {
+            assert!(
+                all.contains(stone),
+                "a stone changed when ground was cleared"
+            );
+        }
+    }
+
     /// The reference for culling: drawing every stone whole, far to near,
     /// gives the same bits, on packed fields, sparse ones, translucent
     /// stones and odd sizes, over a background that varies.

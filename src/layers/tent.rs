@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Band, Draw, Frame, Kind, Prepare};
+use super::{Band, Draw, Frame, Kind, Layer, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::math;
@@ -68,6 +68,55 @@ impl Tent {
             y: self.y + 0.04 * self.size,
             rx: 0.62 * self.size,
             ry: 0.1 * self.size,
+        }
+    }
+
+    /// Whether the tent shows, under the layers `above` it in a scene whose
+    /// horizon is at `horizon` (fraction of the height): it is visible, not
+    /// transparent, and not hidden whole by an opaque layer above, as the
+    /// sky is everywhere and the floor below the horizon. Only a tent that
+    /// shows clears the ground of stones: one moved behind the floor leaves
+    /// the stones where they lie.
+    pub fn is_drawn(&self, above: &[Layer], horizon: f32) -> bool {
+        // Where the dome's top is, with a margin for its anti-aliased edge
+        // and the floor's at the horizon (a few pixels at any size).
+        let top = self.y - HEIGHT * self.size - 0.01;
+        let hides = |layer: &Layer| match layer {
+            Layer::Sky(sky) => sky.visible && sky.opacity >= 1.0,
+            Layer::Floor(floor) => floor.visible && floor.opacity >= 1.0 && top >= horizon,
+            _ => false,
+        };
+        self.visible && self.opacity > 0.0 && !above.iter().any(hides)
+    }
+
+    /// The tent moved along the ground (its `x`, within 0.1 to 0.9 of the
+    /// width) to stand clear of `others` in a picture of `aspect`: where it
+    /// is, if it overlaps none; else the place farthest from the nearest
+    /// one, past its edge if there is room, the nearest to where it was on
+    /// a tie. A tent added to a scene lands where it can be seen, not
+    /// exactly on the tent already there.
+    pub fn placed_apart(&self, others: &[&Tent], aspect: f32) -> Tent {
+        // Gap between two tents' sides, in fractions of the width (negative:
+        // they overlap).
+        let gap =
+            |x: f32, other: &Tent| (x - other.x).abs() - (self.size + other.size) * 0.55 / aspect;
+        let nearest_gap = |x: f32| {
+            others
+                .iter()
+                .map(|o| gap(x, o))
+                .fold(f32::INFINITY, f32::min)
+        };
+        if nearest_gap(self.x) > 0.0 {
+            return self.clone();
+        }
+        let x = (10..=90)
+            .map(|percent| percent as f32 / 100.0)
+            .map(|x| (x, nearest_gap(x).min(0.05), -(x - self.x).abs()))
+            .max_by(|a, b| (a.1, a.2).partial_cmp(&(b.1, b.2)).expect("finite"))
+            .map_or(self.x, |(x, _, _)| x);
+        Tent {
+            x: crate::setting::round_to(x, 1000),
+            ..self.clone()
         }
     }
 
@@ -393,5 +442,31 @@ impl TentDraw {
             ];
         }
         col
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tent_is_placed_clear_of_the_others() {
+        let first = Tent::default();
+        let aspect = 16.0 / 9.0;
+        assert_eq!(first.placed_apart(&[], aspect), first, "alone: unmoved");
+        let far = Tent {
+            x: 0.8,
+            ..Tent::default()
+        };
+        assert_eq!(first.placed_apart(&[&far], aspect), first, "clear: unmoved");
+
+        let second = first.placed_apart(&[&first], aspect);
+        let gap = (second.x - first.x).abs() - 2.0 * first.size * 0.55 / aspect;
+        assert!(gap >= 0.05, "x {} is {gap} clear", second.x);
+        assert_eq!(second.x, crate::setting::round_to(second.x, 1000));
+        let third = first.placed_apart(&[&first, &second], aspect);
+        for other in [&first, &second] {
+            assert!((third.x - other.x).abs() > 2.0 * first.size * 0.55 / aspect);
+        }
     }
 }

@@ -21,7 +21,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip, quote};
 use crate::life::grid::{self, BitGrid};
 use crate::life::rule::Rule;
 
@@ -316,7 +316,7 @@ struct Header {
 
 /// Parses `x = W, y = H[, rule = R]`, the pairs in any order.
 fn parse_header(text: &str) -> Result<Header, String> {
-    let expected = || format!("expected a header \"x = W, y = H\", found {:?}", clip(text));
+    let expected = || format!("expected a header \"x = W, y = H\", found {}", quote(text));
     if !text.starts_with(['x', 'X']) {
         return Err(expected());
     }
@@ -331,8 +331,8 @@ fn parse_header(text: &str) -> Result<Header, String> {
                 continue;
             }
             return Err(format!(
-                "header part {:?} is not \"key = value\"",
-                part.trim()
+                "header part {} is not \"key = value\"",
+                quote(part.trim())
             ));
         };
         let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
@@ -342,9 +342,13 @@ fn parse_header(text: &str) -> Result<Header, String> {
             }
             *slot = Some(value.parse().map_err(|_| {
                 if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-                    format!("{key} = {value} is too large (at most {})", grid::MAX_SIDE)
+                    format!(
+                        "{key} = {} is too large (at most {})",
+                        clip(value),
+                        grid::MAX_SIDE
+                    )
                 } else {
-                    format!("{key} = {:?} is not a whole number", clip(value))
+                    format!("{key} = {} is not a whole number", quote(value))
                 }
             })?);
             Ok(())
@@ -360,8 +364,8 @@ fn parse_header(text: &str) -> Result<Header, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown header key {:?} (expected x, y or rule)",
-                    clip(&key)
+                    "unknown header key {} (expected x, y or rule)",
+                    quote(&key)
                 ));
             }
         }
@@ -384,14 +388,6 @@ fn parse_header(text: &str) -> Result<Header, String> {
         height,
         rule,
     })
-}
-
-/// The first 40 characters of `text`, for error messages.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 /// The cells read so far.

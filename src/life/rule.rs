@@ -76,14 +76,14 @@ fn digits(rule: &str, part: &str, letter: &str) -> Result<u16> {
             _ => {
                 return Err(Error::Rule {
                     rule: rule.into(),
-                    reason: format!("{letter}{part:?}: {c:?} is not a neighbour count (0-8)"),
+                    reason: format!("{letter}: {c:?} is not a neighbour count (0-8)"),
                 });
             }
         };
         if mask & (1 << k) != 0 {
             return Err(Error::Rule {
                 rule: rule.into(),
-                reason: format!("{letter}{part}: {k} is given twice"),
+                reason: format!("{letter}: {k} is given twice"),
             });
         }
         mask |= 1 << k;
@@ -118,8 +118,14 @@ impl FromStr for Rule {
                     Some('B') => (&mut birth, "B"),
                     Some('S') => (&mut survive, "S"),
                     _ => {
+                        // The whole rule is quoted before the reason: the
+                        // part's first character says which part.
+                        let found = match half.chars().next() {
+                            Some(c) => format!("a part starts with {c:?}"),
+                            None => "a part is empty".into(),
+                        };
                         return Err(bad(format!(
-                            "part {half:?} must start with B (birth) or S (survival)"
+                            "{found}: each must start with B (birth) or S (survival)"
                         )));
                     }
                 };
@@ -201,7 +207,7 @@ mod tests {
     fn bad_rules_name_the_part() {
         let cases = [
             ("B39/S23", "'9'"),
-            ("B3/X23", "\"X23\""),
+            ("B3/X23", "'X'"),
             ("B3", "two parts"),
             ("B3/S2/S3", "two parts"),
             ("B03/S23", "B0"),
