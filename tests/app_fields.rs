@@ -359,7 +359,15 @@ fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
 
 #[test]
 fn the_preset_box_says_edited_or_where_the_scene_came_from_and_messages_expire() {
-    let mut h = harness_on("badlands");
+    // Loaded by hand, the message read at once: waiting for the preview
+    // (frames of 1/4 s each, as many as a busy machine needs) could outlast it.
+    let mut h = harness_with(AppState::default());
+    h.get_by_role_and_label(Role::ComboBox, "Preset").click();
+    settle(&mut h);
+    h.get_by_label("badlands").click();
+    // A frame to take the click, one to show what it did.
+    h.step();
+    h.step();
     assert_eq!(preset_box(&h), "badlands");
     assert_eq!(message(&h).as_deref(), Some("Loaded preset badlands"));
 
