@@ -357,19 +357,12 @@ impl AnimationExportDialog {
         if self.job.is_some() {
             return Err("an export is already running".to_string());
         }
-        if self.path.trim().is_empty() {
-            return Err("choose a file to export to".to_string());
-        }
-        let path = super::export::file_path(&self.path, settings.format.extension());
-        self.path = path.display().to_string();
-        self.replacing = None;
-        #[cfg(not(target_arch = "wasm32"))]
-        if !replace && path.exists() {
-            self.replacing = Some(path);
+        let extension = settings.format.extension();
+        let Some(path) =
+            super::export::target(&mut self.path, extension, replace, &mut self.replacing)?
+        else {
             return Ok(());
-        }
-        #[cfg(target_arch = "wasm32")]
-        let _ = replace;
+        };
         let animation = Animation::new(scene, &self.options(settings), settings.pixels(scene))
             .map_err(|e| e.to_string())?;
         let frames = animation.frame_count();
@@ -467,22 +460,12 @@ impl AnimationExportDialog {
                 ui.colored_label(color, &outcome.text);
             }
             ui.add_space(6.0);
-            let asking = self
-                .replacing
-                .as_ref()
-                .filter(|p| {
-                    **p == super::export::file_path(&self.path, settings.format.extension())
-                })
-                .cloned();
-            if let Some(path) = &asking {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!(
-                        "⚠ {} already exists. Replace it?",
-                        super::files::display_name(path)
-                    ),
-                );
-            }
+            let asking = super::export::replace_question_ui(
+                ui,
+                &self.replacing,
+                &self.path,
+                settings.format.extension(),
+            );
             ui.horizontal(|ui| {
                 if asking.is_some() {
                     let replace = ui
