@@ -429,3 +429,30 @@ fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
     settle_view(&mut h);
     assert_eq!(zoom_label(&h), fitted);
 }
+
+#[test]
+fn export_animation_asks_before_replacing_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.png");
+    std::fs::write(&path, b"my earlier animation").unwrap();
+    let mut h = harness();
+    h.get_by_label("Export animation…").click();
+    settle(&mut h);
+    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "File");
+    field.focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    field.type_text(path.to_str().unwrap());
+    settle(&mut h);
+
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert!(
+        std::fs::read(&path).unwrap() == b"my earlier animation",
+        "Export animation replaced the file without asking"
+    );
+    h.get_by_label_contains("kept.png already exists");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label_contains("already exists").is_none());
+    assert!(std::fs::read(&path).unwrap() == b"my earlier animation");
+}

@@ -229,6 +229,9 @@ pub struct AnimationExportDialog {
     hint: Option<String>,
     /// Result of the last export, shown in the dialog.
     outcome: Option<Message>,
+    /// A file that exists, which Export would replace: the dialog asks
+    /// before it does.
+    replacing: Option<PathBuf>,
 }
 
 impl AnimationExportDialog {
@@ -243,6 +246,8 @@ impl AnimationExportDialog {
     ) {
         self.open = true;
         self.outcome = None;
+        self.hint = None;
+        self.replacing = None;
         if self.job.is_none() {
             // The generations up to the one shown: soup to picture.
             self.frames = [0, scene.automaton.generations.clamp(1, MAX_GENERATIONS)];
@@ -341,19 +346,23 @@ impl AnimationExportDialog {
     }
 
     /// Starts exporting `scene` with the dialog's settings to the path in
-    /// the field.
+    /// the field (its format's extension added when it has none). A file that exists
+    /// is replaced only once `replace` says so: else the dialog asks first.
     pub fn start(
         &mut self,
         settings: &mut AnimationExportSettings,
         scene: &Scene,
+        replace: bool,
     ) -> Result<(), String> {
         if self.job.is_some() {
             return Err("an export is already running".to_string());
         }
-        let path = PathBuf::from(self.path.trim());
-        if path.as_os_str().is_empty() {
-            return Err("choose a file to export to".to_string());
-        }
+        let extension = settings.format.extension();
+        let Some(path) =
+            super::export::target(&mut self.path, extension, replace, &mut self.replacing)?
+        else {
+            return Ok(());
+        };
         let animation = Animation::new(scene, &self.options(settings), settings.pixels(scene))
             .map_err(|e| e.to_string())?;
         let frames = animation.frame_count();
@@ -395,6 +404,7 @@ impl AnimationExportDialog {
             work,
         });
         self.outcome = None;
+        self.hint = None;
         Ok(())
     }
 
@@ -450,8 +460,31 @@ impl AnimationExportDialog {
                 ui.colored_label(color, &outcome.text);
             }
             ui.add_space(6.0);
+            let asking = super::export::replace_question_ui(
+                ui,
+                &self.replacing,
+                &self.path,
+                settings.format.extension(),
+            );
             ui.horizontal(|ui| {
-                if let Some(job) = &mut self.job {
+                if asking.is_some() {
+                    let replace = ui
+                        .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
+                        .on_hover_text("Overwrite the file");
+                    if replace.clicked()
+                        && let Err(e) = self.start(settings, scene, true)
+                    {
+                        let failed = Message {
+                            text: e,
+                            error: true,
+                        };
+                        self.outcome = Some(failed.clone());
+                        message = Some(failed);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.replacing = None;
+                    }
+                } else if let Some(job) = &mut self.job {
                     if ui.button("Cancel").clicked() {
                         job.cancel();
                     }
@@ -466,7 +499,7 @@ impl AnimationExportDialog {
                     if ui
                         .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
                         .clicked()
-                        && let Err(e) = self.start(settings, scene)
+                        && let Err(e) = self.start(settings, scene, false)
                     {
                         let failed = Message {
                             text: e,

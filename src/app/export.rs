@@ -226,6 +226,55 @@ pub fn file_path(typed: &str, extension: &str) -> PathBuf {
     }
 }
 
+/// The file an export starts on, from the path `typed` (shown back as
+/// the file it names, extension added), or `None` while `replacing` asks
+/// whether an existing file may be replaced (`replace` answers yes).
+pub fn target(
+    typed: &mut String,
+    extension: &str,
+    replace: bool,
+    replacing: &mut Option<PathBuf>,
+) -> Result<Option<PathBuf>, String> {
+    if typed.trim().is_empty() {
+        return Err("choose a file to export to".to_string());
+    }
+    let path = file_path(typed, extension);
+    *typed = path.display().to_string();
+    *replacing = None;
+    #[cfg(not(target_arch = "wasm32"))]
+    if !replace && path.exists() {
+        *replacing = Some(path);
+        return Ok(None);
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = replace;
+    Ok(Some(path))
+}
+
+/// The file `replacing` asks about, while the path `typed` still names it,
+/// its question shown.
+pub fn replace_question_ui(
+    ui: &mut egui::Ui,
+    replacing: &Option<PathBuf>,
+    typed: &str,
+    extension: &str,
+) -> Option<PathBuf> {
+    let asking = replacing
+        .as_ref()
+        .filter(|p| **p == file_path(typed, extension))
+        .cloned();
+    if let Some(path) = &asking {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "⚠ {} already exists. Replace it?",
+                super::files::display_name(path)
+            ),
+        );
+    }
+    asking
+}
+
 impl ExportDialog {
     /// Opens the dialog, proposing `{preset}-{seed}.png` in the last folder.
     pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
@@ -320,19 +369,9 @@ impl ExportDialog {
         if self.job.is_some() {
             return Err("an export is already running".to_string());
         }
-        if self.path.trim().is_empty() {
-            return Err("choose a file to export to".to_string());
-        }
-        let path = file_path(&self.path, "png");
-        self.path = path.display().to_string();
-        self.replacing = None;
-        #[cfg(not(target_arch = "wasm32"))]
-        if !replace && path.exists() {
-            self.replacing = Some(path);
+        let Some(path) = target(&mut self.path, "png", replace, &mut self.replacing)? else {
             return Ok(());
-        }
-        #[cfg(target_arch = "wasm32")]
-        let _ = replace;
+        };
         let (w, h) = settings.pixels(scene);
         crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
         #[cfg(target_arch = "wasm32")]
@@ -519,20 +558,7 @@ impl ExportDialog {
                 ui.colored_label(color, &outcome.text);
             }
             ui.add_space(6.0);
-            let asking = self
-                .replacing
-                .as_ref()
-                .filter(|p| **p == file_path(&self.path, "png"))
-                .cloned();
-            if let Some(path) = &asking {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!(
-                        "⚠ {} already exists. Replace it?",
-                        super::files::display_name(path)
-                    ),
-                );
-            }
+            let asking = replace_question_ui(ui, &self.replacing, &self.path, "png");
             ui.horizontal(|ui| {
                 if asking.is_some() {
                     let replace = ui
