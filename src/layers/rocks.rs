@@ -728,25 +728,76 @@ impl RocksDraw {
     /// Draws a run of a stone's contact shadow: a soft ellipse, darkest at
     /// its centre.
     fn draw_shadow(&self, s: &Stone, run: &Run, band: &mut Band) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.draw_shadow_avx2(s, run, band) };
+        }
+        self.draw_shadow_any(s, run, band);
+    }
+
+    /// [`RocksDraw::draw_shadow`] compiled for AVX2: twice the lanes of
+    /// the baseline, the same operations (no fused multiply-add), so the
+    /// same pixels.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn draw_shadow_avx2(&self, s: &Stone, run: &Run, band: &mut Band) {
+        self.draw_shadow_any(s, run, band);
+    }
+
+    #[inline(always)]
+    fn draw_shadow_any(&self, s: &Stone, run: &Run, band: &mut Band) {
         let shadow = self.shadow * self.opacity;
         let py = run.y as f32 + 0.5;
         let row = band.row(run.y);
         let sdy = (py - s.sy) * s.sinv[1];
         let sdy2 = sdy * sdy;
-        for (x, c) in (run.a..run.b).zip(&mut row[run.a as usize..run.b as usize]) {
-            let sdx = (x as f32 + 0.5 - s.sx) * s.sinv[0];
-            let g = (sdx * sdx + sdy2).min(1.0);
-            let k = (1.0 - g) * shadow;
-            let m = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
-            c[0] *= m;
-            c[1] *= m;
-            // Shade a little bluer (skylight), none outside the ellipse.
-            c[2] *= m * (1.0 + 0.03 * k);
+        let px = &mut row[run.a as usize..run.b as usize];
+        for (k, chunk) in px.chunks_mut(LANES).enumerate() {
+            let x0 = run.a as usize + k * LANES;
+            let lanes = lanes(x0);
+            // Darkening of red and green, and of blue, lane by lane.
+            let (mut m, mut mb) = ([0.0; LANES], [0.0; LANES]);
+            for l in 0..LANES {
+                let sdx = (lanes[l] as f32 + 0.5 - s.sx) * s.sinv[0];
+                let g = sdx * sdx + sdy2;
+                let g = if g < 1.0 { g } else { 1.0 };
+                let k = (1.0 - g) * shadow;
+                m[l] = 1.0 - k * (0.3 + 0.45 * (1.0 - g) * (1.0 - g));
+                // Shade a little bluer (skylight), none outside the ellipse.
+                mb[l] = m[l] * (1.0 + 0.03 * k);
+            }
+            for (l, c) in chunk.iter_mut().enumerate() {
+                c[0] *= m[l];
+                c[1] *= m[l];
+                c[2] *= mb[l];
+            }
         }
     }
 
     /// Draws a run of a stone's body.
     fn draw_body(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.draw_body_avx2(s, shading, run, band) };
+        }
+        self.draw_body_any(s, shading, run, band);
+    }
+
+    /// [`RocksDraw::draw_body`] compiled for AVX2 (see
+    /// [`RocksDraw::draw_shadow_avx2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn draw_body_avx2(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
+        self.draw_body_any(s, shading, run, band);
+    }
+
+    /// The body shader, [`LANES`] pixels at a time: each lane's colour is
+    /// worked out as one pixel's would be, then written where the lane
+    /// lies inside the outline.
+    #[inline(always)]
+    fn draw_body_any(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
         let y = run.y;
         let op = self.opacity;
         let fc = &shading.facets;
@@ -765,38 +816,70 @@ impl RocksDraw {
         let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
         let top_nu = fc.tilt * s.top_k;
         let tile = crate::noise::noise_tile();
-        let side_len = crate::noise::TILE_SIDE;
-        let grain_row = &tile
-            [((y as usize).wrapping_add(texture as usize) & (side_len - 1)) * side_len..]
-            [..side_len];
+        const SIDE: usize = crate::noise::TILE_SIDE;
+        let grain_row: &[f32; SIDE] = tile
+            [((y as usize).wrapping_add(texture as usize) & (SIDE - 1)) * SIDE..][..SIDE]
+            .try_into()
+            .expect("a tile row");
         let grain_shift = (texture >> 8) as usize;
-        for (x, c) in (a as usize..b as usize).zip(&mut row[a as usize..b as usize]) {
-            let dx = x as f32 + 0.5 - cx;
-            let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
-            let f = nu * nu + nv2;
-            if f >= s.outer2 {
-                continue;
+        let px = &mut row[a as usize..b as usize];
+        for (k, chunk) in px.chunks_mut(LANES).enumerate() {
+            let x0 = a as usize + k * LANES;
+            let lanes = lanes(x0);
+            let grain: [f32; LANES] =
+                std::array::from_fn(|l| grain_row[(x0 + l + grain_shift) & (SIDE - 1)]);
+            let mut f = [0.0; LANES];
+            let mut alpha = [0.0; LANES];
+            let mut v = [[0.0; LANES]; 3];
+            for l in 0..LANES {
+                let dx = lanes[l] as f32 + 0.5 - cx;
+                let nu = dx * if dx < 0.0 { s.inv[0] } else { s.inv[1] };
+                f[l] = nu * nu + nv2;
+                let cov = if f[l] <= s.inner2 {
+                    1.0
+                } else {
+                    (0.5 - (f[l] - 1.0) * s.aa).clamp(0.0, 1.0)
+                };
+                let side = (side0 + nu * s.side_k).clamp(0.0, 1.0);
+                let top = (top0 + nu * top_nu).clamp(0.0, 1.0);
+                // Rounded off toward the outline, and a little grit.
+                let round = 1.0 - 0.2 * if f[l] < 1.0 { f[l] } else { 1.0 };
+                let grit = 1.0 + 0.08 * grain[l];
+                let shade = ao * grit * round;
+                alpha[l] = cov * op;
+                for i in 0..3 {
+                    let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
+                    v[i][l] = (sides + (fc.top[i] - sides) * top) * shade;
+                }
             }
-            let cov = if f <= s.inner2 {
-                1.0
-            } else {
-                (0.5 - (f - 1.0) * s.aa).clamp(0.0, 1.0)
-            };
-            let side = (side0 + nu * s.side_k).clamp(0.0, 1.0);
-            let top = (top0 + nu * top_nu).clamp(0.0, 1.0);
-            // Rounded off toward the outline, and a little grit.
-            let round = 1.0 - 0.2 * f.min(1.0);
-            let grit = 1.0 + 0.08 * grain_row[(x + grain_shift) & (side_len - 1)];
-            let shade = ao * grit * round;
-            let a = cov * op;
-            for (i, ci) in c.iter_mut().enumerate() {
-                let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
-                let v = (sides + (fc.top[i] - sides) * top) * shade;
-                // Exactly the stone where it is opaque, whatever was under.
-                *ci = if a >= 1.0 { v } else { *ci + (v - *ci) * a };
+            for (l, c) in chunk.iter_mut().enumerate() {
+                if f[l] >= s.outer2 {
+                    continue;
+                }
+                let a = alpha[l];
+                for (i, ci) in c.iter_mut().enumerate() {
+                    // Exactly the stone where it is opaque, whatever was
+                    // under.
+                    *ci = if a >= 1.0 {
+                        v[i][l]
+                    } else {
+                        *ci + (v[i][l] - *ci) * a
+                    };
+                }
             }
         }
     }
+}
+
+/// Pixels the stone shaders work on at once, the lanes of an AVX2
+/// register: their loops over lanes compile to SIMD.
+const LANES: usize = 8;
+
+/// The columns of the lanes from column `x0`, as `i32`: exact (pictures are
+/// far narrower than 2^24), and they convert to floats lane by lane.
+#[inline(always)]
+fn lanes(x0: usize) -> [i32; LANES] {
+    std::array::from_fn(|l| (x0 + l) as i32)
 }
 
 impl Stone {
