@@ -537,18 +537,27 @@ impl Stone {
 struct BandRows {
     /// `rows[b]`: grid rows `first..last` for band `b` (empty if none).
     rows: Vec<(u32, u32)>,
+    /// `reach[r]`: the lowest pixel row (excluded) the boxes of grid rows
+    /// `0..=r` reach: far rows lie higher up, so once a band is covered
+    /// down to it, the rows from `r` farther are hidden.
+    reach: Vec<i32>,
 }
 
 impl BandRows {
     fn new(stones: &[StoneRow], bands: usize) -> BandRows {
         let mut rows = vec![(u32::MAX, 0u32); bands];
+        let mut reach = Vec::with_capacity(stones.len());
+        let mut lowest = i32::MIN;
         for (r, row) in stones.iter().enumerate() {
             let (Some(top), Some(bottom)) = (
                 row.boxes.iter().map(|b| b[1]).min(),
                 row.boxes.iter().map(|b| b[3]).max(),
             ) else {
+                reach.push(lowest);
                 continue;
             };
+            lowest = lowest.max(bottom);
+            reach.push(lowest);
             let b0 = (top.max(0) as u32 / BAND_ROWS) as usize;
             let b1 = ((bottom.max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
             for band in rows.iter_mut().take(b1.saturating_add(1)).skip(b0) {
@@ -556,7 +565,7 @@ impl BandRows {
                 band.1 = band.1.max(r as u32 + 1);
             }
         }
-        BandRows { rows }
+        BandRows { rows, reach }
     }
 
     /// The grid rows whose stones may touch band `b`.
@@ -601,6 +610,9 @@ struct Work {
     /// What is left to draw, nearest stone first (for each row of a stone,
     /// the runs of its body, then of its shadow).
     runs: Vec<Run>,
+    /// Per 64 columns, the bits set in every row of `mask`: columns the
+    /// band has covered from top to bottom.
+    full: Vec<u64>,
 }
 
 thread_local! {
@@ -660,10 +672,20 @@ impl RocksDraw {
         work.runs.clear();
         work.mask.clear();
         work.mask.resize(words * rows, 0);
+        work.full.clear();
+        work.full.resize(words, 0);
         // Opaque stones hide what is behind them; translucent ones do not.
         let cull = cull && self.opacity >= 1.0;
         let mut open = rows as u64 * u64::from(width);
+        // Open pixels per row of the band.
+        let mut row_open = [width; BAND_ROWS as usize];
         'rows: for r in self.index.band(band.index).rev() {
+            // Covered down to where this row and the farther ones reach:
+            // they are hidden.
+            let reach = (self.index.reach[r as usize] - by0).clamp(0, rows as i32) as usize;
+            if cull && row_open[..reach].iter().all(|&n| n == 0) {
+                break;
+            }
             let row = &self.rows[r as usize];
             for (i, bbox) in row.boxes.iter().enumerate().rev() {
                 if bbox[1] >= by1 || bbox[3] <= by0 {
@@ -674,11 +696,15 @@ impl RocksDraw {
                 let x0 = bbox[0].clamp(0, width as i32) as u32;
                 let x1 = bbox[2].clamp(0, width as i32) as u32;
                 let mask_of = |y: u32| (y - band.y0) as usize * words;
-                if cull && (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)) {
+                if cull
+                    && (covered(&work.full, x0, x1)
+                        || (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)))
+                {
                     continue;
                 }
                 let s = &row.stones[i];
                 let stone = (r, i as u32);
+                let mut filled = false;
                 for y in y0..y1 {
                     let m = &mut work.mask[mask_of(y)..][..words];
                     if cull && covered(m, x0, x1) {
@@ -705,7 +731,10 @@ impl RocksDraw {
                             if runs.len() > before {
                                 let inside = s.inside(nv2, cx, width);
                                 if inside[0] < inside[1] {
-                                    open -= fill(m, inside);
+                                    let added = fill(m, inside);
+                                    open -= added;
+                                    row_open[(y - band.y0) as usize] -= added as u32;
+                                    filled = true;
                                 }
                             }
                         }
@@ -717,9 +746,19 @@ impl RocksDraw {
                         open_runs(m, shadow, |a, b| push(runs, false, a, b));
                     }
                 }
-                if cull && open == 0 {
-                    // The band is covered: every stone farther away is hidden.
-                    break 'rows;
+                if filled {
+                    if open == 0 {
+                        // The band is covered: every stone farther away is
+                        // hidden.
+                        break 'rows;
+                    }
+                    // The columns covered top to bottom, where this stone
+                    // filled.
+                    let (w0, w1) = ((x0 / 64) as usize, (x1.max(1) - 1) as usize / 64);
+                    for w in w0..=w1.min(words - 1) {
+                        work.full[w] =
+                            (0..rows).fold(u64::MAX, |all, k| all & work.mask[k * words + w]);
+                    }
                 }
             }
         }
