@@ -900,9 +900,9 @@ impl RocksDraw {
                 let grit = 1.0 + 0.08 * grain[l];
                 let shade = ao * grit * round;
                 alpha[l] = cov * op;
-                for i in 0..3 {
+                for (i, vi) in v.iter_mut().enumerate() {
                     let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
-                    v[i][l] = (sides + (fc.top[i] - sides) * top) * shade;
+                    vi[l] = (sides + (fc.top[i] - sides) * top) * shade;
                 }
             }
             for (l, c) in chunk.iter_mut().enumerate() {
