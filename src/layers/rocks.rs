@@ -1017,10 +1017,6 @@ impl BandRows {
     }
 }
 
-/// Pixels the stone shaders work on at once, the lanes of an AVX2
-/// register: their loops over lanes compile to SIMD.
-const LANES: usize = 8;
-
 /// The rocks prepared for one picture.
 pub(crate) struct RocksDraw {
     opacity: f32,
@@ -1080,6 +1076,14 @@ impl Draw for RocksDraw {
     }
 
     fn draw(&self, band: &mut Band) {
+        self.draw_with(band, false);
+    }
+}
+
+impl RocksDraw {
+    /// Draws the stones on `band`; with `portable`, with the shaders
+    /// compiled for any CPU (the test that they agree with the AVX2 ones).
+    fn draw_with(&self, band: &mut Band, portable: bool) {
         WORK.with(|work| {
             let work = &mut *work.borrow_mut();
             self.visible_runs(band, work, self.cull);
@@ -1098,7 +1102,13 @@ impl Draw for RocksDraw {
                                 .1
                         }
                     };
-                    self.draw_body(stone, shading, run, band);
+                    if portable {
+                        self.draw_body_any(stone, shading, run, band);
+                    } else {
+                        self.draw_body(stone, shading, run, band);
+                    }
+                } else if portable {
+                    self.draw_shadow_any(stone, run, band);
                 } else {
                     self.draw_shadow(stone, run, band);
                 }
@@ -1252,7 +1262,7 @@ impl RocksDraw {
             let x0 = run.a as usize + k * LANES;
             // Darkening of red and green, and of blue, lane by lane.
             let (mut m, mut mb) = ([0.0; LANES], [0.0; LANES]);
-            let lanes: [i32; LANES] = std::array::from_fn(|l| (x0 + l) as i32);
+            let lanes = lanes(x0);
             for l in 0..LANES {
                 let dx = lanes[l] as f32 + 0.5 - s.sx;
                 let sdx = dx * if dx < 0.0 { sinv[0] } else { sinv[1] };
@@ -1329,7 +1339,7 @@ impl RocksDraw {
             let x0 = a as usize + k * LANES;
             // Columns as i32 (exact below 2^24, as the picture is), which
             // convert to floats lane by lane.
-            let lanes: [i32; LANES] = std::array::from_fn(|l| (x0 + l) as i32);
+            let lanes = lanes(x0);
             let grain: [f32; LANES] =
                 std::array::from_fn(|l| grain_row[(x0 + l + grain_shift) & (SIDE - 1)]);
             let mut f = [0.0; LANES];
@@ -1351,10 +1361,10 @@ impl RocksDraw {
                 let grit = 1.0 + 0.08 * grain[l];
                 let shade = ao * grit * round;
                 alpha[l] = cov * op;
-                for i in 0..3 {
+                for (i, vi) in v.iter_mut().enumerate() {
                     let sides = fc.left[i] + (fc.right[i] - fc.left[i]) * side;
                     let rock = (sides + (fc.top[i] - sides) * top) * shade;
-                    v[i][l] = rock + (sand[i] * grit - rock) * buried;
+                    vi[l] = rock + (sand[i] * grit - rock) * buried;
                 }
             }
             for (l, c) in chunk.iter_mut().enumerate() {
@@ -1374,6 +1384,17 @@ impl RocksDraw {
             }
         }
     }
+}
+
+/// Pixels the stone shaders work on at once, the lanes of an AVX2
+/// register: their loops over lanes compile to SIMD.
+const LANES: usize = 8;
+
+/// The columns of the lanes from column `x0`, as `i32`: exact (pictures are
+/// far narrower than 2^24), and they convert to floats lane by lane.
+#[inline(always)]
+fn lanes(x0: usize) -> [i32; LANES] {
+    std::array::from_fn(|l| (x0 + l) as i32)
 }
 
 impl Stone {
@@ -1547,6 +1568,53 @@ mod tests {
             assert!(
                 all.contains(stone),
                 "a stone changed when ground was cleared"
+            );
+        }
+    }
+
+    /// The shaders compiled for AVX2 (where the CPU has it) paint the same
+    /// bits as the ones for any CPU, on stones of every size, opaque and
+    /// translucent, over a background that varies.
+    #[test]
+    fn the_avx2_shaders_paint_the_same_bits_as_the_portable_ones() {
+        for (density, columns, opacity, near) in [
+            (0.4, 560, 1.0, 0.042),
+            (0.5, 968, 0.7, 0.006),
+            (0.3, 160, 1.0, 0.3),
+        ] {
+            let mut scene = Scene::default();
+            scene.automaton.density = density;
+            scene.automaton.columns = columns;
+            let rocks = Rocks {
+                opacity,
+                near_size: near,
+                ..Rocks::default()
+            };
+            let plan = Plan::new(&scene).unwrap();
+            let (w, h) = (517, 291);
+            let draw = rocks.prepare_stones(&plan.frame(w, h)).unwrap();
+            let mut pictures = [Vec::new(), Vec::new()];
+            for (k, portable) in [false, true].into_iter().enumerate() {
+                for index in 0..h.div_ceil(BAND_ROWS) as usize {
+                    let y0 = index as u32 * BAND_ROWS;
+                    let rows = BAND_ROWS.min(h - y0);
+                    let mut px: Vec<Linear> = (0..rows * w)
+                        .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
+                        .collect();
+                    let mut band = Band {
+                        y0,
+                        rows,
+                        width: w,
+                        index,
+                        px: &mut px,
+                    };
+                    draw.draw_with(&mut band, portable);
+                    pictures[k].extend(px.iter().flatten().map(|v| v.to_bits()));
+                }
+            }
+            assert!(
+                pictures[0] == pictures[1],
+                "density {density}, {columns} columns, opacity {opacity}: the shaders differ"
             );
         }
     }
