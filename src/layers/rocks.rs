@@ -1076,14 +1076,34 @@ impl Draw for RocksDraw {
     }
 
     fn draw(&self, band: &mut Band) {
-        self.draw_with(band, false);
+        self.draw_with(band, Shaders::detect());
+    }
+}
+
+/// Which build of the stone shaders draws: the one for AVX2, only where
+/// the CPU has it, or the one for any CPU. Both paint the same bits.
+#[derive(Clone, Copy)]
+enum Shaders {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Shaders {
+    /// The fastest build this CPU runs.
+    fn detect() -> Shaders {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Shaders::Avx2;
+        }
+        Shaders::Portable
     }
 }
 
 impl RocksDraw {
-    /// Draws the stones on `band`; with `portable`, with the shaders
-    /// compiled for any CPU (the test that they agree with the AVX2 ones).
-    fn draw_with(&self, band: &mut Band, portable: bool) {
+    /// Draws the stones on `band` with the `shaders` build (chosen once
+    /// per band, not per run).
+    fn draw_with(&self, band: &mut Band, shaders: Shaders) {
         WORK.with(|work| {
             let work = &mut *work.borrow_mut();
             self.visible_runs(band, work, self.cull);
@@ -1102,15 +1122,9 @@ impl RocksDraw {
                                 .1
                         }
                     };
-                    if portable {
-                        self.draw_body_any(stone, shading, run, band);
-                    } else {
-                        self.draw_body(stone, shading, run, band);
-                    }
-                } else if portable {
-                    self.draw_shadow_any(stone, run, band);
+                    self.draw_body(shaders, stone, shading, run, band);
                 } else {
-                    self.draw_shadow(stone, run, band);
+                    self.draw_shadow(shaders, stone, run, band);
                 }
             }
         });
@@ -1230,13 +1244,13 @@ impl RocksDraw {
 
     /// Draws a run of a stone's contact shadow: its outline squashed onto
     /// the ground, soft, darkest at its centre.
-    fn draw_shadow(&self, s: &Stone, run: &Run, band: &mut Band) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.draw_shadow_avx2(s, run, band) };
+    fn draw_shadow(&self, shaders: Shaders, s: &Stone, run: &Run, band: &mut Band) {
+        match shaders {
+            // SAFETY: `Shaders::Avx2` is only made where the CPU has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Shaders::Avx2 => unsafe { self.draw_shadow_avx2(s, run, band) },
+            Shaders::Portable => self.draw_shadow_any(s, run, band),
         }
-        self.draw_shadow_any(s, run, band);
     }
 
     /// [`RocksDraw::draw_shadow`] compiled for AVX2: twice the lanes of
@@ -1282,13 +1296,20 @@ impl RocksDraw {
     }
 
     /// Draws a run of a stone's body.
-    fn draw_body(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.draw_body_avx2(s, shading, run, band) };
+    fn draw_body(
+        &self,
+        shaders: Shaders,
+        s: &Stone,
+        shading: &Shading,
+        run: &Run,
+        band: &mut Band,
+    ) {
+        match shaders {
+            // SAFETY: `Shaders::Avx2` is only made where the CPU has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Shaders::Avx2 => unsafe { self.draw_body_avx2(s, shading, run, band) },
+            Shaders::Portable => self.draw_body_any(s, shading, run, band),
         }
-        self.draw_body_any(s, shading, run, band);
     }
 
     /// [`RocksDraw::draw_body`] compiled for AVX2 (see
@@ -1572,6 +1593,28 @@ mod tests {
         }
     }
 
+    /// The bits `draw` paints on a `w × h` picture, band by band, over a
+    /// background that varies.
+    fn paint(w: u32, h: u32, draw: impl Fn(&mut Band)) -> Vec<u32> {
+        let mut bits = Vec::new();
+        for index in 0..h.div_ceil(BAND_ROWS) as usize {
+            let y0 = index as u32 * BAND_ROWS;
+            let rows = BAND_ROWS.min(h - y0);
+            let mut px: Vec<Linear> = (0..rows * w)
+                .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
+                .collect();
+            draw(&mut Band {
+                y0,
+                rows,
+                width: w,
+                index,
+                px: &mut px,
+            });
+            bits.extend(px.iter().flatten().map(|v| v.to_bits()));
+        }
+        bits
+    }
+
     /// The shaders compiled for AVX2 (where the CPU has it) paint the same
     /// bits as the ones for any CPU, on stones of every size, opaque and
     /// translucent, over a background that varies.
@@ -1593,25 +1636,8 @@ mod tests {
             let plan = Plan::new(&scene).unwrap();
             let (w, h) = (517, 291);
             let draw = rocks.prepare_stones(&plan.frame(w, h)).unwrap();
-            let mut pictures = [Vec::new(), Vec::new()];
-            for (k, portable) in [false, true].into_iter().enumerate() {
-                for index in 0..h.div_ceil(BAND_ROWS) as usize {
-                    let y0 = index as u32 * BAND_ROWS;
-                    let rows = BAND_ROWS.min(h - y0);
-                    let mut px: Vec<Linear> = (0..rows * w)
-                        .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
-                        .collect();
-                    let mut band = Band {
-                        y0,
-                        rows,
-                        width: w,
-                        index,
-                        px: &mut px,
-                    };
-                    draw.draw_with(&mut band, portable);
-                    pictures[k].extend(px.iter().flatten().map(|v| v.to_bits()));
-                }
-            }
+            let pictures = [Shaders::detect(), Shaders::Portable]
+                .map(|shaders| paint(w, h, |band| draw.draw_with(band, shaders)));
             assert!(
                 pictures[0] == pictures[1],
                 "density {density}, {columns} columns, opacity {opacity}: the shaders differ"
@@ -1651,26 +1677,10 @@ mod tests {
             for (w, h) in [(640, 360), (333, 187)] {
                 let frame = plan.frame(w, h);
                 let mut draw = rocks.prepare_stones(&frame).unwrap();
-                let mut pictures = [Vec::new(), Vec::new()];
-                for (k, cull) in [true, false].into_iter().enumerate() {
+                let pictures = [true, false].map(|cull| {
                     draw.cull = cull;
-                    for index in 0..h.div_ceil(BAND_ROWS) as usize {
-                        let y0 = index as u32 * BAND_ROWS;
-                        let rows = BAND_ROWS.min(h - y0);
-                        let mut px: Vec<Linear> = (0..rows * w)
-                            .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
-                            .collect();
-                        let mut band = Band {
-                            y0,
-                            rows,
-                            width: w,
-                            index,
-                            px: &mut px,
-                        };
-                        draw.draw(&mut band);
-                        pictures[k].extend(px.iter().flatten().map(|v| v.to_bits()));
-                    }
-                }
+                    paint(w, h, |band| draw.draw(band))
+                });
                 assert!(
                     pictures[0] == pictures[1],
                     "density {density}, {columns} columns, opacity {opacity}, {w}x{h}: culling changes pixels"
