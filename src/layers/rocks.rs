@@ -507,9 +507,17 @@ impl Rocks {
                 row
             })
             .collect();
+        let mut rows = rows;
+        let mut first = 0;
+        for row in &mut rows {
+            row.first = first;
+            first += row.stones.len() as u32;
+        }
         let bands = (f.height as usize).div_ceil(BAND_ROWS as usize);
         let index = BandRows::new(&rows, bands);
+        static PREPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(RocksDraw {
+            id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             opacity: self.opacity,
             rows,
             index,
@@ -836,6 +844,7 @@ impl StoneShape {
 /// width scaled row by row by its profile (an irregular outline), with
 /// three lit faces, plus its contact shadow: the same outline, squashed
 /// onto the ground.
+#[derive(Clone, Copy)]
 struct Stone {
     x: f32,
     y: f32,
@@ -859,7 +868,8 @@ struct Stone {
     sy: f32,
     sinv: [f32; 2],
     sradius: f32,
-    profile: [u8; 2 * KNOTS],
+    /// The profile's width factors, knot by knot.
+    knots: [f32; 2 * KNOTS],
     look: Look,
 }
 
@@ -882,6 +892,8 @@ struct RowFit {
 struct StoneRow {
     boxes: Vec<[i32; 4]>,
     stones: Vec<Rough>,
+    /// Number of the row's first stone, counting from the far row's.
+    first: u32,
 }
 
 impl StoneRow {
@@ -889,6 +901,7 @@ impl StoneRow {
         StoneRow {
             boxes: Vec::with_capacity(n),
             stones: Vec::with_capacity(n),
+            first: 0,
         }
     }
 
@@ -929,7 +942,7 @@ impl Stone {
             sy,
             sinv,
             sradius: 1.0 / sinv[0],
-            profile,
+            knots: profile.map(|q| PROFILE_MIN + f32::from(q) * PROFILE_STEP),
             look,
         }
     }
@@ -945,7 +958,7 @@ impl Stone {
         let t = if t < LAST { t } else { LAST };
         let i = t as i32 as usize;
         let frac = t - i as f32;
-        let knot = |j: usize| PROFILE_MIN + f32::from(self.profile[j]) * PROFILE_STEP;
+        let knot = |j: usize| self.knots[j];
         let side = |j: usize| knot(j) + (knot(j + 1) - knot(j)) * frac;
         [side(i), side(KNOTS + i)]
     }
@@ -1019,6 +1032,9 @@ impl BandRows {
 
 /// The rocks prepared for one picture.
 pub(crate) struct RocksDraw {
+    /// Which preparation this is (each has its own), for the threads'
+    /// caches of rolled stones ([`Work::rolled`]).
+    id: u64,
     opacity: f32,
     rows: Vec<StoneRow>,
     index: BandRows,
@@ -1059,7 +1075,15 @@ struct Work {
     /// Per 64 columns, the bits set in every row of `mask`: columns the
     /// band has covered from top to bottom.
     full: Vec<u64>,
+    /// Stones rolled in earlier bands of the preparation `rolled_for`, by
+    /// number ([`StoneRow::first`]) modulo [`ROLLED`]: a stone is looked
+    /// at by every band it spans, mostly on the same thread in turn.
+    rolled: Vec<Option<(u32, Stone)>>,
+    rolled_for: Option<u64>,
 }
+
+/// Slots of a thread's cache of rolled stones ([`Work::rolled`]).
+const ROLLED: usize = 2048;
 
 thread_local! {
     static WORK: std::cell::RefCell<Work> = std::cell::RefCell::new(Work::default());
@@ -1093,7 +1117,12 @@ impl Shaders {
     /// The fastest build this CPU runs.
     fn detect() -> Shaders {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
             return Shaders::Avx2;
         }
         Shaders::Portable
@@ -1106,7 +1135,12 @@ impl RocksDraw {
     fn draw_with(&self, band: &mut Band, shaders: Shaders) {
         WORK.with(|work| {
             let work = &mut *work.borrow_mut();
-            self.visible_runs(band, work, self.cull);
+            match shaders {
+                // SAFETY: `Shaders::Avx2` is only made where the CPU has AVX2.
+                #[cfg(target_arch = "x86_64")]
+                Shaders::Avx2 => unsafe { self.visible_runs_avx2(band, work, self.cull) },
+                Shaders::Portable => self.visible_runs(band, work, self.cull),
+            }
             // Far to near: each stone over the ones behind it, its shadow
             // under its body. A stone's runs come together: its shading is
             // worked out once.
@@ -1137,6 +1171,13 @@ impl RocksDraw {
     /// opaquely is left out (a stone hidden whole is skipped whole): it
     /// would be painted over exactly, so leaving it out changes no pixel,
     /// and a packed field costs its visible pixels, not its stones' area.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn visible_runs_avx2(&self, band: &Band, work: &mut Work, cull: bool) {
+        self.visible_runs(band, work, cull);
+    }
+
+    #[inline(always)]
     fn visible_runs(&self, band: &Band, work: &mut Work, cull: bool) {
         let width = self.width;
         let words = width.div_ceil(64) as usize;
@@ -1148,6 +1189,11 @@ impl RocksDraw {
         work.mask.resize(words * rows, 0);
         work.full.clear();
         work.full.resize(words, 0);
+        if work.rolled_for != Some(self.id) {
+            work.rolled.clear();
+            work.rolled.resize(ROLLED, None);
+            work.rolled_for = Some(self.id);
+        }
         // Opaque stones hide what is behind them; translucent ones do not.
         let cull = cull && self.opacity >= 1.0;
         let mut open = rows as u64 * u64::from(width);
@@ -1176,7 +1222,11 @@ impl RocksDraw {
                 {
                     continue;
                 }
-                let s = row.stones[i].stone(&self.outline);
+                let number = row.first + i as u32;
+                let s = match &mut work.rolled[number as usize % ROLLED] {
+                    Some((n, s)) if *n == number => *s,
+                    slot => slot.insert((number, row.stones[i].stone(&self.outline))).1,
+                };
                 let stone = work.stones.len() as u32;
                 let mut filled = false;
                 for y in y0..y1 {
@@ -1497,12 +1547,15 @@ fn covered(mask: &[u64], x0: u32, x1: u32) -> bool {
         return true;
     }
     let (w0, w1) = ((x0 / 64) as usize, ((x1 - 1) / 64) as usize);
-    (w0..=w1).all(|w| {
-        let lo = if w == w0 { x0 % 64 } else { 0 };
-        let hi = if w == w1 { (x1 - 1) % 64 } else { 63 };
-        let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
-        mask[w] & bits == bits
-    })
+    let (first, last) = (u64::MAX << (x0 % 64), u64::MAX >> (63 - (x1 - 1) % 64));
+    if w0 == w1 {
+        let bits = first & last;
+        return mask[w0] & bits == bits;
+    }
+    // (Plain slices and ranges: an inclusive range costs more per step.)
+    mask[w0] & first == first
+        && mask[w0 + 1..w1].iter().all(|&w| w == u64::MAX)
+        && mask[w1] & last == last
 }
 
 /// Calls `run(a, b)` for each run of columns of `[a, b)` whose bits are
@@ -1536,7 +1589,7 @@ fn open_runs(mask: &[u64], [a, b]: [u32; 2], mut run: impl FnMut(u32, u32)) {
 fn fill(mask: &mut [u64], [a, b]: [u32; 2]) -> u64 {
     let (w0, w1) = ((a / 64) as usize, ((b - 1) / 64) as usize);
     let mut added = 0;
-    for (w, word) in mask.iter_mut().enumerate().take(w1 + 1).skip(w0) {
+    for (w, word) in (w0..w1 + 1).zip(&mut mask[w0..w1 + 1]) {
         let lo = if w == w0 { a % 64 } else { 0 };
         let hi = if w == w1 { (b - 1) % 64 } else { 63 };
         let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
@@ -1566,7 +1619,7 @@ mod tests {
         assert!(!cleared.clearings.is_empty(), "the default tent clears");
         let mut open = plan.frame(640, 360);
         open.clearings.clear();
-        let traits = |frame: &Frame| -> Vec<([u32; 12], [u8; 2 * KNOTS])> {
+        let traits = |frame: &Frame| -> Vec<([u32; 12], [u32; 2 * KNOTS])> {
             let draw = rocks.prepare_stones(frame).unwrap();
             draw.rows
                 .iter()
@@ -1578,7 +1631,7 @@ mod tests {
                         s.x, s.y, s.inv[0], s.inv[1], s.inv[2], s.inv[3], s.shear, s.sx, s.sy,
                         a[0], a[1], a[2],
                     ];
-                    (numbers.map(f32::to_bits), s.profile)
+                    (numbers.map(f32::to_bits), s.knots.map(f32::to_bits))
                 })
                 .collect()
         };
