@@ -481,7 +481,7 @@ impl Rocks {
                     let size = d * size * if merged { 1.55 } else { 1.0 };
                     let (albedo, blocky) = rocks[k];
                     let albedo = scale(albedo, 0.92 + 0.16 * dice.unit());
-                    row.push(outline.rough(x, y, size, tall, blocky, albedo, dice));
+                    row.push(outline.rough(x, y, size, tall, blocky, albedo, dice, true));
                     // Gravel: a few grains in front of the clumps' stones.
                     let grain = hash2(c as u32, r32, seed ^ 0x67a7);
                     if role != Role::Pebble && crate::noise::unit(grain) < gravel {
@@ -496,7 +496,7 @@ impl Rocks {
                             let gs = d * (0.09 + 0.1 * g.unit());
                             let shade = 0.9 + 0.4 * g.unit();
                             let albedo = scale(albedo, shade);
-                            grains.push(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g));
+                            grains.push(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g, false));
                         }
                     }
                 }
@@ -682,7 +682,9 @@ impl Outline {
     /// height, `blocky` (0 to 1) how square its shoulders are, of colour
     /// `albedo`, its shape and look rolled with `dice`: only what places
     /// it and bounds it; the rest is rolled by [`Rough::stone`] for the
-    /// stones that show (in a packed field, a few in ten).
+    /// stones that show (in a packed field, a few in ten). A grain of
+    /// gravel (`casts` false) casts no contact shadow: a few pixels wide,
+    /// its shadow would not show.
     #[allow(clippy::too_many_arguments)]
     fn rough(
         &self,
@@ -693,6 +695,7 @@ impl Outline {
         blocky: f32,
         albedo: Linear,
         mut dice: Dice,
+        casts: bool,
     ) -> ([i32; 4], Rough) {
         let rx = 0.5 * size;
         let ry = rx * (0.6 + 0.3 * dice.unit()) * tall;
@@ -711,6 +714,7 @@ impl Outline {
             ry_bottom,
             shear,
             shadow: self.shadow,
+            casts,
         };
         // The box holds the widest outline the roughness allows (the
         // outline itself is rolled later): a box only decides what is
@@ -811,6 +815,8 @@ struct StoneShape {
     shear: f32,
     /// Shadow direction on screen times its length, in stone radii.
     shadow: (f32, f32),
+    /// Whether it casts a contact shadow.
+    casts: bool,
 }
 
 impl StoneShape {
@@ -826,16 +832,21 @@ impl StoneShape {
     }
 
     /// The box (x0, y0, x1, y1; x1, y1 excluded) of the stone and its
-    /// shadow with sides at most `widest` times their radii.
+    /// shadow (if it casts one) with sides at most `widest` times their
+    /// radii.
     fn bounds(&self, widest: f32) -> [i32; 4] {
         let ry = self.ry_top.max(self.ry_bottom);
-        let (sx, sy, srx, sry) = self.shadow();
         let reach_x = self.rx_left.max(self.rx_right) * widest + self.shear.abs() * ry + 1.5;
-        let x0 = (self.x - reach_x).min(sx - srx * widest) - 1.0;
-        let x1 = (self.x + reach_x).max(sx + srx * widest) + 1.0;
+        let (mut x0, mut x1) = (self.x - reach_x, self.x + reach_x);
         let y0 = self.y - self.ry_top - 1.5;
-        let y1 = (self.y + self.ry_bottom + 1.5).max(sy + sry + 1.0);
-        [floor(x0), floor(y0), -floor(-x1), -floor(-y1)]
+        let mut y1 = self.y + self.ry_bottom + 1.5;
+        if self.casts {
+            let (sx, sy, srx, sry) = self.shadow();
+            x0 = x0.min(sx - srx * widest);
+            x1 = x1.max(sx + srx * widest);
+            y1 = y1.max(sy + sry + 1.0);
+        }
+        [floor(x0 - 1.0), floor(y0), -floor(-(x1 + 1.0)), -floor(-y1)]
     }
 }
 
@@ -868,6 +879,8 @@ struct Stone {
     sy: f32,
     sinv: [f32; 2],
     sradius: f32,
+    /// Whether it casts its contact shadow ([`StoneShape::casts`]).
+    casts: bool,
     /// The profile's width factors, knot by knot.
     knots: [f32; 2 * KNOTS],
     look: Look,
@@ -942,6 +955,7 @@ impl Stone {
             sy,
             sinv,
             sradius: 1.0 / sinv[0],
+            casts: s.casts,
             knots: profile.map(|q| PROFILE_MIN + f32::from(q) * PROFILE_STEP),
             look,
         }
@@ -1512,7 +1526,7 @@ impl Stone {
     fn shadow(&self, y: u32, width: u32) -> [u32; 2] {
         let sdy = (y as f32 + 0.5 - self.sy) * self.sinv[1];
         let sdy2 = sdy * sdy;
-        if sdy2 >= 1.0 {
+        if !self.casts || sdy2 >= 1.0 {
             return [0, 0];
         }
         let half = (1.0 - sdy2).sqrt() * self.sradius;
