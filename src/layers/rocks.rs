@@ -376,7 +376,7 @@ impl Rocks {
         // Stones row by row (far to near). Only their outlines are worked
         // out here; how a stone looks (its lit faces) is worked out when it
         // is drawn, since in a packed field most stones are hidden.
-        let rows: Vec<StoneRow> = (0..rows)
+        let mut rows: Vec<StoneRow> = (0..rows)
             .into_par_iter()
             .map(|r| {
                 let (y_row, d) = place(r as f32);
@@ -507,7 +507,7 @@ impl Rocks {
                 row
             })
             .collect();
-        let mut rows = rows;
+        // Stones numbered far to near, for the threads' caches.
         let mut first = 0;
         for row in &mut rows {
             row.first = first;
@@ -515,7 +515,6 @@ impl Rocks {
         }
         let bands = (f.height as usize).div_ceil(BAND_ROWS as usize);
         let index = BandRows::new(&rows, bands);
-        static PREPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(RocksDraw {
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             opacity: self.opacity,
@@ -1095,6 +1094,10 @@ struct Work {
     rolled: Vec<Option<(u32, Stone)>>,
     rolled_for: Option<u64>,
 }
+
+/// Preparations of the rocks so far: each [`RocksDraw`] takes the next
+/// number as its `id`.
+static PREPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Slots of a thread's cache of rolled stones ([`Work::rolled`]).
 const ROLLED: usize = 2048;
