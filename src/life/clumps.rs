@@ -86,21 +86,22 @@ pub fn label(grid: &BitGrid, topology: Topology) -> (Vec<u32>, Vec<Clump>) {
     let torus = topology == Topology::Torus;
     // Every run numbered up front (row `y`'s are `rows[y]..rows[y + 1]`),
     // so the strips fill their parts of the arrays in place.
-    let counts: Vec<u32> = (0..height)
-        .into_par_iter()
-        .map(|y| runs_in(grid.row(y)))
-        .collect();
     let mut rows = Vec::with_capacity(height + 1);
     rows.push(0u32);
-    for c in counts {
-        rows.push(rows[rows.len() - 1] + c);
+    for y in 0..height {
+        rows.push(rows[y] + runs_in(grid.row(y)));
     }
     let n = rows[height] as usize;
     let mut spans = vec![(0u32, 0u32); n];
     let mut links: Vec<Link> = (0..n as u32).map(Link::root).collect();
-    let per = height
-        .div_ceil(4 * rayon::current_num_threads())
-        .max(STRIP_ROWS);
+    // A few runs are labelled at once, on this thread.
+    let per = if n < PARALLEL_RUNS {
+        height
+    } else {
+        height
+            .div_ceil(4 * rayon::current_num_threads())
+            .max(STRIP_ROWS)
+    };
     let starts: Vec<usize> = (0..height).step_by(per).collect();
     // The strips' runs, joined within each strip, in parallel.
     let mut parts = Vec::with_capacity(starts.len());
@@ -149,6 +150,7 @@ pub fn label(grid: &BitGrid, topology: Topology) -> (Vec<u32>, Vec<Clump>) {
     // numbers the clump, and the clump's layout is the root's.
     let found: Vec<(u32, (i32, i32))> = (0..n as u32)
         .into_par_iter()
+        .with_min_len(PARALLEL_RUNS)
         .map(|run| runs.find(run))
         .collect();
     let mut number = vec![0u32; n];
@@ -230,6 +232,9 @@ pub fn label(grid: &BitGrid, topology: Topology) -> (Vec<u32>, Vec<Clump>) {
 
 /// Fewest rows in a strip that [`label`] works on at once.
 const STRIP_ROWS: usize = 32;
+
+/// Fewest runs that [`label`] spreads over threads.
+const PARALLEL_RUNS: usize = 16_384;
 
 /// The number of runs of live cells in a row of words (its padding dead).
 fn runs_in(words: &[u64]) -> u32 {
