@@ -82,6 +82,25 @@ pub fn find(grid: &BitGrid, topology: Topology) -> Vec<Clump> {
 /// layout (see [`Clump`]) and its totals are those of the flood fill
 /// [`find`] uses, from its first cell.
 pub fn label(grid: &BitGrid, topology: Topology) -> (Vec<u32>, Vec<Clump>) {
+    label_in_strips(grid, topology, |runs, height| {
+        // A few runs are labelled at once, on this thread.
+        if runs < PARALLEL_RUNS {
+            height
+        } else {
+            height
+                .div_ceil(4 * rayon::current_num_threads())
+                .max(STRIP_ROWS)
+        }
+    })
+}
+
+/// [`label`] in strips of `strip_rows(runs, height)` rows, for a grid of
+/// `runs` runs and `height` rows.
+fn label_in_strips(
+    grid: &BitGrid,
+    topology: Topology,
+    strip_rows: impl Fn(usize, usize) -> usize,
+) -> (Vec<u32>, Vec<Clump>) {
     let (width, height) = (grid.width(), grid.height());
     let torus = topology == Topology::Torus;
     // Every run numbered up front (row `y`'s are `rows[y]..rows[y + 1]`),
@@ -94,14 +113,7 @@ pub fn label(grid: &BitGrid, topology: Topology) -> (Vec<u32>, Vec<Clump>) {
     let n = rows[height] as usize;
     let mut spans = vec![(0u32, 0u32); n];
     let mut links: Vec<Link> = (0..n as u32).map(Link::root).collect();
-    // A few runs are labelled at once, on this thread.
-    let per = if n < PARALLEL_RUNS {
-        height
-    } else {
-        height
-            .div_ceil(4 * rayon::current_num_threads())
-            .max(STRIP_ROWS)
-    };
+    let per = strip_rows(n, height).clamp(1, height);
     let starts: Vec<usize> = (0..height).step_by(per).collect();
     // The strips' runs, joined within each strip, in parallel.
     let mut parts = Vec::with_capacity(starts.len());
@@ -636,6 +648,15 @@ mod tests {
     /// totals against its labelled cells where coordinates need no unwrapping.
     fn check_against_reference(grid: &BitGrid, topology: Topology) {
         let (labels, clumps) = label(grid, topology);
+        // In strips of any height, joined where they meet.
+        for rows in [1, 2, 3, 7] {
+            let strips = label_in_strips(grid, topology, |_, _| rows);
+            assert_eq!(
+                strips,
+                (labels.clone(), clumps.clone()),
+                "{rows}-row strips"
+            );
+        }
         assert_eq!(labels, reference_labels(grid, topology), "{grid:?}");
         assert_eq!(find(grid, topology), clumps);
         let total: u64 = clumps.iter().map(|c| u64::from(c.cells)).sum();
