@@ -129,7 +129,7 @@ fn label_in_strips(
     parts.into_par_iter().for_each(|(ys, spans, links)| {
         let mut runs = Runs {
             rows: &rows,
-            row0: ys.start,
+            base: rows[ys.start],
             spans,
             links,
         };
@@ -145,7 +145,7 @@ fn label_in_strips(
     });
     let mut runs = Runs {
         rows: &rows,
-        row0: 0,
+        base: 0,
         spans: &mut spans,
         links: &mut links,
     };
@@ -292,8 +292,8 @@ struct Runs<'a> {
     /// Run numbers of each row of the grid (row `y`'s are `rows[y]..rows[y
     /// + 1]`).
     rows: &'a [u32],
-    /// The first row here.
-    row0: usize,
+    /// The number of the first run here.
+    base: u32,
     /// Columns `x0..=x1` of each run. A run never wraps: on a torus, one
     /// through the east edge is two, joined through the edge.
     spans: &'a mut [(u32, u32)],
@@ -303,7 +303,7 @@ struct Runs<'a> {
 impl Runs<'_> {
     /// Index here of run number `run`.
     fn at(&self, run: u32) -> usize {
-        (run - self.rows[self.row0]) as usize
+        (run - self.base) as usize
     }
 
     /// Records the runs of row `y` of `width` cells, `words`.
