@@ -319,11 +319,23 @@ impl Rocks {
         let gravel = self.gravel;
         let outcrop = self.outcrop.max(2);
         let labels = f.labels;
+        // (A clump's box is unwrapped, its centroid wrapped into the grid:
+        // both are brought into its box.)
+        let unwrap = |v: f64, lo: i64, hi: i64, side: usize| {
+            if v < lo as f64 {
+                v + side as f64
+            } else if v > hi as f64 {
+                v - side as f64
+            } else {
+                v
+            }
+        };
         // A clump is one rock: one colour, tone and blockiness for its
-        // stones (a pebble is its own clump).
-        let rocks: Vec<(Linear, f32)> = (0..f.clumps.len())
+        // stones (a pebble is its own clump), heaped around its centre.
+        let rocks: Vec<Rock> = (0..f.clumps.len())
             .into_par_iter()
             .map(|k| {
+                let clump = &f.clumps[k];
                 let mut rock = Dice::new(hash2(k as u32, 0x5eed, clump_seed));
                 let pick = u64::from(rock.bits()) < secondary;
                 let tone = 0.8 + 0.4 * rock.unit();
@@ -334,7 +346,16 @@ impl Rocks {
                     base[1] * tone,
                     base[2] * tone * (1.0 - warm),
                 ];
-                (albedo, rock.unit())
+                let (x0, x1, y0, y1) = (clump.min_x, clump.max_x, clump.min_y, clump.max_y);
+                Rock {
+                    albedo,
+                    blocky: rock.unit(),
+                    centre: (
+                        unwrap(clump.centroid.0, x0, x1, cols),
+                        unwrap(clump.centroid.1, y0, y1, rows),
+                    ),
+                    reach: 0.5 * ((x1 - x0) as f32).max((y1 - y0) as f32) + 1.0,
+                }
             })
             .collect();
         // The clump of a cell, if it is alive.
@@ -403,6 +424,9 @@ impl Rocks {
                 // Room for the gravel too: a row is never moved as it grows.
                 let mut row = StoneRow::with_capacity(count + count / 2);
                 let mut grains = Vec::new();
+                // The last 2×2 block looked at, and whether it is a boulder
+                // (a row's cells come two to a block).
+                let mut block = (usize::MAX, false);
                 for c in live_in_row(grid, r) {
                     let k = clump_at(c, r).expect("a live cell has a clump") as usize;
                     let clump = &f.clumps[k];
@@ -414,7 +438,12 @@ impl Rocks {
                     // An outcrop's 2×2 boulder is its top-left cell's stone;
                     // the other three cells have none.
                     let (bx, by) = (c & !1, r & !1);
-                    let merged = role == Role::Outcrop && merge > 0 && boulder(bx, by);
+                    let merged = role == Role::Outcrop && merge > 0 && {
+                        if block.0 != bx {
+                            block = (bx, boulder(bx, by));
+                        }
+                        block.1
+                    };
                     if merged && (c, r) != (bx, by) {
                         continue;
                     }
@@ -423,26 +452,10 @@ impl Rocks {
                     // clump, in cells from the clump's centre (the short
                     // way round on a torus).
                     let half = if merged { 1.0 } else { 0.5 };
-                    // (A clump's box is unwrapped, its centroid wrapped into
-                    // the grid: both are brought into its box.)
-                    let unwrap = |v: f64, lo: i64, hi: i64, side: usize| {
-                        if v < lo as f64 {
-                            v + side as f64
-                        } else if v > hi as f64 {
-                            v - side as f64
-                        } else {
-                            v
-                        }
-                    };
+                    let rock = &rocks[k];
                     let (x0, x1, y0, y1) = (clump.min_x, clump.max_x, clump.min_y, clump.max_y);
-                    let ox = (unwrap(c as f64, x0, x1, cols) + half
-                        - 0.5
-                        - unwrap(clump.centroid.0, x0, x1, cols))
-                        as f32;
-                    let oy = (unwrap(r as f64, y0, y1, rows) + half
-                        - 0.5
-                        - unwrap(clump.centroid.1, y0, y1, rows))
-                        as f32;
+                    let ox = (unwrap(c as f64, x0, x1, cols) + half - 0.5 - rock.centre.0) as f32;
+                    let oy = (unwrap(r as f64, y0, y1, rows) + half - 0.5 - rock.centre.1) as f32;
                     let (yc, d) = if merged {
                         place(r as f32 + 0.5)
                     } else {
@@ -465,11 +478,7 @@ impl Rocks {
                         continue;
                     }
                     // Outcrops heap up toward their middle.
-                    let reach = 0.5
-                        * ((clump.max_x - clump.min_x) as f32)
-                            .max((clump.max_y - clump.min_y) as f32)
-                        + 1.0;
-                    let heap = (1.0 - (ox * ox + oy * oy).sqrt() / reach).clamp(0.0, 1.0);
+                    let heap = (1.0 - (ox * ox + oy * oy).sqrt() / rock.reach).clamp(0.0, 1.0);
                     let (size, tall) = match role {
                         Role::Pebble => (0.45 + 0.3 * dice.unit(), 1.0),
                         Role::Group => (0.75 + 0.35 * dice.unit(), 1.0),
@@ -479,7 +488,7 @@ impl Rocks {
                         ),
                     };
                     let size = d * size * if merged { 1.55 } else { 1.0 };
-                    let (albedo, blocky) = rocks[k];
+                    let (albedo, blocky) = (rock.albedo, rock.blocky);
                     let albedo = scale(albedo, 0.92 + 0.16 * dice.unit());
                     row.push(outline.rough(x, y, size, tall, blocky, albedo, dice, true));
                     // Gravel: a few grains in front of the clumps' stones.
@@ -504,6 +513,11 @@ impl Rocks {
                 for grain in grains {
                     row.push(grain);
                 }
+                row.extent = row
+                    .boxes
+                    .iter()
+                    .map(|b| (b[1], b[3]))
+                    .reduce(|(t, b), (top, bottom)| (t.min(top), b.max(bottom)));
                 row
             })
             .collect();
@@ -554,6 +568,18 @@ fn live_in_row(grid: &crate::life::BitGrid, r: usize) -> impl Iterator<Item = us
             })
         })
     })
+}
+
+/// What a clump's stones share: a clump is one rock.
+struct Rock {
+    albedo: Linear,
+    /// How square its stones' shoulders are (0 to 1).
+    blocky: f32,
+    /// Its centroid in its box's unwrapped cells.
+    centre: (f64, f64),
+    /// Half its box's longer side plus one, in cells: how far its heap
+    /// reaches from the centre.
+    reach: f32,
 }
 
 /// The light falling on the stones.
@@ -906,6 +932,9 @@ struct StoneRow {
     stones: Vec<Rough>,
     /// Number of the row's first stone, counting from the far row's.
     first: u32,
+    /// The pixel rows its boxes span, top to bottom (excluded); `None`
+    /// for a row without stones.
+    extent: Option<(i32, i32)>,
 }
 
 impl StoneRow {
@@ -914,6 +943,7 @@ impl StoneRow {
             boxes: Vec::with_capacity(n),
             stones: Vec::with_capacity(n),
             first: 0,
+            extent: None,
         }
     }
 
@@ -1015,10 +1045,7 @@ impl BandRows {
         let mut reach = Vec::with_capacity(stones.len());
         let mut lowest = i32::MIN;
         for (r, row) in stones.iter().enumerate() {
-            let (Some(top), Some(bottom)) = (
-                row.boxes.iter().map(|b| b[1]).min(),
-                row.boxes.iter().map(|b| b[3]).max(),
-            ) else {
+            let Some((top, bottom)) = row.extent else {
                 reach.push(lowest);
                 continue;
             };
