@@ -451,8 +451,9 @@ struct Totals {
     cells: i64,
     min: (i64, i64),
     max: (i64, i64),
-    /// Sums of the cells' x and y: at most 2^28 cells of coordinates
-    /// within a few grid sides (at most 2^14) of 0 fit in an `i64`.
+    /// Sums of the cells' x and y. A grid holds at most 2^28 cells, and
+    /// an unwrapped coordinate moves at most a cell per neighbour from the
+    /// first cell, so it stays below 2^29: the sums fit in an `i64`.
     sum: (i64, i64),
 }
 
