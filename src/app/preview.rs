@@ -21,6 +21,17 @@ use crate::setting;
 /// reached the screen ~40% later with quick frames than without).
 pub const QUICK_FRAME_MS: f64 = 80.0;
 
+/// A quick frame that took more than this share of its full frame's time
+/// is not worth sending: the full frame comes that much later, and the
+/// quick one barely sooner. In a packed field most of a render's cost is
+/// per stone, not per pixel: a quarter of the pixels costs about 80% as
+/// much (1280×720 against 640×360 at density 0.4 on 560 and 968 columns).
+pub const QUICK_SHARE_MAX: f64 = 0.5;
+
+/// After a quick frame cost too much, every this many slow requests still
+/// get one, to measure again (the scene may have changed).
+const QUICK_PROBE_EVERY: u32 = 8;
+
 /// The largest side of a preview render, whatever the zoom (the GPU's
 /// `max_texture_side` may lower it further).
 pub const MAX_PREVIEW_SIDE: usize = 4096;
@@ -98,6 +109,8 @@ pub struct Preview {
     window: Option<[u32; 4]>,
     /// Full render time per megapixel, to decide on quick frames.
     ms_per_mpx: Option<f64>,
+    /// What quick frames cost lately, to decide on them.
+    quick: QuickShare,
     last: Option<RenderInfo>,
     cells: Option<u64>,
     error: Option<String>,
@@ -134,6 +147,7 @@ impl Preview {
             want: [0, 0],
             window: None,
             ms_per_mpx: None,
+            quick: QuickShare::default(),
             last: None,
             cells: None,
             error: None,
@@ -148,7 +162,11 @@ impl Preview {
     /// what went up, if anything.
     pub fn receive(&mut self, ctx: &egui::Context) -> Option<Delivered> {
         self.worker.set_repaint(ctx);
-        let frame = self.worker.results().reduce(|older, newer| {
+        let frames: Vec<PreviewFrame> = self.worker.results().collect();
+        for frame in &frames {
+            self.quick.rendered(frame.id, frame.ms, frame.full);
+        }
+        let frame = frames.into_iter().reduce(|older, newer| {
             // Two frames in one UI frame: only the newer is shown, but a
             // full frame beats a quick one of the same request.
             if newer.id == older.id && !newer.full && older.full {
@@ -214,12 +232,13 @@ impl Preview {
             return;
         }
         let mpx = f64::from(size[0]) * f64::from(size[1]) / 1e6;
-        let quick = self
+        let slow = self
             .ms_per_mpx
             .is_some_and(|ms| ms * mpx > QUICK_FRAME_MS && size[0] >= 256)
             // In the browser the job runs on the UI thread: a quick frame
             // would only delay the full one.
             && !cfg!(target_arch = "wasm32");
+        let quick = self.quick.wanted(slow);
         let id = self.next_id;
         self.next_id += 1;
         self.sent = Some((id, scene.clone(), (size, window)));
@@ -535,6 +554,48 @@ impl Preview {
 
 /// A zoom (screen pixels per picture pixel) as the read-out shows it:
 /// whole percents, with one decimal below 10%.
+/// Whether quick frames pay, from what the last one cost against its full
+/// frame ([`QUICK_SHARE_MAX`]).
+#[derive(Default)]
+struct QuickShare {
+    /// The last quick frame not yet followed by its full frame: its
+    /// request and render time.
+    pending: Option<(u64, f64)>,
+    /// The last quick frame's render time over its full frame's.
+    share: Option<f64>,
+    /// Slow requests sent without a quick frame since then.
+    skipped: u32,
+}
+
+impl QuickShare {
+    /// Whether a request gets a quick frame first; `slow` when its full
+    /// frame is expected to take longer than [`QUICK_FRAME_MS`].
+    fn wanted(&mut self, slow: bool) -> bool {
+        if !slow {
+            return false;
+        }
+        match self.share {
+            Some(share) if share > QUICK_SHARE_MAX => {
+                self.skipped += 1;
+                self.skipped.is_multiple_of(QUICK_PROBE_EVERY)
+            }
+            _ => true,
+        }
+    }
+
+    /// A frame of request `id` rendered in `ms`: the quick one or the full.
+    fn rendered(&mut self, id: u64, ms: f64, full: bool) {
+        if !full {
+            self.pending = Some((id, ms));
+        } else if let Some((quick_id, quick_ms)) = self.pending.take()
+            && quick_id == id
+        {
+            self.share = Some(quick_ms / ms.max(1e-3));
+            self.skipped = 0;
+        }
+    }
+}
+
 fn zoom_label(zoom: f32) -> String {
     let percent = zoom * 100.0;
     if percent < 9.95 {
@@ -587,6 +648,36 @@ mod tests {
         let r = fit_rect(outer, 0.5);
         assert_eq!(r.height(), 400.0);
         assert_eq!(r.width(), 200.0);
+    }
+
+    #[test]
+    fn quick_frames_stop_where_they_cost_nearly_a_full_frame() {
+        let mut q = QuickShare::default();
+        assert!(!q.wanted(false), "a fast render gets no quick frame");
+        // Unmeasured: a slow request gets one.
+        assert!(q.wanted(true));
+        // Pixels dominate: a quarter of them took a quarter of the time.
+        q.rendered(1, 25.0, false);
+        q.rendered(1, 100.0, true);
+        assert!(q.wanted(true));
+        // Stones dominate: the quick frame took 80% of the full one.
+        q.rendered(2, 80.0, false);
+        q.rendered(2, 100.0, true);
+        let sent: Vec<bool> = (0..2 * QUICK_PROBE_EVERY).map(|_| q.wanted(true)).collect();
+        let probes = sent.iter().filter(|&&quick| quick).count();
+        assert_eq!(
+            probes, 2,
+            "only a probe every {QUICK_PROBE_EVERY}: {sent:?}"
+        );
+        // A probe that finds pixels dominating again brings them back.
+        q.rendered(3, 20.0, false);
+        q.rendered(3, 100.0, true);
+        assert!(q.wanted(true) && q.wanted(true));
+        // A quick frame whose full frame never came (a newer request won)
+        // measures nothing.
+        q.rendered(4, 90.0, false);
+        q.rendered(5, 100.0, true);
+        assert!(q.wanted(true));
     }
 
     #[test]
