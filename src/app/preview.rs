@@ -552,8 +552,6 @@ impl Preview {
     }
 }
 
-/// A zoom (screen pixels per picture pixel) as the read-out shows it:
-/// whole percents, with one decimal below 10%.
 /// Whether quick frames pay, from what the last one cost against its full
 /// frame ([`QUICK_SHARE_MAX`]).
 #[derive(Default)]
@@ -596,6 +594,8 @@ impl QuickShare {
     }
 }
 
+/// A zoom (screen pixels per picture pixel) as the read-out shows it:
+/// whole percents, with one decimal below 10%.
 fn zoom_label(zoom: f32) -> String {
     let percent = zoom * 100.0;
     if percent < 9.95 {

@@ -488,9 +488,8 @@ impl Rocks {
                         ),
                     };
                     let size = d * size * if merged { 1.55 } else { 1.0 };
-                    let (albedo, blocky) = (rock.albedo, rock.blocky);
-                    let albedo = scale(albedo, 0.92 + 0.16 * dice.unit());
-                    row.push(outline.rough(x, y, size, tall, blocky, albedo, dice, true));
+                    let albedo = scale(rock.albedo, 0.92 + 0.16 * dice.unit());
+                    row.push(outline.rough(x, y, size, tall, rock.blocky, albedo, dice, true));
                     // Gravel: a few grains in front of the clumps' stones.
                     let grain = hash2(c as u32, r32, seed ^ 0x67a7);
                     if role != Role::Pebble && crate::noise::unit(grain) < gravel {
@@ -513,11 +512,6 @@ impl Rocks {
                 for grain in grains {
                     row.push(grain);
                 }
-                row.extent = row
-                    .boxes
-                    .iter()
-                    .map(|b| (b[1], b[3]))
-                    .reduce(|(t, b), (top, bottom)| (t.min(top), b.max(bottom)));
                 row
             })
             .collect();
@@ -948,6 +942,8 @@ impl StoneRow {
     }
 
     fn push(&mut self, (bbox, stone): ([i32; 4], Rough)) {
+        let (top, bottom) = self.extent.unwrap_or((bbox[1], bbox[3]));
+        self.extent = Some((top.min(bbox[1]), bottom.max(bbox[3])));
         self.boxes.push(bbox);
         self.stones.push(stone);
     }

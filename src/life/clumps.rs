@@ -157,7 +157,6 @@ fn label_in_strips(
     if torus {
         runs.join_rows(0, height - 1, -1, width, torus);
     }
-    let runs = runs;
     // A set's root is its first run (joins keep the lower number): it
     // numbers the clump, and the clump's layout is the root's.
     let found: Vec<(u32, (i32, i32))> = (0..n as u32)
