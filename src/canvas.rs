@@ -47,6 +47,9 @@ struct Kept {
     /// Per band: whether the picture holds `under` encoded, and nothing
     /// else drawn over it.
     plain: Vec<bool>,
+    /// The layers from `split` up as they were prepared, with their scene
+    /// indices.
+    layers: Vec<(usize, Box<dyn Draw>)>,
 }
 
 /// What the layers of a scene share besides their settings: what a layer
@@ -102,27 +105,48 @@ impl Canvas {
         check_size(width, height)?;
         let bands = height.div_ceil(BAND_ROWS) as usize;
         let same_size = self.image.dimensions() == (width, height);
-        let (plan, split, full, mut under, mut plain) = match self.kept.take() {
+        let (plan, split, full, mut under, mut plain, changes, kept_layers) = match self.kept.take()
+        {
             Some(kept) if same_size => {
                 let before = (kept.plan.scene().clone(), Shared::of(&kept.plan));
                 let old_grid = kept.plan.grid().clone();
                 let plan = Plan::reuse(scene, kept.plan)?;
-                match lowest_change(&before.0, &before.1, &old_grid, &plan) {
+                let changes = changes(&before.0, &before.1, &old_grid, &plan);
+                match changes.iter().position(|&c| c != Change::Same) {
                     None => {
                         self.kept = Some(Kept { plan, ..kept });
                         return Ok(&self.image);
                     }
-                    Some(c) if c >= kept.split => (plan, kept.split, false, kept.under, kept.plain),
+                    Some(c) if c >= kept.split => {
+                        let (under, plain) = (kept.under, kept.plain);
+                        (plan, kept.split, false, under, plain, changes, kept.layers)
+                    }
                     Some(c) => {
                         let split = if c == 0 { first_rocks(plan.scene()) } else { c };
-                        (plan, split, true, kept.under, Vec::new())
+                        (
+                            plan,
+                            split,
+                            true,
+                            kept.under,
+                            Vec::new(),
+                            changes,
+                            kept.layers,
+                        )
                     }
                 }
             }
             _ => {
                 let plan = Plan::new(scene)?;
                 let split = first_rocks(plan.scene());
-                (plan, split, true, Vec::new(), Vec::new())
+                (
+                    plan,
+                    split,
+                    true,
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::new(),
+                )
             }
         };
         if !same_size {
@@ -133,7 +157,55 @@ impl Canvas {
         }
         plain.resize(bands, false);
         under.resize(width as usize * height as usize, [0.0; 3]);
-        let composer = plan.at_from(width, height, if full { 0 } else { split })?;
+        // The layers the last render prepared, by scene index: those that
+        // did not change are drawn as they were prepared.
+        let mut before: Vec<Option<Box<dyn Draw>>> = Vec::new();
+        for (i, layer) in kept_layers {
+            before.resize_with(before.len().max(i + 1), || None);
+            before[i] = Some(layer);
+        }
+        // Where this render may differ from the last: the bands of the
+        // layers prepared afresh, before and after, and the rows a layer
+        // prepared again gives.
+        let mut fresh = Vec::new();
+        let mut replaced = Vec::new();
+        let mut rows: Vec<(i32, i32)> = Vec::new();
+        let composer = plan.at_with(
+            width,
+            height,
+            if full { 0 } else { split },
+            |i, layer, frame| {
+                let change = changes.get(i).copied().unwrap_or(Change::Redrawn);
+                match (change, before.get_mut(i).and_then(Option::take)) {
+                    (Change::Same, Some(old)) => Ok(old),
+                    (Change::Clearings, Some(old)) => {
+                        let (draw, changed) = layer.prepare_reclear(frame, old)?;
+                        rows.extend(changed);
+                        Ok(draw)
+                    }
+                    (_, old) => {
+                        replaced.extend(old);
+                        fresh.push(i);
+                        layer.prepare(frame)
+                    }
+                }
+            },
+        )?;
+        // What the last render drew that this one does not keep.
+        replaced.extend(before.into_iter().flatten());
+        let redraw: Vec<bool> = (0..bands as u32)
+            .map(|b| {
+                let (y0, y1) = (b * BAND_ROWS, ((b + 1) * BAND_ROWS).min(height));
+                full || replaced.iter().any(|l| l.touches(y0, y1))
+                    || composer
+                        .scene_index()
+                        .iter()
+                        .zip(composer.layers())
+                        .any(|(i, l)| fresh.contains(i) && l.touches(y0, y1))
+                    || rows.iter().any(|&(a, b)| a < y1 as i32 && (y0 as i32) < b)
+            })
+            .collect();
+        drop(replaced);
         // Layers under the split (prepared only when redrawn), and over it.
         let k = composer.scene_index().partition_point(|&i| i < split);
         let (below, above) = composer.layers().split_at(k);
@@ -143,6 +215,7 @@ impl Canvas {
             .zip(under.par_chunks_mut(band_px))
             .zip(plain.par_iter_mut())
             .enumerate()
+            .filter(|(index, _)| redraw[*index])
             .for_each_init(
                 || vec![[0.0; 3]; band_px],
                 |scratch, (index, ((out, under), plain))| {
@@ -186,6 +259,10 @@ impl Canvas {
             split,
             under,
             plain,
+            layers: composer
+                .into_layers()
+                .filter(|(i, _)| *i >= split)
+                .collect(),
         });
         Ok(&self.image)
     }
@@ -240,27 +317,47 @@ fn first_rocks(scene: &Scene) -> usize {
         .unwrap_or(scene.layers.len())
 }
 
-/// The index of the lowest layer that draws differently in `now` than in
-/// the scene `before` (with its shared facts and automaton grid), or `None`
-/// if none does. A layer draws differently when its settings change, when
-/// the light or seed changes (every layer), and the rocks when their grid,
-/// the tents' clearings or the sand's colour change.
-fn lowest_change(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Option<usize> {
+/// How a layer draws in a scene against how it drew before.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Change {
+    /// The same: its settings and all it is drawn from are unchanged.
+    Same,
+    /// The rocks, where only the tents' clearings moved.
+    Clearings,
+    /// Differently: it is prepared afresh.
+    Redrawn,
+}
+
+/// How each layer of `now` draws against the scene `before` (with its
+/// shared facts and automaton grid), by scene index. A layer draws
+/// differently when its settings change, when the light or seed changes
+/// (every layer), and the rocks when their grid or the sand's colour
+/// changes, or, in part, the tents' clearings.
+fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<Change> {
     let after = Shared::of(now);
+    let layers = &now.scene().layers;
+    let count = before.layers.len().max(layers.len());
     if (shared.seed, shared.time, shared.sun_x, shared.horizon)
         != (after.seed, after.time, after.sun_x, after.horizon)
     {
-        return Some(0);
+        return vec![Change::Redrawn; count];
     }
-    let rocks_inputs =
-        shared.clearings == after.clearings && shared.ground == after.ground && grid == now.grid();
-    let layers = &now.scene().layers;
-    (0..before.layers.len().max(layers.len())).find(|&i| {
-        match (before.layers.get(i), layers.get(i)) {
-            (Some(a), Some(b)) => a != b || (matches!(b, Layer::Rocks(_)) && !rocks_inputs),
-            _ => true,
-        }
-    })
+    let rocks = if shared.ground != after.ground || grid != now.grid() {
+        Change::Redrawn
+    } else if shared.clearings != after.clearings {
+        Change::Clearings
+    } else {
+        Change::Same
+    };
+    (0..count)
+        .map(|i| match (before.layers.get(i), layers.get(i)) {
+            (Some(a), Some(b)) if a == b => match b {
+                Layer::Rocks(_) => rocks,
+                _ => Change::Same,
+            },
+            _ => Change::Redrawn,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -315,6 +412,74 @@ mod tests {
             // A new size starts over, and still agrees.
             let kept = canvas.render(&now, 64, 40).unwrap().clone();
             assert!(kept == crate::render(&now, 64, 40).unwrap());
+        }
+    }
+
+    /// A tent dragged over a packed field, step by step, then other
+    /// changes over the rocks: each re-render (which places again only the
+    /// rows near the clearings and redraws only the bands that changed)
+    /// gives the bytes of a fresh render.
+    #[test]
+    fn tent_drags_redraw_what_they_uncover() {
+        let mut scene = Scene::default();
+        scene.automaton.density = 0.4;
+        scene.automaton.columns = 200;
+        // Large near stones, whose boxes reach well past the tent's rows.
+        for l in &mut scene.layers {
+            if let Layer::Rocks(r) = l {
+                r.near_size = 0.2;
+                r.far_size = 0.02;
+            }
+        }
+        fn tent(s: &mut Scene) -> &mut crate::layers::Tent {
+            s.layers
+                .iter_mut()
+                .find_map(|l| match l {
+                    Layer::Tent(t) => Some(t),
+                    _ => None,
+                })
+                .unwrap()
+        }
+        let mut edits: Vec<Edit> = Vec::new();
+        edits.push(Box::new(|s| tent(s).y = 0.9));
+        for _ in 0..4 {
+            edits.push(Box::new(|s| tent(s).x += 0.07));
+        }
+        edits.push(Box::new(|s| tent(s).y -= 0.05));
+        edits.push(Box::new(|s| tent(s).size *= 1.5));
+        edits.push(Box::new(|s| tent(s).color = crate::color::Rgb(40, 90, 200)));
+        edits.push(Box::new(|s| tent(s).y += 0.12));
+        edits.push(Box::new(|s| tent(s).visible = false));
+        edits.push(Box::new(|s| tent(s).visible = true));
+        edits.push(Box::new(|s| {
+            for l in &mut s.layers {
+                if let Layer::Spiral(sp) = l {
+                    sp.visible = true;
+                    sp.x = 0.3;
+                }
+            }
+        }));
+        edits.push(Box::new(|s| tent(s).x -= 0.2));
+        edits.push(Box::new(|s| {
+            let t = tent(s).clone();
+            s.layers
+                .push(Layer::Tent(crate::layers::Tent { x: 0.8, ..t }));
+        }));
+        edits.push(Box::new(|s| tent(s).x += 0.03));
+        edits.push(Box::new(|s| {
+            s.layers.pop();
+        }));
+        let (w, h) = (320, 180);
+        let mut canvas = Canvas::new();
+        let mut now = scene.clone();
+        canvas.render(&now, w, h).unwrap();
+        for (k, edit) in edits.iter().enumerate() {
+            edit(&mut now);
+            let kept = canvas.render(&now, w, h).unwrap().clone();
+            assert!(
+                kept == crate::render(&now, w, h).unwrap(),
+                "edit {k} differs"
+            );
         }
     }
 

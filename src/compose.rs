@@ -231,13 +231,25 @@ impl Plan {
     /// `first` up prepared (the rest is drawn already). Checks the size
     /// against the streamed limits ([`check_streamed_size`]).
     pub(crate) fn at_from(&self, width: u32, height: u32, first: usize) -> Result<Composer> {
+        self.at_with(width, height, first, |_, layer, frame| layer.prepare(frame))
+    }
+
+    /// Like [`Plan::at_from`], each layer prepared by `prepare(scene
+    /// index, layer, frame)`, which may hand back one prepared before.
+    pub(crate) fn at_with(
+        &self,
+        width: u32,
+        height: u32,
+        first: usize,
+        mut prepare: impl FnMut(usize, &Layer, &Frame) -> Result<Box<dyn Draw>>,
+    ) -> Result<Composer> {
         check_streamed_size(width, height)?;
         let frame = self.frame(width, height);
         let mut layers = Vec::new();
         let mut index = Vec::new();
         for (i, l) in self.scene.layers.iter().enumerate().skip(first) {
             if l.visible() && l.opacity() > 0.0 {
-                layers.push(l.prepare(&frame)?);
+                layers.push(prepare(i, l, &frame)?);
                 index.push(i);
             }
         }
@@ -472,6 +484,11 @@ impl Composer {
     /// The layers prepared, bottom to top.
     pub fn layers(&self) -> &[Box<dyn Draw>] {
         &self.layers
+    }
+
+    /// The layers prepared, bottom to top, each with its scene index.
+    pub fn into_layers(self) -> impl Iterator<Item = (usize, Box<dyn Draw>)> {
+        self.index.into_iter().zip(self.layers)
     }
 
     /// Draws rows `y0 .. y0 + out.len() / (width * 4)` into `out` (RGBA),

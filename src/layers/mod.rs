@@ -55,7 +55,22 @@ pub trait Kind: Clone + Default + PartialEq + Serialize + Send + Sync + 'static 
 pub(crate) trait Prepare {
     /// Precomputes what drawing needs for one picture.
     fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>>;
+
+    /// The layer `old` prepared again for `frame`, which differs from the
+    /// frame `old` was prepared for only in the tents' clearings (same
+    /// settings, same size, same light, grid and sand). Gives the layer
+    /// and the pixel rows (`y0..y1` ranges) where it may now draw
+    /// differently. By default it is prepared afresh, and may differ
+    /// anywhere.
+    fn prepare_reclear(&self, frame: &Frame, old: Box<dyn Draw>) -> Result<Reprepared> {
+        drop(old);
+        Ok((self.prepare(frame)?, vec![(0, frame.height as i32)]))
+    }
 }
+
+/// A layer prepared again, and the pixel rows (`y0..y1` ranges) where it
+/// may draw differently than before ([`Prepare::prepare_reclear`]).
+pub(crate) type Reprepared = (Box<dyn Draw>, Vec<(i32, i32)>);
 
 /// The `visible` setting every layer starts its table with.
 pub const fn visible<K: Kind>() -> Setting<K> {
@@ -233,6 +248,11 @@ impl Layer {
     pub(crate) fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
         match_kind!(self, l => Prepare::prepare(l, frame))
     }
+
+    /// See [`Prepare::prepare_reclear`].
+    pub(crate) fn prepare_reclear(&self, frame: &Frame, old: Box<dyn Draw>) -> Result<Reprepared> {
+        match_kind!(self, l => Prepare::prepare_reclear(l, frame, old))
+    }
 }
 
 /// What every layer knows about the picture being drawn: the picture's
@@ -356,7 +376,7 @@ impl Band<'_> {
 }
 
 /// A layer prepared for one picture.
-pub(crate) trait Draw: Send + Sync {
+pub(crate) trait Draw: Send + Sync + IntoAny {
     /// Paints the layer over `band`.
     fn draw(&self, band: &mut Band);
 
@@ -371,6 +391,18 @@ pub(crate) trait Draw: Send + Sync {
     /// see [`crate::canvas`]).
     fn touches(&self, _y0: u32, _y1: u32) -> bool {
         true
+    }
+}
+
+/// A prepared layer taken back as its own type: the layer that prepared
+/// it can reuse it ([`Prepare::prepare_reclear`]).
+pub(crate) trait IntoAny {
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
+}
+
+impl<T: std::any::Any> IntoAny for T {
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
     }
 }
 

@@ -14,7 +14,8 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare};
+use super::tent::Clearing;
+use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare, Reprepared};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::{Dice, hash2, sub_seed};
@@ -280,10 +281,92 @@ impl Prepare for Rocks {
     fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
         Ok(Box::new(self.prepare_stones(frame)?))
     }
+
+    fn prepare_reclear(&self, frame: &Frame, old: Box<dyn Draw>) -> Result<Reprepared> {
+        match old.into_any().downcast::<RocksDraw>() {
+            Ok(old) => {
+                let (draw, rows) = self.reclear(frame, *old);
+                Ok((Box::new(draw), rows))
+            }
+            Err(_) => Ok((self.prepare(frame)?, vec![(0, frame.height as i32)])),
+        }
+    }
 }
 
 impl Rocks {
     fn prepare_stones(&self, f: &Frame) -> Result<RocksDraw> {
+        let placer = Placer::new(self, f);
+        // Stones row by row (far to near). Only their outlines are worked
+        // out here; how a stone looks (its lit faces) is worked out when it
+        // is drawn, since in a packed field most stones are hidden.
+        let rows: Vec<StoneRow> = (0..f.grid.height())
+            .into_par_iter()
+            .map(|r| placer.row(r))
+            .collect();
+        Ok(placer.finish(rows))
+    }
+
+    /// The rocks `old` (prepared from these settings for a frame that
+    /// differs from `f` only in the tents' clearings) prepared for `f`,
+    /// as [`Rocks::prepare_stones`] would: only the grid rows with a stone
+    /// near an old or a new clearing are placed again. Also gives the pixel
+    /// rows where the stones may now differ (`y0..y1` ranges).
+    fn reclear(&self, f: &Frame, old: RocksDraw) -> (RocksDraw, Vec<(i32, i32)>) {
+        let placer = Placer::new(self, f);
+        let mut rows = old.rows;
+        let mut changed = Vec::new();
+        let again: Vec<(usize, StoneRow)> = rows
+            .par_iter()
+            .enumerate()
+            .filter(|(r, row)| {
+                placer.near_clearings(*r, row, &old.clearings)
+                    || placer.near_clearings(*r, row, &f.clearings)
+            })
+            .map(|(r, _)| (r, placer.row(r)))
+            .collect();
+        for (r, row) in again {
+            changed.extend(rows[r].extent);
+            changed.extend(row.extent);
+            rows[r] = row;
+        }
+        (placer.finish(rows), changed)
+    }
+
+    /// Number of stones the layer draws in `frame`: a stone per live cell
+    /// (an outcrop's boulder for four), less those on ground cleared for a
+    /// tent, and the grains of gravel.
+    pub(crate) fn stone_count(&self, frame: &Frame) -> Result<usize> {
+        Ok(self
+            .prepare_stones(frame)?
+            .rows
+            .iter()
+            .map(|r| r.stones.len())
+            .sum())
+    }
+}
+
+/// What placing the stones of one picture's grid rows shares: the rocks'
+/// settings, the frame, and each clump's rock.
+struct Placer<'a> {
+    settings: &'a Rocks,
+    f: &'a Frame<'a>,
+    seed: u32,
+    lighting: Lighting,
+    /// The share of boulders among an outcrop's 2×2 blocks, of `u32::MAX`.
+    merge: u64,
+    /// The fewest cells of an outcrop.
+    outcrop: u32,
+    depth: f32,
+    y_far: f32,
+    span: f32,
+    cell_w: f32,
+    outline: Outline,
+    /// Each clump's rock, by clump.
+    rocks: Vec<Rock>,
+}
+
+impl<'a> Placer<'a> {
+    fn new(settings: &'a Rocks, f: &'a Frame<'a>) -> Placer<'a> {
         let grid = f.grid;
         let (cols, rows) = (grid.width(), grid.height());
         let p = &f.palette;
@@ -294,16 +377,16 @@ impl Rocks {
         let flat = (light[0] * light[0] + light[2] * light[2]).sqrt().max(1e-3);
         let (sx, sz) = (-light[0] / flat, -light[2] / flat);
         let len = (flat / light[1].max(0.12)).clamp(0.35, 2.5);
-        let depth = self.near_size / self.far_size;
-        let y_far = f.horizon_frac + self.top;
-        let span = self.bottom - y_far;
+        let depth = settings.near_size / settings.far_size;
+        let y_far = f.horizon_frac + settings.top;
+        let span = settings.bottom - y_far;
         // The stone colours are the original sketch's translucent colours
         // laid over the sand, made opaque: the same flat colour, but solid
         // stones that shade and overlap cleanly.
         let sand = f.ground;
         let colors = [
-            mix(sand, self.primary.linear(), self.primary_alpha),
-            mix(sand, self.secondary.linear(), self.secondary_alpha),
+            mix(sand, settings.primary.linear(), settings.primary_alpha),
+            mix(sand, settings.secondary.linear(), settings.secondary_alpha),
         ];
         let lighting = Lighting {
             direct: p.direct,
@@ -314,22 +397,8 @@ impl Rocks {
             // the floor lights it, in the stone's shade.
             sand: scale(mul(sand, p.ground), 0.62),
         };
-        let secondary = (f64::from(self.secondary_share) * f64::from(u32::MAX)) as u64;
-        let merge = (f64::from(self.merge) * f64::from(u32::MAX)) as u64;
-        let gravel = self.gravel;
-        let outcrop = self.outcrop.max(2);
-        let labels = f.labels;
-        // (A clump's box is unwrapped, its centroid wrapped into the grid:
-        // both are brought into its box.)
-        let unwrap = |v: f64, lo: i64, hi: i64, side: usize| {
-            if v < lo as f64 {
-                v + side as f64
-            } else if v > hi as f64 {
-                v - side as f64
-            } else {
-                v
-            }
-        };
+        let secondary = (f64::from(settings.secondary_share) * f64::from(u32::MAX)) as u64;
+        let merge = (f64::from(settings.merge) * f64::from(u32::MAX)) as u64;
         // A clump is one rock: one colour, tone and blockiness for its
         // stones (a pebble is its own clump), heaped around its centre.
         let rocks: Vec<Rock> = (0..f.clumps.len())
@@ -358,195 +427,244 @@ impl Rocks {
                 }
             })
             .collect();
-        // The clump of a cell, if it is alive.
-        let clump_at = |c: usize, r: usize| labels[r * cols + c].checked_sub(1);
-        // Whether the 2×2 block of cells from (`bx`, `by`) (even) is one
-        // boulder: all four alive, in an outcrop, and the dice say so.
-        let boulder = |bx: usize, by: usize| {
-            if bx + 1 >= cols || by + 1 >= rows {
-                return false;
-            }
-            let Some(k) = clump_at(bx, by) else {
-                return false;
-            };
-            f.clumps[k as usize].cells >= outcrop
-                && [(bx + 1, by), (bx, by + 1), (bx + 1, by + 1)]
-                    .iter()
-                    .all(|&(c, r)| clump_at(c, r).is_some())
-                && u64::from(hash2(bx as u32, by as u32, seed ^ 0x6b0u32)) < merge
+        Placer {
+            settings,
+            f,
+            seed,
+            lighting,
+            merge,
+            outcrop: settings.outcrop.max(2),
+            depth,
+            y_far,
+            span,
+            cell_w: f.w / cols as f32,
+            outline: Outline {
+                roughness: settings.roughness,
+                sink: settings.sink,
+                shadow: (sx * len, sz * len),
+            },
+            rocks,
+        }
+    }
+
+    /// The clump of a cell, if it is alive.
+    fn clump_at(&self, c: usize, r: usize) -> Option<u32> {
+        self.f.labels[r * self.f.grid.width() + c].checked_sub(1)
+    }
+
+    /// Whether the 2×2 block of cells from (`bx`, `by`) (even) is one
+    /// boulder: all four alive, in an outcrop, and the dice say so.
+    fn boulder(&self, bx: usize, by: usize) -> bool {
+        let grid = self.f.grid;
+        if bx + 1 >= grid.width() || by + 1 >= grid.height() {
+            return false;
+        }
+        let Some(k) = self.clump_at(bx, by) else {
+            return false;
         };
-        // Screen row and stone size of (fractional) grid row `rf`: rows
-        // evenly spaced in depth, screen height and size going as 1 / depth,
-        // normalized so the far row sits at y_far.
-        let place = |rf: f32| {
-            let t = (rf + 0.5) / rows as f32;
-            let (s, norm) = if (depth - 1.0).abs() < 1e-3 {
-                (1.0, t)
-            } else {
-                let s = 1.0 / (depth + (1.0 - depth) * t);
-                (s, (s - 1.0 / depth) / (1.0 - 1.0 / depth))
-            };
-            ((y_far + span * norm) * f.h, self.near_size * s * f.h)
+        self.f.clumps[k as usize].cells >= self.outcrop
+            && [(bx + 1, by), (bx, by + 1), (bx + 1, by + 1)]
+                .iter()
+                .all(|&(c, r)| self.clump_at(c, r).is_some())
+            && u64::from(hash2(bx as u32, by as u32, self.seed ^ 0x6b0u32)) < self.merge
+    }
+
+    /// Screen row and stone size of (fractional) grid row `rf`: rows
+    /// evenly spaced in depth, screen height and size going as 1 / depth,
+    /// normalized so the far row sits at y_far.
+    fn place(&self, rf: f32) -> (f32, f32) {
+        let (depth, f) = (self.depth, self.f);
+        let t = (rf + 0.5) / f.grid.height() as f32;
+        let (s, norm) = if (depth - 1.0).abs() < 1e-3 {
+            (1.0, t)
+        } else {
+            let s = 1.0 / (depth + (1.0 - depth) * t);
+            (s, (s - 1.0 / depth) / (1.0 - 1.0 / depth))
         };
-        let cell_w = f.w / cols as f32;
-        let outline = Outline {
-            roughness: self.roughness,
-            sink: self.sink,
-            shadow: (sx * len, sz * len),
-        };
-        // Stones row by row (far to near). Only their outlines are worked
-        // out here; how a stone looks (its lit faces) is worked out when it
-        // is drawn, since in a packed field most stones are hidden.
-        let mut rows: Vec<StoneRow> = (0..rows)
-            .into_par_iter()
-            .map(|r| {
-                let (y_row, d) = place(r as f32);
-                // Screen rows per grid row here, for spreading clumps.
-                let row_h = place(r as f32 + 0.5).0 - place(r as f32 - 0.5).0;
-                let r32 = r as u32;
-                // The tents' clearings, grown by this row's stone size.
-                let clear: Vec<[f32; 4]> = f
-                    .clearings
-                    .iter()
-                    .map(|c| {
-                        let (rx, ry) = (c.rx * f.h + 0.4 * d, c.ry * f.h + 0.3 * d);
-                        [c.x * f.h, c.y * f.h, 1.0 / rx, 1.0 / ry]
-                    })
-                    .collect();
-                // No stones where a tent is pitched.
-                let cleared = |x: f32, y: f32| {
-                    clear.iter().any(|&[cx, cy, irx, iry]| {
-                        let (u, v) = ((x - cx) * irx, (y - cy) * iry);
-                        u * u + v * v < 1.0
-                    })
-                };
-                let count: usize = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
-                // Room for the gravel too: a row is never moved as it grows.
-                let mut row = StoneRow::with_capacity(count + count / 2);
-                let mut grains = Vec::new();
-                // The last 2×2 block looked at, and whether it is a boulder
-                // (a row's cells come two to a block).
-                let mut block = (usize::MAX, false);
-                for c in live_in_row(grid, r) {
-                    let k = clump_at(c, r).expect("a live cell has a clump") as usize;
-                    let clump = &f.clumps[k];
-                    let role = match clump.cells {
-                        1 => Role::Pebble,
-                        n if n < outcrop => Role::Group,
-                        _ => Role::Outcrop,
-                    };
-                    // An outcrop's 2×2 boulder is its top-left cell's stone;
-                    // the other three cells have none.
-                    let (bx, by) = (c & !1, r & !1);
-                    let merged = role == Role::Outcrop && merge > 0 && {
-                        if block.0 != bx {
-                            block = (bx, boulder(bx, by));
-                        }
-                        block.1
-                    };
-                    if merged && (c, r) != (bx, by) {
-                        continue;
-                    }
-                    let mut dice = Dice::new(hash2(c as u32, r32, seed));
-                    // Where the cell (or the boulder's block) lies in its
-                    // clump, in cells from the clump's centre (the short
-                    // way round on a torus).
-                    let half = if merged { 1.0 } else { 0.5 };
-                    let rock = &rocks[k];
-                    let (x0, x1, y0, y1) = (clump.min_x, clump.max_x, clump.min_y, clump.max_y);
-                    let ox = (unwrap(c as f64, x0, x1, cols) + half - 0.5 - rock.centre.0) as f32;
-                    let oy = (unwrap(r as f64, y0, y1, rows) + half - 0.5 - rock.centre.1) as f32;
-                    let (yc, d) = if merged {
-                        place(r as f32 + 0.5)
-                    } else {
-                        (y_row, d)
-                    };
-                    let x_cell = (c as f32 + half as f32) / cols as f32 * f.w;
-                    // A clump's stones stand `spread` stone sizes apart per
-                    // cell (rather than a cell apart, much less than a
-                    // stone), around the clump's centre; lone pebbles keep
-                    // their full jitter, clumps a little.
-                    let (spread, jitter) = match role {
-                        Role::Pebble => (0.0, self.jitter),
-                        Role::Group => (self.spread * 1.6, self.jitter * 0.3),
-                        Role::Outcrop => (self.spread, self.jitter * 0.3),
-                    };
-                    let x = x_cell + ox * (spread * d - cell_w) + jitter * d * dice.signed() * 0.5;
-                    let y =
-                        yc + oy * (spread * d * 0.4 - row_h) + jitter * d * dice.signed() * 0.18;
-                    if cleared(x, y) {
-                        continue;
-                    }
-                    // Outcrops heap up toward their middle.
-                    let heap = (1.0 - (ox * ox + oy * oy).sqrt() / rock.reach).clamp(0.0, 1.0);
-                    let (size, tall) = match role {
-                        Role::Pebble => (0.45 + 0.3 * dice.unit(), 1.0),
-                        Role::Group => (0.75 + 0.35 * dice.unit(), 1.0),
-                        Role::Outcrop => (
-                            (0.85 + 0.35 * dice.unit()) * (1.0 + 0.3 * heap),
-                            1.0 + 0.35 * heap,
-                        ),
-                    };
-                    let size = d * size * if merged { 1.55 } else { 1.0 };
-                    let albedo = scale(rock.albedo, 0.92 + 0.16 * dice.unit());
-                    row.push(outline.rough(x, y, size, tall, rock.blocky, albedo, dice, true));
-                    // Gravel: a few grains in front of the clumps' stones.
-                    let grain = hash2(c as u32, r32, seed ^ 0x67a7);
-                    if role != Role::Pebble && crate::noise::unit(grain) < gravel {
-                        let mut g = Dice::new(grain);
-                        let n = 1 + u32::from(g.unit() < gravel * 0.5);
-                        for _ in 0..n {
-                            let gx = x + size * (0.35 * ox.signum() + 0.7 * g.signed());
-                            let gy = y + size * (0.12 + 0.22 * g.unit());
-                            if cleared(gx, gy) {
-                                continue;
-                            }
-                            let gs = d * (0.09 + 0.1 * g.unit());
-                            let shade = 0.9 + 0.4 * g.unit();
-                            let albedo = scale(albedo, shade);
-                            grains.push(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g, false));
-                        }
-                    }
-                }
-                // Grains lie in front of the row's stones.
-                for grain in grains {
-                    row.push(grain);
-                }
-                row
+        (
+            (self.y_far + self.span * norm) * f.h,
+            self.settings.near_size * s * f.h,
+        )
+    }
+
+    /// The tents' `clearings` as grid row `r` clears them, grown by its
+    /// stone size: centre and inverse radii in pixels.
+    fn clearings(&self, r: usize, clearings: &[Clearing]) -> Vec<[f32; 4]> {
+        let h = self.f.h;
+        let d = self.place(r as f32).1;
+        clearings
+            .iter()
+            .map(|c| {
+                let (rx, ry) = (c.rx * h + 0.4 * d, c.ry * h + 0.3 * d);
+                [c.x * h, c.y * h, 1.0 / rx, 1.0 / ry]
             })
-            .collect();
+            .collect()
+    }
+
+    /// Whether one of `clearings` may clear a stone of grid row `r`, as
+    /// placed in `row`: whether one reaches the rows its stones (cleared
+    /// or not) were placed on.
+    fn near_clearings(&self, r: usize, row: &StoneRow, clearings: &[Clearing]) -> bool {
+        let Some((top, bottom)) = row.centres else {
+            return false;
+        };
+        self.clearings(r, clearings)
+            .iter()
+            .any(|&[_, cy, _, iry]| cy - 1.0 / iry <= bottom && top <= cy + 1.0 / iry)
+    }
+
+    /// The stones of grid row `r`, west to east, then its gravel.
+    fn row(&self, r: usize) -> StoneRow {
+        let (f, settings, outline) = (self.f, self.settings, &self.outline);
+        let grid = f.grid;
+        let (cols, rows) = (grid.width(), grid.height());
+        let (seed, merge, gravel) = (self.seed, self.merge, settings.gravel);
+        let (y_row, d) = self.place(r as f32);
+        // Screen rows per grid row here, for spreading clumps.
+        let row_h = self.place(r as f32 + 0.5).0 - self.place(r as f32 - 0.5).0;
+        let r32 = r as u32;
+        // The tents' clearings, grown by this row's stone size.
+        let clear = self.clearings(r, &f.clearings);
+        // No stones where a tent is pitched.
+        let cleared = |x: f32, y: f32| {
+            clear.iter().any(|&[cx, cy, irx, iry]| {
+                let (u, v) = ((x - cx) * irx, (y - cy) * iry);
+                u * u + v * v < 1.0
+            })
+        };
+        let count: usize = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
+        // Room for the gravel too: a row is never moved as it grows.
+        let mut row = StoneRow::with_capacity(count + count / 2);
+        let mut grains = Vec::new();
+        // The last 2×2 block looked at, and whether it is a boulder
+        // (a row's cells come two to a block).
+        let mut block = (usize::MAX, false);
+        for c in live_in_row(grid, r) {
+            let k = self.clump_at(c, r).expect("a live cell has a clump") as usize;
+            let clump = &f.clumps[k];
+            let role = match clump.cells {
+                1 => Role::Pebble,
+                n if n < self.outcrop => Role::Group,
+                _ => Role::Outcrop,
+            };
+            // An outcrop's 2×2 boulder is its top-left cell's stone;
+            // the other three cells have none.
+            let (bx, by) = (c & !1, r & !1);
+            let merged = role == Role::Outcrop && merge > 0 && {
+                if block.0 != bx {
+                    block = (bx, self.boulder(bx, by));
+                }
+                block.1
+            };
+            if merged && (c, r) != (bx, by) {
+                continue;
+            }
+            let mut dice = Dice::new(hash2(c as u32, r32, seed));
+            // Where the cell (or the boulder's block) lies in its
+            // clump, in cells from the clump's centre (the short
+            // way round on a torus).
+            let half = if merged { 1.0 } else { 0.5 };
+            let rock = &self.rocks[k];
+            let (x0, x1, y0, y1) = (clump.min_x, clump.max_x, clump.min_y, clump.max_y);
+            let ox = (unwrap(c as f64, x0, x1, cols) + half - 0.5 - rock.centre.0) as f32;
+            let oy = (unwrap(r as f64, y0, y1, rows) + half - 0.5 - rock.centre.1) as f32;
+            let (yc, d) = if merged {
+                self.place(r as f32 + 0.5)
+            } else {
+                (y_row, d)
+            };
+            let x_cell = (c as f32 + half as f32) / cols as f32 * f.w;
+            // A clump's stones stand `spread` stone sizes apart per
+            // cell (rather than a cell apart, much less than a
+            // stone), around the clump's centre; lone pebbles keep
+            // their full jitter, clumps a little.
+            let (spread, jitter) = match role {
+                Role::Pebble => (0.0, settings.jitter),
+                Role::Group => (settings.spread * 1.6, settings.jitter * 0.3),
+                Role::Outcrop => (settings.spread, settings.jitter * 0.3),
+            };
+            let x = x_cell + ox * (spread * d - self.cell_w) + jitter * d * dice.signed() * 0.5;
+            let y = yc + oy * (spread * d * 0.4 - row_h) + jitter * d * dice.signed() * 0.18;
+            row.near(y);
+            if cleared(x, y) {
+                continue;
+            }
+            // Outcrops heap up toward their middle.
+            let heap = (1.0 - (ox * ox + oy * oy).sqrt() / rock.reach).clamp(0.0, 1.0);
+            let (size, tall) = match role {
+                Role::Pebble => (0.45 + 0.3 * dice.unit(), 1.0),
+                Role::Group => (0.75 + 0.35 * dice.unit(), 1.0),
+                Role::Outcrop => (
+                    (0.85 + 0.35 * dice.unit()) * (1.0 + 0.3 * heap),
+                    1.0 + 0.35 * heap,
+                ),
+            };
+            let size = d * size * if merged { 1.55 } else { 1.0 };
+            let albedo = scale(rock.albedo, 0.92 + 0.16 * dice.unit());
+            row.push(outline.rough(x, y, size, tall, rock.blocky, albedo, dice, true));
+            // Gravel: a few grains in front of the clumps' stones.
+            let grain = hash2(c as u32, r32, seed ^ 0x67a7);
+            if role != Role::Pebble && crate::noise::unit(grain) < gravel {
+                let mut g = Dice::new(grain);
+                let n = 1 + u32::from(g.unit() < gravel * 0.5);
+                for _ in 0..n {
+                    let gx = x + size * (0.35 * ox.signum() + 0.7 * g.signed());
+                    let gy = y + size * (0.12 + 0.22 * g.unit());
+                    row.near(gy);
+                    if cleared(gx, gy) {
+                        continue;
+                    }
+                    let gs = d * (0.09 + 0.1 * g.unit());
+                    let shade = 0.9 + 0.4 * g.unit();
+                    let albedo = scale(albedo, shade);
+                    grains.push(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g, false));
+                }
+            }
+        }
+        // Grains lie in front of the row's stones.
+        for grain in grains {
+            row.push(grain);
+        }
+        row
+    }
+
+    /// The rocks drawn from `rows`, placed by this placer.
+    fn finish(self, mut rows: Vec<StoneRow>) -> RocksDraw {
         // Stones numbered far to near, for the threads' caches.
         let mut first = 0;
         for row in &mut rows {
             row.first = first;
             first += row.stones.len() as u32;
         }
+        let f = self.f;
         let bands = (f.height as usize).div_ceil(BAND_ROWS as usize);
         let index = BandRows::new(&rows, bands);
-        Ok(RocksDraw {
+        RocksDraw {
             id: PREPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            opacity: self.opacity,
+            opacity: self.settings.opacity,
             rows,
             index,
-            lighting,
-            shadow: p.shadow * self.shadow,
-            sink: self.sink,
-            outline,
+            lighting: self.lighting,
+            shadow: f.palette.shadow * self.settings.shadow,
+            sink: self.settings.sink,
+            outline: self.outline,
+            clearings: f.clearings.clone(),
             cull: true,
             width: f.width,
-        })
+        }
     }
+}
 
-    /// Number of stones the layer draws in `frame`: a stone per live cell
-    /// (an outcrop's boulder for four), less those on ground cleared for a
-    /// tent, and the grains of gravel.
-    pub(crate) fn stone_count(&self, frame: &Frame) -> Result<usize> {
-        Ok(self
-            .prepare_stones(frame)?
-            .rows
-            .iter()
-            .map(|r| r.stones.len())
-            .sum())
+/// `v` brought into `lo..=hi` by a whole turn of a torus `side` cells
+/// round, if it lies outside: a clump's box is unwrapped, its centroid and
+/// cells wrapped into the grid.
+fn unwrap(v: f64, lo: i64, hi: i64, side: usize) -> f64 {
+    if v < lo as f64 {
+        v + side as f64
+    } else if v > hi as f64 {
+        v - side as f64
+    } else {
+        v
     }
 }
 
@@ -929,6 +1047,9 @@ struct StoneRow {
     /// The pixel rows its boxes span, top to bottom (excluded); `None`
     /// for a row without stones.
     extent: Option<(i32, i32)>,
+    /// The highest and lowest centre of its stones and grains, counting
+    /// those a tent cleared: where a clearing can touch the row.
+    centres: Option<(f32, f32)>,
 }
 
 impl StoneRow {
@@ -938,7 +1059,14 @@ impl StoneRow {
             stones: Vec::with_capacity(n),
             first: 0,
             extent: None,
+            centres: None,
         }
+    }
+
+    /// Notes a stone or grain centred on pixel row `y`, cleared or not.
+    fn near(&mut self, y: f32) {
+        let (top, bottom) = self.centres.unwrap_or((y, y));
+        self.centres = Some((top.min(y), bottom.max(y)));
     }
 
     fn push(&mut self, (bbox, stone): ([i32; 4], Rough)) {
@@ -1079,6 +1207,8 @@ pub(crate) struct RocksDraw {
     /// How deep the stones sit in the sand ([`Rocks::sink`]).
     sink: f32,
     outline: Outline,
+    /// The tents' clearings it was placed around.
+    clearings: Vec<Clearing>,
     /// Whether hidden pixels are left undrawn: always, but in the test
     /// that checks this against drawing every stone whole.
     cull: bool,
