@@ -424,11 +424,13 @@ mod tests {
         let mut scene = Scene::default();
         scene.automaton.density = 0.4;
         scene.automaton.columns = 200;
-        // Large near stones, whose boxes reach well past the tent's rows.
+        // Large near stones and grains, whose boxes reach well past the
+        // tent's rows.
         for l in &mut scene.layers {
             if let Layer::Rocks(r) = l {
                 r.near_size = 0.2;
                 r.far_size = 0.02;
+                r.gravel = 1.0;
             }
         }
         fn tent(s: &mut Scene) -> &mut crate::layers::Tent {

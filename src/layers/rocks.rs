@@ -301,7 +301,7 @@ impl Rocks {
         // is drawn, since in a packed field most stones are hidden.
         let rows: Vec<StoneRow> = (0..f.grid.height())
             .into_par_iter()
-            .map(|r| placer.row(r))
+            .map(|r| placer.row(r, None, &mut Vec::new()))
             .collect();
         Ok(placer.finish(rows))
     }
@@ -309,24 +309,28 @@ impl Rocks {
     /// The rocks `old` (prepared from these settings for a frame that
     /// differs from `f` only in the tents' clearings) prepared for `f`,
     /// as [`Rocks::prepare_stones`] would: only the grid rows with a stone
-    /// near an old or a new clearing are placed again. Also gives the pixel
-    /// rows where the stones may now differ (`y0..y1` ranges).
+    /// or grain near an old or a new clearing are placed again. Also gives
+    /// the pixel rows (`y0..y1` ranges) of the stones and grains that were
+    /// cleared or uncovered: only there may the rocks now draw differently.
     fn reclear(&self, f: &Frame, old: RocksDraw) -> (RocksDraw, Vec<(i32, i32)>) {
         let placer = Placer::new(self, f);
         let mut rows = old.rows;
         let mut changed = Vec::new();
-        let again: Vec<(usize, StoneRow)> = rows
+        let again: Vec<(usize, StoneRow, Vec<(i32, i32)>)> = rows
             .par_iter()
             .enumerate()
             .filter(|(r, row)| {
                 placer.near_clearings(*r, row, &old.clearings)
                     || placer.near_clearings(*r, row, &f.clearings)
             })
-            .map(|(r, _)| (r, placer.row(r)))
+            .map(|(r, _)| {
+                let mut changed = Vec::new();
+                let row = placer.row(r, Some(&old.clearings), &mut changed);
+                (r, row, changed)
+            })
             .collect();
-        for (r, row) in again {
-            changed.extend(rows[r].extent);
-            changed.extend(row.extent);
+        for (r, row, moved) in again {
+            changed.extend(moved);
             rows[r] = row;
         }
         (placer.finish(rows), changed)
@@ -360,6 +364,8 @@ struct Placer<'a> {
     y_far: f32,
     span: f32,
     cell_w: f32,
+    /// Blocks of columns ([`CENTRE_BLOCKS`]) per pixel.
+    per_block: f32,
     outline: Outline,
     /// Each clump's rock, by clump.
     rocks: Vec<Rock>,
@@ -438,6 +444,7 @@ impl<'a> Placer<'a> {
             y_far,
             span,
             cell_w: f.w / cols as f32,
+            per_block: CENTRE_BLOCKS as f32 / f.w,
             outline: Outline {
                 roughness: settings.roughness,
                 sink: settings.sink,
@@ -501,20 +508,37 @@ impl<'a> Placer<'a> {
             .collect()
     }
 
-    /// Whether one of `clearings` may clear a stone of grid row `r`, as
-    /// placed in `row`: whether one reaches the rows its stones (cleared
-    /// or not) were placed on.
-    fn near_clearings(&self, r: usize, row: &StoneRow, clearings: &[Clearing]) -> bool {
-        let Some((top, bottom)) = row.centres else {
-            return false;
-        };
-        self.clearings(r, clearings)
-            .iter()
-            .any(|&[_, cy, _, iry]| cy - 1.0 / iry <= bottom && top <= cy + 1.0 / iry)
+    /// Which of a row's [`CENTRE_BLOCKS`] blocks of columns pixel column
+    /// `x` falls in (the blocks at the ends reach on past the picture).
+    #[inline]
+    fn block(&self, x: f32) -> usize {
+        ((x * self.per_block) as i32).clamp(0, CENTRE_BLOCKS as i32 - 1) as usize
     }
 
-    /// The stones of grid row `r`, west to east, then its gravel.
-    fn row(&self, r: usize) -> StoneRow {
+    /// Whether one of `clearings` may clear a stone of grid row `r`, as
+    /// placed in `row`: whether one reaches where its stones and grains
+    /// (cleared or not) were placed.
+    fn near_clearings(&self, r: usize, row: &StoneRow, clearings: &[Clearing]) -> bool {
+        self.clearings(r, clearings)
+            .iter()
+            .any(|&[cx, cy, irx, iry]| {
+                let (rx, ry) = (1.0 / irx, 1.0 / iry);
+                row.centres[self.block(cx - rx)..=self.block(cx + rx)]
+                    .iter()
+                    .any(|&(top, bottom)| cy - ry <= bottom && top <= cy + ry)
+            })
+    }
+
+    /// The stones of grid row `r`, west to east, then its gravel. With
+    /// `before`, the clearings the row was placed around before, also adds
+    /// to `changed` the pixel rows (`y0..y1`) of each stone or grain that
+    /// lies there now but did not then, or did then but not now.
+    fn row(
+        &self,
+        r: usize,
+        before: Option<&[Clearing]>,
+        changed: &mut Vec<(i32, i32)>,
+    ) -> StoneRow {
         let (f, settings, outline) = (self.f, self.settings, &self.outline);
         let grid = f.grid;
         let (cols, rows) = (grid.width(), grid.height());
@@ -526,12 +550,11 @@ impl<'a> Placer<'a> {
         // The tents' clearings, grown by this row's stone size.
         let clear = self.clearings(r, &f.clearings);
         // No stones where a tent is pitched.
-        let cleared = |x: f32, y: f32| {
-            clear.iter().any(|&[cx, cy, irx, iry]| {
-                let (u, v) = ((x - cx) * irx, (y - cy) * iry);
-                u * u + v * v < 1.0
-            })
-        };
+        let cleared = |x: f32, y: f32| inside(&clear, x, y);
+        let before = before.map(|b| {
+            let clear = self.clearings(r, b);
+            move |x: f32, y: f32| inside(&clear, x, y)
+        });
         let count: usize = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
         // Room for the gravel too: a row is never moved as it grows.
         let mut row = StoneRow::with_capacity(count + count / 2);
@@ -585,8 +608,11 @@ impl<'a> Placer<'a> {
             };
             let x = x_cell + ox * (spread * d - self.cell_w) + jitter * d * dice.signed() * 0.5;
             let y = yc + oy * (spread * d * 0.4 - row_h) + jitter * d * dice.signed() * 0.18;
-            row.near(y);
-            if cleared(x, y) {
+            row.near(self.block(x), y);
+            // Whether it lies on open ground, and whether it did before.
+            let open = !cleared(x, y);
+            let was = before.as_ref().map(|b| !b(x, y));
+            if !open && was != Some(true) {
                 continue;
             }
             // Outcrops heap up toward their middle.
@@ -601,24 +627,42 @@ impl<'a> Placer<'a> {
             };
             let size = d * size * if merged { 1.55 } else { 1.0 };
             let albedo = scale(rock.albedo, 0.92 + 0.16 * dice.unit());
-            row.push(outline.rough(x, y, size, tall, rock.blocky, albedo, dice, true));
+            let stone = outline.rough(x, y, size, tall, rock.blocky, albedo, dice, true);
+            if was.is_some_and(|was| was != open) {
+                changed.push((stone.0[1], stone.0[3]));
+            }
+            if open {
+                row.push(stone);
+            }
             // Gravel: a few grains in front of the clumps' stones.
             let grain = hash2(c as u32, r32, seed ^ 0x67a7);
             if role != Role::Pebble && crate::noise::unit(grain) < gravel {
-                let mut g = Dice::new(grain);
-                let n = 1 + u32::from(g.unit() < gravel * 0.5);
-                for _ in 0..n {
-                    let gx = x + size * (0.35 * ox.signum() + 0.7 * g.signed());
-                    let gy = y + size * (0.12 + 0.22 * g.unit());
-                    row.near(gy);
-                    if cleared(gx, gy) {
-                        continue;
+                let gravel = Gravel {
+                    x,
+                    y,
+                    size,
+                    d,
+                    side: ox.signum(),
+                    albedo,
+                    dice: Dice::new(grain),
+                    many: gravel * 0.5,
+                };
+                let now = if open {
+                    gravel.grains(outline, &cleared, |gx, gy| row.near(self.block(gx), gy))
+                } else {
+                    [None, None]
+                };
+                if let Some(was) = was {
+                    let then = match &before {
+                        Some(before) if was => gravel.grains(outline, before, |_, _| {}),
+                        _ => [None, None],
+                    };
+                    // The same grains lie where the same ones are cleared.
+                    if now.each_ref().map(Option::is_some) != then.each_ref().map(Option::is_some) {
+                        changed.extend(now.iter().chain(&then).flatten().map(|g| (g.0[1], g.0[3])));
                     }
-                    let gs = d * (0.09 + 0.1 * g.unit());
-                    let shade = 0.9 + 0.4 * g.unit();
-                    let albedo = scale(albedo, shade);
-                    grains.push(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g, false));
                 }
+                grains.extend(now.into_iter().flatten());
             }
         }
         // Grains lie in front of the row's stones.
@@ -652,6 +696,61 @@ impl<'a> Placer<'a> {
             cull: true,
             width: f.width,
         }
+    }
+}
+
+/// Whether (`x`, `y`) lies in one of the ellipses `clear` (centre and
+/// inverse radii, [`Placer::clearings`]).
+#[inline]
+fn inside(clear: &[[f32; 4]], x: f32, y: f32) -> bool {
+    clear.iter().any(|&[cx, cy, irx, iry]| {
+        let (u, v) = ((x - cx) * irx, (y - cy) * iry);
+        u * u + v * v < 1.0
+    })
+}
+
+/// The gravel in front of one stone: its place, size and colour, and the
+/// dice the grains are rolled with.
+struct Gravel {
+    x: f32,
+    y: f32,
+    size: f32,
+    /// The row's stone size.
+    d: f32,
+    /// Which way the grains lean: the stone's side of its clump.
+    side: f32,
+    albedo: Linear,
+    dice: Dice,
+    /// Below this roll, two grains rather than one.
+    many: f32,
+}
+
+impl Gravel {
+    /// The grains (one or two) that lie outside where `cleared`, calling
+    /// `near` with the centre of each, cleared or not.
+    #[inline]
+    fn grains(
+        &self,
+        outline: &Outline,
+        cleared: impl Fn(f32, f32) -> bool,
+        mut near: impl FnMut(f32, f32),
+    ) -> [Option<([i32; 4], Rough)>; 2] {
+        let mut g = self.dice;
+        let n = 1 + usize::from(g.unit() < self.many);
+        let mut grains = [None, None];
+        for grain in grains.iter_mut().take(n) {
+            let gx = self.x + self.size * (0.35 * self.side + 0.7 * g.signed());
+            let gy = self.y + self.size * (0.12 + 0.22 * g.unit());
+            near(gx, gy);
+            if cleared(gx, gy) {
+                continue;
+            }
+            let gs = self.d * (0.09 + 0.1 * g.unit());
+            let shade = 0.9 + 0.4 * g.unit();
+            let albedo = scale(self.albedo, shade);
+            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g, false));
+        }
+        grains
     }
 }
 
@@ -1048,9 +1147,14 @@ struct StoneRow {
     /// for a row without stones.
     extent: Option<(i32, i32)>,
     /// The highest and lowest centre of its stones and grains, counting
-    /// those a tent cleared: where a clearing can touch the row.
-    centres: Option<(f32, f32)>,
+    /// those a tent cleared, in each of [`CENTRE_BLOCKS`] blocks of
+    /// columns ([`Placer::block`]): where a clearing can touch the row.
+    /// (Empty blocks hold (∞, -∞).)
+    centres: [(f32, f32); CENTRE_BLOCKS],
 }
+
+/// Blocks of columns a row notes its stones' centres in.
+const CENTRE_BLOCKS: usize = 16;
 
 impl StoneRow {
     fn with_capacity(n: usize) -> StoneRow {
@@ -1059,14 +1163,17 @@ impl StoneRow {
             stones: Vec::with_capacity(n),
             first: 0,
             extent: None,
-            centres: None,
+            centres: [(f32::INFINITY, f32::NEG_INFINITY); CENTRE_BLOCKS],
         }
     }
 
-    /// Notes a stone or grain centred on pixel row `y`, cleared or not.
-    fn near(&mut self, y: f32) {
-        let (top, bottom) = self.centres.unwrap_or((y, y));
-        self.centres = Some((top.min(y), bottom.max(y)));
+    /// Notes a stone or grain centred on pixel row `y` in block `block`
+    /// of columns, cleared or not.
+    #[inline]
+    fn near(&mut self, block: usize, y: f32) {
+        let (top, bottom) = &mut self.centres[block];
+        *top = top.min(y);
+        *bottom = bottom.max(y);
     }
 
     fn push(&mut self, (bbox, stone): ([i32; 4], Rough)) {
@@ -1813,6 +1920,80 @@ mod tests {
                 all.contains(stone),
                 "a stone changed when ground was cleared"
             );
+        }
+    }
+
+    /// Moving the clearings and placing again only the rows near them gives
+    /// the stones a fresh placing gives, and every stone or grain that came
+    /// or went lies in the pixel rows said to have changed.
+    #[test]
+    fn reclearing_places_what_a_fresh_placing_does() {
+        let mut scene = Scene::default();
+        scene.automaton.columns = 200;
+        scene.automaton.density = 0.4;
+        let rocks = Rocks {
+            gravel: 1.0,
+            near_size: 0.12,
+            ..Rocks::default()
+        };
+        let plan = Plan::new(&scene).unwrap();
+        let frame = plan.frame(480, 270);
+        let tent = frame.clearings[0];
+        let stones = |draw: &RocksDraw| -> Vec<Vec<([i32; 4], [u32; 3])>> {
+            let bits = |r: &Rough| [r.shape.x, r.shape.y, r.albedo[0]].map(f32::to_bits);
+            let rows = draw.rows.iter();
+            rows.map(|row| {
+                row.boxes
+                    .iter()
+                    .copied()
+                    .zip(row.stones.iter().map(bits))
+                    .collect()
+            })
+            .collect()
+        };
+        let mut old = rocks.prepare_stones(&frame).unwrap();
+        let moves = [
+            (0.05, 0.0),
+            (0.0, 0.04),
+            (-0.3, -0.02),
+            (0.6, 0.1),
+            (0.011, 0.0),
+        ];
+        let mut at = frame;
+        for (k, (dx, dy)) in moves.into_iter().enumerate() {
+            let mut now = plan.frame(480, 270);
+            now.clearings = vec![Clearing {
+                x: at.clearings[0].x + dx,
+                y: at.clearings[0].y + dy,
+                ..tent
+            }];
+            if k == 3 {
+                // And a second tent.
+                now.clearings.push(Clearing { x: 0.3, ..tent });
+            }
+            let before = stones(&old);
+            let (draw, changed) = rocks.reclear(&now, old);
+            let fresh = rocks.prepare_stones(&now).unwrap();
+            let after = stones(&draw);
+            assert!(after == stones(&fresh), "move {k}: not as placed afresh");
+            let said = |bbox: &[i32; 4]| {
+                changed
+                    .iter()
+                    .any(|&(y0, y1)| y0 <= bbox[1] && bbox[3] <= y1)
+            };
+            let mut came_or_went = 0;
+            for (then, now) in before.iter().zip(&after) {
+                for (bbox, _) in then.iter().filter(|s| !now.contains(s)) {
+                    assert!(said(bbox), "move {k}: a stone went unsaid");
+                    came_or_went += 1;
+                }
+                for (bbox, _) in now.iter().filter(|s| !then.contains(s)) {
+                    assert!(said(bbox), "move {k}: a stone came unsaid");
+                    came_or_went += 1;
+                }
+            }
+            assert!(came_or_went > 0, "move {k} moved no stone");
+            (old, at) = (draw, now);
         }
     }
 
