@@ -316,7 +316,7 @@ impl Rocks {
         let placer = Placer::new(self, f);
         let mut rows = old.rows;
         let mut changed = Vec::new();
-        let again: Vec<(usize, StoneRow, Vec<(i32, i32)>)> = rows
+        let again: Vec<_> = rows
             .par_iter()
             .enumerate()
             .filter(|(r, row)| {
@@ -648,7 +648,7 @@ impl<'a> Placer<'a> {
                     many: gravel * 0.5,
                 };
                 let now = if open {
-                    gravel.grains(outline, &cleared, |gx, gy| row.near(self.block(gx), gy))
+                    gravel.grains(outline, cleared, |gx, gy| row.near(self.block(gx), gy))
                 } else {
                     [None, None]
                 };
