@@ -8,7 +8,13 @@
 //!   the kept composite, and only on the bands they draw on: a density drag
 //!   redraws the stones (and the tent and spiral over them), not the sky,
 //!   the ranges or the floor, and re-encodes only the ground's bands;
-//! - the automaton runs again only when its inputs change.
+//! - the automaton runs again only when its inputs change;
+//! - the layers over the edit are kept as they were prepared: a layer whose
+//!   settings and inputs did not change is not prepared again and adds no
+//!   band to redraw, and a tent move places again only the rock rows near
+//!   the old and new clearings (`Prepare::prepare_reclear` in
+//!   [`crate::layers`]) and redraws only the bands where stones came or
+//!   went, and the tent's.
 //!
 //! Which layers count as "under the edit" follows the edits: at first the
 //! layers under the rocks; after an edit further down, those under it.
