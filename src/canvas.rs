@@ -170,12 +170,17 @@ impl Canvas {
             before.resize_with(before.len().max(i + 1), || None);
             before[i] = Some(layer);
         }
-        // Where this render may differ from the last: the bands of the
-        // layers prepared afresh, before and after, and the rows a layer
-        // prepared again gives.
+        // The bands where this render may differ from the last (all, if
+        // `full`): those of the layers prepared afresh, before and after,
+        // and the rows a layer prepared again gives.
+        let mut redraw = vec![full; bands];
+        let mark = |redraw: &mut [bool], touches: &dyn Fn(u32, u32) -> bool| {
+            for (b, band) in redraw.iter_mut().enumerate() {
+                let y0 = b as u32 * BAND_ROWS;
+                *band = *band || touches(y0, (y0 + BAND_ROWS).min(height));
+            }
+        };
         let mut fresh = Vec::new();
-        let mut replaced = Vec::new();
-        let mut rows: Vec<(i32, i32)> = Vec::new();
         let composer = plan.at_with(
             width,
             height,
@@ -185,33 +190,34 @@ impl Canvas {
                 match (change, before.get_mut(i).and_then(Option::take)) {
                     (Change::Same, Some(old)) => Ok(old),
                     (Change::Clearings, Some(old)) => {
-                        let (draw, changed) = layer.prepare_reclear(frame, old)?;
-                        rows.extend(changed);
+                        let (draw, rows) = layer.prepare_reclear(frame, old)?;
+                        mark(&mut redraw, &|y0, y1| {
+                            rows.iter().any(|&(a, b)| a < y1 as i32 && (y0 as i32) < b)
+                        });
                         Ok(draw)
                     }
                     (_, old) => {
-                        replaced.extend(old);
+                        // The old one's bands, and it is let go before the
+                        // new one takes its memory.
+                        if let Some(old) = old {
+                            mark(&mut redraw, &|y0, y1| old.touches(y0, y1));
+                        }
                         fresh.push(i);
                         layer.prepare(frame)
                     }
                 }
             },
         )?;
-        // What the last render drew that this one does not keep.
-        replaced.extend(before.into_iter().flatten());
-        let redraw: Vec<bool> = (0..bands as u32)
-            .map(|b| {
-                let (y0, y1) = (b * BAND_ROWS, ((b + 1) * BAND_ROWS).min(height));
-                full || replaced.iter().any(|l| l.touches(y0, y1))
-                    || composer
-                        .scene_index()
-                        .iter()
-                        .zip(composer.layers())
-                        .any(|(i, l)| fresh.contains(i) && l.touches(y0, y1))
-                    || rows.iter().any(|&(a, b)| a < y1 as i32 && (y0 as i32) < b)
-            })
-            .collect();
-        drop(replaced);
+        // The bands of the layers prepared afresh, and of those the last
+        // render drew and this one does not.
+        for (i, layer) in composer.scene_index().iter().zip(composer.layers()) {
+            if fresh.contains(i) {
+                mark(&mut redraw, &|y0, y1| layer.touches(y0, y1));
+            }
+        }
+        for old in before.into_iter().flatten() {
+            mark(&mut redraw, &|y0, y1| old.touches(y0, y1));
+        }
         // Layers under the split (prepared only when redrawn), and over it.
         let k = composer.scene_index().partition_point(|&i| i < split);
         let (below, above) = composer.layers().split_at(k);
