@@ -211,10 +211,6 @@ impl Trace {
             *scene = start;
             return;
         }
-        if let Some(start) = self.bench_scene.take() {
-            *scene = start;
-            return;
-        }
         // Wait for the frame after the last texture set, which times its
         // paint, before the next change.
         let current = preview.is_current(scene) && self.painted.is_none();
