@@ -4,8 +4,11 @@
 //! `cargo bench --bench life`; criterion reports the throughput in elements
 //! (= cell-generations) per second for each size and thread count.
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use playa::{Life, soup};
+use criterion::measurement::WallTime;
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
+use playa::{BitGrid, Life, soup};
 
 fn life(c: &mut Criterion) {
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -16,33 +19,48 @@ fn life(c: &mut Criterion) {
     for (side, gens) in [(1024usize, 100u32), (4096, 20), (8192, 8)] {
         let start = soup(side, side, 0.8, 1).unwrap();
         group.throughput(Throughput::Elements((side * side) as u64 * u64::from(gens)));
-        for &n in &threads {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap();
-            let id = BenchmarkId::new(format!("{side}x{side}x{gens}"), format!("{n}-threads"));
-            group.bench_with_input(id, &start, |b, start| {
-                b.iter(|| pool.install(|| Life::default().run(start, gens)))
-            });
-        }
+        run_on_each(
+            &mut group,
+            &threads,
+            &format!("{side}x{side}x{gens}"),
+            &start,
+            gens,
+        );
     }
     // A settled soup: the 4096² soup after 20 generations (a few live
     // cells in a thousand), run 200 generations more.
     let (side, gens) = (4096usize, 200u32);
     let settled = Life::default().run(&soup(side, side, 0.8, 1).unwrap(), 20);
     group.throughput(Throughput::Elements((side * side) as u64 * u64::from(gens)));
-    for &n in &threads {
+    run_on_each(
+        &mut group,
+        &threads,
+        "settled-4096x4096x200",
+        &settled,
+        gens,
+    );
+    group.finish();
+}
+
+/// Benches `gens` generations from `start` as `name`, on a pool of each
+/// of `threads` threads.
+fn run_on_each(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    threads: &[usize],
+    name: &str,
+    start: &BitGrid,
+    gens: u32,
+) {
+    for &n in threads {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
             .unwrap();
-        let id = BenchmarkId::new("settled-4096x4096x200", format!("{n}-threads"));
-        group.bench_with_input(id, &settled, |b, start| {
+        let id = BenchmarkId::new(name, format!("{n}-threads"));
+        group.bench_with_input(id, start, |b, start| {
             b.iter(|| pool.install(|| Life::default().run(start, gens)))
         });
     }
-    group.finish();
 }
 
 criterion_group!(benches, life);

@@ -64,8 +64,14 @@ pub(crate) trait Prepare {
     /// anywhere.
     fn prepare_reclear(&self, frame: &Frame, old: Box<dyn Draw>) -> Result<Reprepared> {
         drop(old);
-        Ok((self.prepare(frame)?, vec![(0, frame.height as i32)]))
+        prepared_afresh(self, frame)
     }
+}
+
+/// `layer` prepared afresh for `frame`, as [`Prepare::prepare_reclear`]
+/// does by default: it may draw differently anywhere.
+pub(crate) fn prepared_afresh<P: Prepare + ?Sized>(layer: &P, frame: &Frame) -> Result<Reprepared> {
+    Ok((layer.prepare(frame)?, vec![(0, frame.height as i32)]))
 }
 
 /// A layer prepared again, and the pixel rows (`y0..y1` ranges) where it

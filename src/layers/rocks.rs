@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::tent::Clearing;
-use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare, Reprepared};
+use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare, Reprepared, prepared_afresh};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::{Dice, hash2, sub_seed};
@@ -288,7 +288,10 @@ impl Prepare for Rocks {
                 let (draw, rows) = self.reclear(frame, *old);
                 Ok((Box::new(draw), rows))
             }
-            Err(_) => Ok((self.prepare(frame)?, vec![(0, frame.height as i32)])),
+            Err(old) => {
+                drop(old);
+                prepared_afresh(self, frame)
+            }
         }
     }
 }
