@@ -18,7 +18,7 @@ use super::tent::Clearing;
 use super::{BAND_ROWS, Band, Draw, Frame, Kind, Prepare, Reprepared, prepared_afresh};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
-use crate::noise::{Dice, hash2, sub_seed};
+use crate::noise::{Dice, hash2, signed, sub_seed, unit};
 use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Settings of the rocks layer. The grid itself comes from the scene's
@@ -562,13 +562,15 @@ impl<'a> Placer<'a> {
         // Room for the gravel too: a row is never moved as it grows.
         let mut row = StoneRow::with_capacity(count + count / 2);
         let mut grains = Vec::new();
+        // First the cells that get a stone, then their dice, rolled
+        // together (see [`roll_ahead`]), then the stones.
+        let mut cells = Vec::with_capacity(count);
         // The last 2×2 block looked at, and whether it is a boulder
         // (a row's cells come two to a block).
         let mut block = (usize::MAX, false);
         for c in live_in_row(grid, r) {
-            let k = self.clump_at(c, r).expect("a live cell has a clump") as usize;
-            let clump = &f.clumps[k];
-            let role = match clump.cells {
+            let k = self.clump_at(c, r).expect("a live cell has a clump");
+            let role = match f.clumps[k as usize].cells {
                 1 => Role::Pebble,
                 n if n < self.outcrop => Role::Group,
                 _ => Role::Outcrop,
@@ -585,7 +587,18 @@ impl<'a> Placer<'a> {
             if merged && (c, r) != (bx, by) {
                 continue;
             }
-            let mut dice = Dice::new(hash2(c as u32, r32, seed));
+            cells.push((c as u32, k, role, merged));
+        }
+        let mut rolls = Vec::with_capacity(cells.len());
+        roll_ahead(
+            cells.iter().map(|cell| hash2(cell.0, r32, seed)),
+            &mut rolls,
+        );
+        for (&(c, k, role, merged), rolled) in cells.iter().zip(&rolls) {
+            let (c, k) = (c as usize, k as usize);
+            let clump = &f.clumps[k];
+            let mut dice = rolled.iter();
+            let mut roll = || *dice.next().expect("a stone's placing rolls");
             // Where the cell (or the boulder's block) lies in its
             // clump, in cells from the clump's centre (the short
             // way round on a torus).
@@ -609,8 +622,8 @@ impl<'a> Placer<'a> {
                 Role::Group => (settings.spread * 1.6, settings.jitter * 0.3),
                 Role::Outcrop => (settings.spread, settings.jitter * 0.3),
             };
-            let x = x_cell + ox * (spread * d - self.cell_w) + jitter * d * dice.signed() * 0.5;
-            let y = yc + oy * (spread * d * 0.4 - row_h) + jitter * d * dice.signed() * 0.18;
+            let x = x_cell + ox * (spread * d - self.cell_w) + jitter * d * signed(roll()) * 0.5;
+            let y = yc + oy * (spread * d * 0.4 - row_h) + jitter * d * signed(roll()) * 0.18;
             row.near(self.block(x), y);
             // Whether it lies on open ground, and whether it did before.
             let open = !cleared(x, y);
@@ -621,16 +634,17 @@ impl<'a> Placer<'a> {
             // Outcrops heap up toward their middle.
             let heap = (1.0 - (ox * ox + oy * oy).sqrt() / rock.reach).clamp(0.0, 1.0);
             let (size, tall) = match role {
-                Role::Pebble => (0.45 + 0.3 * dice.unit(), 1.0),
-                Role::Group => (0.75 + 0.35 * dice.unit(), 1.0),
+                Role::Pebble => (0.45 + 0.3 * unit(roll()), 1.0),
+                Role::Group => (0.75 + 0.35 * unit(roll()), 1.0),
                 Role::Outcrop => (
-                    (0.85 + 0.35 * dice.unit()) * (1.0 + 0.3 * heap),
+                    (0.85 + 0.35 * unit(roll())) * (1.0 + 0.3 * heap),
                     1.0 + 0.35 * heap,
                 ),
             };
             let size = d * size * if merged { 1.55 } else { 1.0 };
-            let albedo = scale(rock.albedo, 0.92 + 0.16 * dice.unit());
-            let stone = outline.rough(x, y, size, tall, rock.blocky, albedo, dice, true);
+            let albedo = scale(rock.albedo, 0.92 + 0.16 * unit(roll()));
+            let shape = std::array::from_fn(|_| roll());
+            let stone = outline.rough(x, y, size, tall, rock.blocky, albedo, shape, true);
             if was.is_some_and(|was| was != open) {
                 changed.push((stone.0[1], stone.0[3]));
             }
@@ -751,7 +765,11 @@ impl Gravel {
             let gs = self.d * (0.09 + 0.1 * g.unit());
             let shade = 0.9 + 0.4 * g.unit();
             let albedo = scale(self.albedo, shade);
-            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g, false));
+            // (The grain's shape rolls on from a copy: a second grain's
+            // place rolls on from `g` as it was.)
+            let mut shape_dice = g;
+            let shape = std::array::from_fn(|_| shape_dice.bits());
+            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, shape, false));
         }
         grains
     }
@@ -782,6 +800,25 @@ fn live_in_row(grid: &crate::life::BitGrid, r: usize) -> impl Iterator<Item = us
             })
         })
     })
+}
+
+/// Rolls of its dice a stone's placing takes: its place (2), size and
+/// tone, then its shape ([`SHAPE_ROLLS`]).
+const PLACING_ROLLS: usize = 4 + SHAPE_ROLLS;
+
+/// Rolls of its dice a stone's shape takes ([`Outline::rough`]).
+const SHAPE_ROLLS: usize = 5;
+
+/// The first [`PLACING_ROLLS`] rolls of the dice seeded with each of
+/// `seeds`, in order, added to `rolls`: the very rolls of [`Dice`]. A
+/// stone's rolls are a chain, each hashed from the one before, so rolled
+/// as it is placed a stone waits on each; rolled here, in a loop of
+/// nothing else, the chains of several stones run side by side.
+fn roll_ahead(seeds: impl Iterator<Item = u32>, rolls: &mut Vec<[u32; PLACING_ROLLS]>) {
+    rolls.extend(seeds.map(|seed| {
+        let mut dice = Dice::new(seed);
+        std::array::from_fn(|_| dice.bits())
+    }));
 }
 
 /// What a clump's stones share: a clump is one rock.
@@ -933,15 +970,15 @@ impl Outline {
         tall: f32,
         blocky: f32,
         albedo: Linear,
-        mut dice: Dice,
+        rolls: [u32; SHAPE_ROLLS],
         casts: bool,
     ) -> ([i32; 4], Rough) {
         let rx = 0.5 * size;
-        let ry = rx * (0.6 + 0.3 * dice.unit()) * tall;
-        let rx_left = rx * (0.8 + 0.4 * dice.unit());
-        let rx_right = rx * (0.8 + 0.4 * dice.unit());
-        let ry_top = ry * (1.0 + 0.5 * dice.unit());
-        let shear = 0.35 * dice.signed();
+        let ry = rx * (0.6 + 0.3 * unit(rolls[0])) * tall;
+        let rx_left = rx * (0.8 + 0.4 * unit(rolls[1]));
+        let rx_right = rx * (0.8 + 0.4 * unit(rolls[2]));
+        let ry_top = ry * (1.0 + 0.5 * unit(rolls[3]));
+        let shear = 0.35 * signed(rolls[4]);
         // Sunk in the sand: lower, with less of its underside showing.
         let ry_bottom = ry * 0.4 * (1.0 - 0.5 * self.sink);
         let shape = StoneShape {
@@ -966,7 +1003,8 @@ impl Outline {
                 shape,
                 blocky,
                 albedo,
-                dice,
+                // The dice go on from the last roll.
+                dice: Dice::new(rolls[SHAPE_ROLLS - 1]),
             },
         )
     }
