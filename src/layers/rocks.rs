@@ -1370,9 +1370,20 @@ struct Run {
     /// The stone, in [`Work::stones`].
     stone: u32,
     y: u32,
-    body: bool,
     a: u32,
     b: u32,
+    part: Part,
+}
+
+/// What a [`Run`] draws, with its row's outline as worked out when the
+/// run was found (not again for each run, nor when drawn).
+#[derive(Clone, Copy)]
+enum Part {
+    /// The body: the row's place in the stone, its centre and inverse
+    /// radii ([`RowFit`]).
+    Body { nv: f32, cx: f32, inv: [f32; 2] },
+    /// The contact shadow: the row's inverse radii, left and right.
+    Shadow { sinv: [f32; 2] },
 }
 
 /// Per-thread buffers of the occlusion pass, kept between bands.
@@ -1465,7 +1476,7 @@ impl RocksDraw {
             let mut shaded: Option<(u32, Shading)> = None;
             for run in work.runs.iter().rev() {
                 let stone = &work.stones[run.stone as usize];
-                if run.body {
+                if let Part::Body { .. } = run.part {
                     let shading = match &shaded {
                         Some((id, shading)) if *id == run.stone => shading,
                         _ => {
@@ -1553,22 +1564,27 @@ impl RocksDraw {
                         continue;
                     }
                     let runs = &mut work.runs;
-                    let push = |runs: &mut Vec<Run>, body: bool, a: u32, b: u32| {
+                    let push = |runs: &mut Vec<Run>, part: Part, a: u32, b: u32| {
                         runs.push(Run {
                             stone,
                             y,
-                            body,
                             a,
                             b,
+                            part,
                         })
                     };
                     if let Some(fit) = s.fit(y) {
                         let body = s.body(&fit, width);
+                        let part = Part::Body {
+                            nv: fit.nv,
+                            cx: fit.cx,
+                            inv: fit.inv,
+                        };
                         if !cull {
-                            push(runs, true, body[0], body[1]);
+                            push(runs, part, body[0], body[1]);
                         } else {
                             let before = runs.len();
-                            open_runs(m, body, |a, b| push(runs, true, a, b));
+                            open_runs(m, body, |a, b| push(runs, part, a, b));
                             // Where the body shows and is whole, it hides
                             // what is behind, its own shadow too.
                             if runs.len() > before {
@@ -1582,11 +1598,13 @@ impl RocksDraw {
                             }
                         }
                     }
-                    let shadow = s.shadow(y, width);
-                    if !cull {
-                        push(runs, false, shadow[0], shadow[1]);
-                    } else {
-                        open_runs(m, shadow, |a, b| push(runs, false, a, b));
+                    if let Some((shadow, sinv)) = s.shadow(y, width) {
+                        let part = Part::Shadow { sinv };
+                        if !cull {
+                            push(runs, part, shadow[0], shadow[1]);
+                        } else {
+                            open_runs(m, shadow, |a, b| push(runs, part, a, b));
+                        }
                     }
                 }
                 if work.runs.last().is_some_and(|run| run.stone == stone) {
@@ -1637,8 +1655,9 @@ impl RocksDraw {
         let row = band.row(run.y);
         let sdy = (py - s.sy) * s.sinv[1];
         let sdy2 = sdy * sdy;
-        let [left, right] = s.widths(sdy);
-        let sinv = [s.sinv[0] / left, s.sinv[0] / right];
+        let Part::Shadow { sinv } = run.part else {
+            return;
+        };
         let px = &mut row[run.a as usize..run.b as usize];
         for (k, chunk) in px.chunks_mut(LANES).enumerate() {
             let x0 = run.a as usize + k * LANES;
@@ -1694,13 +1713,15 @@ impl RocksDraw {
     #[inline(always)]
     fn draw_body_any(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
         let y = run.y;
-        let Some(fit) = s.fit(y) else { return };
+        let Part::Body { nv, cx, inv } = run.part else {
+            return;
+        };
         let op = self.opacity;
         let fc = &shading.facets;
         let texture = shading.texture;
         let row = band.row(y);
         let (a, b) = (run.a, run.b);
-        let (nv, nv2, cx) = (fit.nv, fit.nv2, fit.cx);
+        let nv2 = nv * nv;
         // Terms of the row: darker toward the ground; where the faces
         // meet along it (blend = row term + per-pixel slope × nu).
         let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
@@ -1736,7 +1757,7 @@ impl RocksDraw {
             let mut v = [[0.0; LANES]; 3];
             for l in 0..LANES {
                 let dx = lanes[l] as f32 + 0.5 - cx;
-                let nu = dx * if dx < 0.0 { fit.inv[0] } else { fit.inv[1] };
+                let nu = dx * if dx < 0.0 { inv[0] } else { inv[1] };
                 f[l] = nu * nu + nv2;
                 let cov = if f[l] <= s.inner2 {
                     1.0
@@ -1826,16 +1847,22 @@ impl Stone {
         [a, b]
     }
 
-    /// The columns of the stone's shadow on row `y`, possibly empty.
-    fn shadow(&self, y: u32, width: u32) -> [u32; 2] {
+    /// The columns of the stone's shadow on row `y` (possibly empty) and
+    /// its inverse radii there, left and right; `None` if the shadow
+    /// misses the row.
+    fn shadow(&self, y: u32, width: u32) -> Option<([u32; 2], [f32; 2])> {
         let sdy = (y as f32 + 0.5 - self.sy) * self.sinv[1];
         let sdy2 = sdy * sdy;
         if !self.casts || sdy2 >= 1.0 {
-            return [0, 0];
+            return None;
         }
         let half = (1.0 - sdy2).sqrt() * self.sradius;
         let [left, right] = self.widths(sdy);
-        columns(self.sx - half * left, self.sx + half * right, width)
+        let sinv = [self.sinv[0] / left, self.sinv[0] / right];
+        Some((
+            columns(self.sx - half * left, self.sx + half * right, width),
+            sinv,
+        ))
     }
 }
 
