@@ -14,7 +14,7 @@
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use playa::canvas::Canvas;
 use playa::layers::{Layer, Rocks};
 use playa::picture::{self, Compression};
@@ -168,4 +168,10 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, preview, bench);
-criterion_main!(benches);
+
+fn main() {
+    // The allocator set up as the app and the command line run it.
+    playa::allocator::keep_freed_memory();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -3,6 +3,7 @@
 //! Rocks grow from a Life-like cellular automaton: a seeded random soup run a
 //! few generations leaves natural clumps, and each live cell becomes a stone.
 
+pub mod allocator;
 pub mod animation;
 #[cfg(feature = "app")]
 pub mod app;

@@ -3,5 +3,6 @@
 mod cli;
 
 fn main() {
+    playa::allocator::keep_freed_memory();
     std::process::exit(cli::main());
 }
