@@ -3,6 +3,5 @@
 mod cli;
 
 fn main() {
-    playa::allocator::keep_freed_memory();
     std::process::exit(cli::main());
 }

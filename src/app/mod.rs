@@ -672,6 +672,9 @@ impl eframe::App for PlayaApp {
 /// runs until it is closed.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run() -> crate::Result<()> {
+    // The preview renders again at every change: its buffers are reused
+    // rather than faulted in afresh each time.
+    crate::allocator::keep_freed_memory();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("playa")
