@@ -170,7 +170,8 @@ fn bench(c: &mut Criterion) {
 criterion_group!(benches, preview, bench);
 
 fn main() {
-    // The allocator set up as the app and the command line run it.
+    // The allocator set up as the app runs it (the preview's work is
+    // what these benches measure).
     playa::allocator::keep_freed_memory();
     benches();
     Criterion::default().configure_from_args().final_summary();

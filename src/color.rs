@@ -121,12 +121,12 @@ fn dither_tile() -> &'static [f32] {
 /// kept, so smooth gradients show no bands, and the threshold depends only
 /// on the pixel position, so the bytes do not depend on threads or bands.
 pub(crate) fn encode_row(src: &[Linear], dst: &mut [u8], y: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { encode_row_avx2(src, dst, y) };
+    match crate::simd::Build::best() {
+        // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        crate::simd::Build::Avx2 => unsafe { encode_row_avx2(src, dst, y) },
+        crate::simd::Build::Portable => encode_row_any(src, dst, y),
     }
-    encode_row_any(src, dst, y);
 }
 
 /// [`encode_row`] compiled for AVX2: twice the lanes of the baseline, the

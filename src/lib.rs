@@ -29,6 +29,7 @@ pub mod scene;
 pub mod setting;
 pub mod shard;
 pub mod share;
+mod simd;
 pub mod source;
 pub mod tiles;
 

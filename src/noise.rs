@@ -110,6 +110,20 @@ impl Dice {
         self.0
     }
 
+    /// The next `N` draws of [`Dice::bits`], worked out on a copy: these
+    /// dice do not move.
+    #[inline]
+    pub fn ahead<const N: usize>(self) -> [u32; N] {
+        let mut dice = self;
+        std::array::from_fn(|_| dice.bits())
+    }
+
+    /// The dice whose last draw of [`Dice::bits`] was `last`: they go on
+    /// drawing as those dice would (a draw is the dice's whole state).
+    pub fn after(last: u32) -> Dice {
+        Dice(last)
+    }
+
     /// A number in [0, 1).
     #[inline]
     pub fn unit(&mut self) -> f32 {

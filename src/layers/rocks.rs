@@ -20,6 +20,7 @@ use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
 use crate::noise::{Dice, hash2, signed, sub_seed, unit};
 use crate::setting::{Roll, Setting, float, other, uint};
+use crate::simd::Build;
 
 /// Settings of the rocks layer. The grid itself comes from the scene's
 /// [`crate::scene::Automaton`]. Ranges and precisions: [`Rocks::SETTINGS`].
@@ -594,11 +595,10 @@ impl<'a> Placer<'a> {
             cells.iter().map(|cell| hash2(cell.0, r32, seed)),
             &mut rolls,
         );
-        for (&(c, k, role, merged), rolled) in cells.iter().zip(&rolls) {
+        for (&(c, k, role, merged), &rolled) in cells.iter().zip(&rolls) {
             let (c, k) = (c as usize, k as usize);
             let clump = &f.clumps[k];
-            let mut dice = rolled.iter();
-            let mut roll = || *dice.next().expect("a stone's placing rolls");
+            let [along, across, grown, toned, shape @ ..] = rolled;
             // Where the cell (or the boulder's block) lies in its
             // clump, in cells from the clump's centre (the short
             // way round on a torus).
@@ -622,8 +622,8 @@ impl<'a> Placer<'a> {
                 Role::Group => (settings.spread * 1.6, settings.jitter * 0.3),
                 Role::Outcrop => (settings.spread, settings.jitter * 0.3),
             };
-            let x = x_cell + ox * (spread * d - self.cell_w) + jitter * d * signed(roll()) * 0.5;
-            let y = yc + oy * (spread * d * 0.4 - row_h) + jitter * d * signed(roll()) * 0.18;
+            let x = x_cell + ox * (spread * d - self.cell_w) + jitter * d * signed(along) * 0.5;
+            let y = yc + oy * (spread * d * 0.4 - row_h) + jitter * d * signed(across) * 0.18;
             row.near(self.block(x), y);
             // Whether it lies on open ground, and whether it did before.
             let open = !cleared(x, y);
@@ -634,16 +634,15 @@ impl<'a> Placer<'a> {
             // Outcrops heap up toward their middle.
             let heap = (1.0 - (ox * ox + oy * oy).sqrt() / rock.reach).clamp(0.0, 1.0);
             let (size, tall) = match role {
-                Role::Pebble => (0.45 + 0.3 * unit(roll()), 1.0),
-                Role::Group => (0.75 + 0.35 * unit(roll()), 1.0),
+                Role::Pebble => (0.45 + 0.3 * unit(grown), 1.0),
+                Role::Group => (0.75 + 0.35 * unit(grown), 1.0),
                 Role::Outcrop => (
-                    (0.85 + 0.35 * unit(roll())) * (1.0 + 0.3 * heap),
+                    (0.85 + 0.35 * unit(grown)) * (1.0 + 0.3 * heap),
                     1.0 + 0.35 * heap,
                 ),
             };
             let size = d * size * if merged { 1.55 } else { 1.0 };
-            let albedo = scale(rock.albedo, 0.92 + 0.16 * unit(roll()));
-            let shape = std::array::from_fn(|_| roll());
+            let albedo = scale(rock.albedo, 0.92 + 0.16 * unit(toned));
             let stone = outline.rough(x, y, size, tall, rock.blocky, albedo, shape, true);
             if was.is_some_and(|was| was != open) {
                 changed.push((stone.0[1], stone.0[3]));
@@ -765,11 +764,8 @@ impl Gravel {
             let gs = self.d * (0.09 + 0.1 * g.unit());
             let shade = 0.9 + 0.4 * g.unit();
             let albedo = scale(self.albedo, shade);
-            // (The grain's shape rolls on from a copy: a second grain's
-            // place rolls on from `g` as it was.)
-            let mut shape_dice = g;
-            let shape = std::array::from_fn(|_| shape_dice.bits());
-            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, shape, false));
+            // (A second grain's place rolls on from `g` as it was.)
+            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g.ahead(), false));
         }
         grains
     }
@@ -815,10 +811,7 @@ const SHAPE_ROLLS: usize = 5;
 /// as it is placed a stone waits on each; rolled here, in a loop of
 /// nothing else, the chains of several stones run side by side.
 fn roll_ahead(seeds: impl Iterator<Item = u32>, rolls: &mut Vec<[u32; PLACING_ROLLS]>) {
-    rolls.extend(seeds.map(|seed| {
-        let mut dice = Dice::new(seed);
-        std::array::from_fn(|_| dice.bits())
-    }));
+    rolls.extend(seeds.map(|seed| Dice::new(seed).ahead()));
 }
 
 /// What a clump's stones share: a clump is one rock.
@@ -1003,8 +996,7 @@ impl Outline {
                 shape,
                 blocky,
                 albedo,
-                // The dice go on from the last roll.
-                dice: Dice::new(rolls[SHAPE_ROLLS - 1]),
+                dice: Dice::after(rolls[SHAPE_ROLLS - 1]),
             },
         )
     }
@@ -1379,11 +1371,19 @@ struct Run {
 /// run was found (not again for each run, nor when drawn).
 #[derive(Clone, Copy)]
 enum Part {
-    /// The body: the row's place in the stone, its centre and inverse
-    /// radii ([`RowFit`]).
-    Body { nv: f32, cx: f32, inv: [f32; 2] },
-    /// The contact shadow: the row's inverse radii, left and right.
+    /// The body.
+    Body(BodyRow),
+    /// The contact shadow, with the row's inverse radii, left and right.
     Shadow { sinv: [f32; 2] },
+}
+
+/// What the body shader needs of a row's outline ([`RowFit`]): the row's
+/// place in the stone, its centre and its inverse radii, left and right.
+#[derive(Clone, Copy)]
+struct BodyRow {
+    nv: f32,
+    cx: f32,
+    inv: [f32; 2],
 }
 
 /// Per-thread buffers of the occlusion pass, kept between bands.
@@ -1429,46 +1429,21 @@ impl Draw for RocksDraw {
     }
 
     fn draw(&self, band: &mut Band) {
-        self.draw_with(band, Shaders::detect());
-    }
-}
-
-/// Which build of the stone shaders draws: the one for AVX2, only where
-/// the CPU has it, or the one for any CPU. Both paint the same bits.
-#[derive(Clone, Copy)]
-enum Shaders {
-    Portable,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Shaders {
-    /// The fastest build this CPU runs.
-    fn detect() -> Shaders {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("popcnt")
-        {
-            return Shaders::Avx2;
-        }
-        Shaders::Portable
+        self.draw_with(band, Build::best());
     }
 }
 
 impl RocksDraw {
-    /// Draws the stones on `band` with the `shaders` build (chosen once
-    /// per band, not per run).
-    fn draw_with(&self, band: &mut Band, shaders: Shaders) {
+    /// Draws the stones on `band` with the `build` of the occlusion pass
+    /// and the shaders (chosen once per band, not per run).
+    fn draw_with(&self, band: &mut Band, build: Build) {
         WORK.with(|work| {
             let work = &mut *work.borrow_mut();
-            match shaders {
-                // SAFETY: `Shaders::Avx2` is only made where the CPU has AVX2.
+            match build {
+                // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
-                Shaders::Avx2 => unsafe { self.visible_runs_avx2(band, work, self.cull) },
-                Shaders::Portable => self.visible_runs(band, work, self.cull),
+                Build::Avx2 => unsafe { self.visible_runs_avx2(band, work, self.cull) },
+                Build::Portable => self.visible_runs(band, work, self.cull),
             }
             // Far to near: each stone over the ones behind it, its shadow
             // under its body. A stone's runs come together: its shading is
@@ -1476,18 +1451,19 @@ impl RocksDraw {
             let mut shaded: Option<(u32, Shading)> = None;
             for run in work.runs.iter().rev() {
                 let stone = &work.stones[run.stone as usize];
-                if let Part::Body { .. } = run.part {
-                    let shading = match &shaded {
-                        Some((id, shading)) if *id == run.stone => shading,
-                        _ => {
-                            &shaded
-                                .insert((run.stone, stone.look.shading(&self.lighting)))
-                                .1
-                        }
-                    };
-                    self.draw_body(shaders, stone, shading, run, band);
-                } else {
-                    self.draw_shadow(shaders, stone, run, band);
+                match &run.part {
+                    Part::Body(row) => {
+                        let shading = match &shaded {
+                            Some((id, shading)) if *id == run.stone => shading,
+                            _ => {
+                                &shaded
+                                    .insert((run.stone, stone.look.shading(&self.lighting)))
+                                    .1
+                            }
+                        };
+                        self.draw_body(build, stone, shading, run, row, band);
+                    }
+                    &Part::Shadow { sinv } => self.draw_shadow(build, stone, run, sinv, band),
                 }
             }
         });
@@ -1575,11 +1551,11 @@ impl RocksDraw {
                     };
                     if let Some(fit) = s.fit(y) {
                         let body = s.body(&fit, width);
-                        let part = Part::Body {
+                        let part = Part::Body(BodyRow {
                             nv: fit.nv,
                             cx: fit.cx,
                             inv: fit.inv,
-                        };
+                        });
                         if !cull {
                             push(runs, part, body[0], body[1]);
                         } else {
@@ -1630,12 +1606,12 @@ impl RocksDraw {
 
     /// Draws a run of a stone's contact shadow: its outline squashed onto
     /// the ground, soft, darkest at its centre.
-    fn draw_shadow(&self, shaders: Shaders, s: &Stone, run: &Run, band: &mut Band) {
-        match shaders {
-            // SAFETY: `Shaders::Avx2` is only made where the CPU has AVX2.
+    fn draw_shadow(&self, build: Build, s: &Stone, run: &Run, sinv: [f32; 2], band: &mut Band) {
+        match build {
+            // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Shaders::Avx2 => unsafe { self.draw_shadow_avx2(s, run, band) },
-            Shaders::Portable => self.draw_shadow_any(s, run, band),
+            Build::Avx2 => unsafe { self.draw_shadow_avx2(s, run, sinv, band) },
+            Build::Portable => self.draw_shadow_any(s, run, sinv, band),
         }
     }
 
@@ -1644,20 +1620,17 @@ impl RocksDraw {
     /// same pixels.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn draw_shadow_avx2(&self, s: &Stone, run: &Run, band: &mut Band) {
-        self.draw_shadow_any(s, run, band);
+    unsafe fn draw_shadow_avx2(&self, s: &Stone, run: &Run, sinv: [f32; 2], band: &mut Band) {
+        self.draw_shadow_any(s, run, sinv, band);
     }
 
     #[inline(always)]
-    fn draw_shadow_any(&self, s: &Stone, run: &Run, band: &mut Band) {
+    fn draw_shadow_any(&self, s: &Stone, run: &Run, sinv: [f32; 2], band: &mut Band) {
         let shadow = self.shadow * self.opacity;
         let py = run.y as f32 + 0.5;
         let row = band.row(run.y);
         let sdy = (py - s.sy) * s.sinv[1];
         let sdy2 = sdy * sdy;
-        let Part::Shadow { sinv } = run.part else {
-            return;
-        };
         let px = &mut row[run.a as usize..run.b as usize];
         for (k, chunk) in px.chunks_mut(LANES).enumerate() {
             let x0 = run.a as usize + k * LANES;
@@ -1682,20 +1655,21 @@ impl RocksDraw {
         }
     }
 
-    /// Draws a run of a stone's body.
+    /// Draws a run of a stone's body, on a row of outline `row`.
     fn draw_body(
         &self,
-        shaders: Shaders,
+        build: Build,
         s: &Stone,
         shading: &Shading,
         run: &Run,
+        row: &BodyRow,
         band: &mut Band,
     ) {
-        match shaders {
-            // SAFETY: `Shaders::Avx2` is only made where the CPU has AVX2.
+        match build {
+            // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Shaders::Avx2 => unsafe { self.draw_body_avx2(s, shading, run, band) },
-            Shaders::Portable => self.draw_body_any(s, shading, run, band),
+            Build::Avx2 => unsafe { self.draw_body_avx2(s, shading, run, row, band) },
+            Build::Portable => self.draw_body_any(s, shading, run, row, band),
         }
     }
 
@@ -1703,19 +1677,30 @@ impl RocksDraw {
     /// [`RocksDraw::draw_shadow_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn draw_body_avx2(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
-        self.draw_body_any(s, shading, run, band);
+    unsafe fn draw_body_avx2(
+        &self,
+        s: &Stone,
+        shading: &Shading,
+        run: &Run,
+        row: &BodyRow,
+        band: &mut Band,
+    ) {
+        self.draw_body_any(s, shading, run, row, band);
     }
 
     /// The body shader, [`LANES`] pixels at a time: each lane's colour is
     /// worked out as one pixel's would be, then written where the lane
     /// lies inside the outline.
     #[inline(always)]
-    fn draw_body_any(&self, s: &Stone, shading: &Shading, run: &Run, band: &mut Band) {
+    fn draw_body_any(
+        &self,
+        s: &Stone,
+        shading: &Shading,
+        run: &Run,
+        &BodyRow { nv, cx, inv }: &BodyRow,
+        band: &mut Band,
+    ) {
         let y = run.y;
-        let Part::Body { nv, cx, inv } = run.part else {
-            return;
-        };
         let op = self.opacity;
         let fc = &shading.facets;
         let texture = shading.texture;
@@ -2108,8 +2093,8 @@ mod tests {
             let plan = Plan::new(&scene).unwrap();
             let (w, h) = (517, 291);
             let draw = rocks.prepare_stones(&plan.frame(w, h)).unwrap();
-            let pictures = [Shaders::detect(), Shaders::Portable]
-                .map(|shaders| paint(w, h, |band| draw.draw_with(band, shaders)));
+            let pictures = [Build::best(), Build::Portable]
+                .map(|build| paint(w, h, |band| draw.draw_with(band, build)));
             assert!(
                 pictures[0] == pictures[1],
                 "density {density}, {columns} columns, opacity {opacity}: the shaders differ"

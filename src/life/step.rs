@@ -23,6 +23,8 @@
 
 use rayon::prelude::*;
 
+use crate::simd::Build;
+
 use crate::life::grid::{BitGrid, Topology};
 use crate::life::rule::Rule;
 
@@ -56,15 +58,15 @@ impl Life {
             (dst.width(), dst.height()),
             "step_into needs grids of the same size"
         );
-        self.step_on(src, dst, Path::best());
+        self.step_on(src, dst, Build::best());
     }
 
-    /// [`Life::step_into`] with the row loops of `path`.
-    fn step_on(&self, src: &BitGrid, dst: &mut BitGrid, path: Path) {
+    /// [`Life::step_into`] with the row loops of `build`.
+    fn step_on(&self, src: &BitGrid, dst: &mut BitGrid, build: Build) {
         if self.rule == Rule::CONWAY {
-            step_with::<Conway>(src, dst, self.rule, self.topology, path);
+            step_with::<Conway>(src, dst, self.rule, self.topology, build);
         } else {
-            step_with::<AnyRule>(src, dst, self.rule, self.topology, path);
+            step_with::<AnyRule>(src, dst, self.rule, self.topology, build);
         }
     }
 
@@ -210,7 +212,7 @@ fn step_with<K: Kernel>(
     dst: &mut BitGrid,
     rule: Rule,
     topology: Topology,
-    path: Path,
+    build: Build,
 ) {
     let (height, wpr) = (src.height(), src.words_per_row());
     let threads = rayon::current_num_threads().max(1);
@@ -222,43 +224,13 @@ fn step_with<K: Kernel>(
         .enumerate()
         .for_each(|(band, out)| {
             let y0 = band * band_rows;
-            match path {
-                // SAFETY: `Path::Avx2` is only made where the CPU has AVX2.
+            match build {
+                // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
-                Path::Avx2 => unsafe { step_band_avx2::<K>(src, out, y0, rule, topology) },
-                Path::Portable => step_band::<K>(src, out, y0, rule, topology),
+                Build::Avx2 => unsafe { step_band_avx2::<K>(src, out, y0, rule, topology) },
+                Build::Portable => step_band::<K>(src, out, y0, rule, topology),
             }
         });
-}
-
-/// Which build of the row loops steps: the one for AVX2, only where the
-/// CPU has it, or the one for any CPU. Both give the same grids.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Path {
-    Portable,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Path {
-    /// The fastest build this CPU runs.
-    fn best() -> Path {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return Path::Avx2;
-        }
-        Path::Portable
-    }
-
-    /// Every build this CPU runs.
-    #[cfg(test)]
-    fn all() -> Vec<Path> {
-        let mut paths = vec![Path::Portable];
-        if Path::best() != Path::Portable {
-            paths.push(Path::best());
-        }
-        paths
-    }
 }
 
 /// [`step_band`] compiled for AVX2: LLVM vectorizes its word loops four
@@ -340,7 +312,7 @@ mod tests {
     /// word-sized widths, both topologies, Conway and another rule, a
     /// fresh soup and one that has thinned out.
     #[test]
-    fn every_path_steps_as_the_reference() {
+    fn every_build_steps_as_the_reference() {
         let highlife: Rule = "B36/S23".parse().unwrap();
         for (width, height) in [(1, 5), (63, 17), (64, 40), (130, 33), (300, 70)] {
             for topology in [Topology::Torus, Topology::Bounded] {
@@ -350,10 +322,10 @@ mod tests {
                     let later = life.run(&start, 12);
                     for grid in [&start, &later] {
                         let expected = reference::step(grid, rule, topology);
-                        for path in Path::all() {
+                        for build in Build::all() {
                             let mut next = grid.clone();
-                            life.step_on(grid, &mut next, path);
-                            assert_eq!(next, expected, "{width}x{height} {topology:?} {path:?}");
+                            life.step_on(grid, &mut next, build);
+                            assert_eq!(next, expected, "{width}x{height} {topology:?} {build:?}");
                         }
                     }
                 }
