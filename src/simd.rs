@@ -2,6 +2,12 @@
 //! has it (checked at run time), or the portable one, for any other CPU and
 //! for the browser. A loop is written once, as an `#[inline(always)]` body
 //! that both builds call, and each pair is tested to give the same bits.
+//!
+//! A closure in such a body is compiled as a function of its own, without
+//! the target features, unless LLVM inlines it: a hot loop in a closure (or
+//! in a function not inlined) runs the baseline build. `perf` shows it as a
+//! symbol apart (`…::{{closure}}`). Hot helpers are `#[inline(always)]`
+//! functions or methods instead.
 
 /// A build of the hot loops.
 #[derive(Clone, Copy, Debug, PartialEq)]
