@@ -158,19 +158,21 @@ fn label_in_strips(
         runs.join_rows(0, height - 1, -1, width, torus);
     }
     // A set's root is its first run (joins keep the lower number): it
-    // numbers the clump, and the clump's layout is the root's.
-    let found: Vec<(u32, (i32, i32))> = (0..n as u32)
-        .into_par_iter()
-        .with_min_len(PARALLEL_RUNS)
-        .map(|run| runs.find(run))
-        .collect();
-    let mut number = vec![0u32; n];
+    // numbers the clump, and the clump's layout is the root's. A run's
+    // parent is a run before it or itself (a join points the higher root
+    // at the lower, a path is only pointed at its root), so in run order
+    // a parent's clump and frame are known before its children's: each
+    // run's are its parent's, moved by its link's offset.
+    let mut found: Vec<(u32, (i32, i32))> = Vec::with_capacity(n);
     let mut firsts = Vec::new();
-    for (run, &(root, _)) in found.iter().enumerate() {
-        if root == run as u32 {
-            number[run] = firsts.len() as u32;
+    for (run, link) in runs.links.iter().enumerate() {
+        found.push(if link.parent as usize == run {
             firsts.push(run);
-        }
+            (firsts.len() as u32 - 1, (0, 0))
+        } else {
+            let (id, frame) = found[link.parent as usize];
+            (id, (frame.0 + link.offset.0, frame.1 + link.offset.1))
+        });
     }
     // Labels and totals strip by strip: the clumps that start in a strip
     // in a table, the few from other strips aside.
@@ -183,20 +185,18 @@ fn label_in_strips(
             let y1 = (y0 + per).min(height);
             let (from, to) = (rows[y0] as usize, rows[y1] as usize);
             // The clumps starting here are numbered from `own` on.
-            let roots = (from..to).filter(|&r| found[r].0 == r as u32);
+            let roots = (from..to).filter(|&r| runs.links[r].parent == r as u32);
             let own = roots
                 .clone()
                 .next()
-                .map_or(firsts.len() as u32, |r| number[r]);
+                .map_or(firsts.len() as u32, |r| found[r].0);
             let mut table: Vec<Totals> = vec![Totals::new(); roots.count()];
             let mut others: HashMap<u32, Totals> = HashMap::new();
             for y in y0..y1 {
                 let row = &mut labels[(y - y0) * width..][..width];
                 let these = rows[y] as usize..rows[y + 1] as usize;
-                for (&(root, frame), &(x0, x1)) in
-                    found[these.clone()].iter().zip(&runs.spans[these])
+                for (&(id, frame), &(x0, x1)) in found[these.clone()].iter().zip(&runs.spans[these])
                 {
-                    let id = number[root as usize];
                     row[x0 as usize..=x1 as usize].fill(id + 1);
                     let totals = match id.checked_sub(own) {
                         Some(k) if (k as usize) < table.len() => &mut table[k as usize],
