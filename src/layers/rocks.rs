@@ -1373,8 +1373,9 @@ struct Run {
 enum Part {
     /// The body.
     Body(BodyRow),
-    /// The contact shadow, with the row's inverse radii, left and right.
-    Shadow { sinv: [f32; 2] },
+    /// The contact shadow, with the row's outline: its inverse radii,
+    /// left and right, and the square of its place (`sdy`) in the shadow.
+    Shadow(ShadowRow),
 }
 
 /// What the body shader needs of a row's outline ([`RowFit`]): the row's
@@ -1384,6 +1385,13 @@ struct BodyRow {
     nv: f32,
     cx: f32,
     inv: [f32; 2],
+}
+
+/// What the shadow shader needs of a row of the shadow's outline.
+#[derive(Clone, Copy)]
+struct ShadowRow {
+    sinv: [f32; 2],
+    sdy2: f32,
 }
 
 /// Per-thread buffers of the occlusion pass, kept between bands.
@@ -1463,7 +1471,7 @@ impl RocksDraw {
                         };
                         self.draw_body(build, stone, shading, run, row, band);
                     }
-                    &Part::Shadow { sinv } => self.draw_shadow(build, stone, run, sinv, band),
+                    Part::Shadow(row) => self.draw_shadow(build, stone, run, row, band),
                 }
             }
         });
@@ -1574,8 +1582,8 @@ impl RocksDraw {
                             }
                         }
                     }
-                    if let Some((shadow, sinv)) = s.shadow(y, width) {
-                        let part = Part::Shadow { sinv };
+                    if let Some((shadow, row)) = s.shadow(y, width) {
+                        let part = Part::Shadow(row);
                         if !cull {
                             push(runs, part, shadow[0], shadow[1]);
                         } else {
@@ -1606,12 +1614,12 @@ impl RocksDraw {
 
     /// Draws a run of a stone's contact shadow: its outline squashed onto
     /// the ground, soft, darkest at its centre.
-    fn draw_shadow(&self, build: Build, s: &Stone, run: &Run, sinv: [f32; 2], band: &mut Band) {
+    fn draw_shadow(&self, build: Build, s: &Stone, run: &Run, row: &ShadowRow, band: &mut Band) {
         match build {
             // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Build::Avx2 => unsafe { self.draw_shadow_avx2(s, run, sinv, band) },
-            Build::Portable => self.draw_shadow_any(s, run, sinv, band),
+            Build::Avx2 => unsafe { self.draw_shadow_avx2(s, run, row, band) },
+            Build::Portable => self.draw_shadow_any(s, run, row, band),
         }
     }
 
@@ -1620,17 +1628,20 @@ impl RocksDraw {
     /// same pixels.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn draw_shadow_avx2(&self, s: &Stone, run: &Run, sinv: [f32; 2], band: &mut Band) {
-        self.draw_shadow_any(s, run, sinv, band);
+    unsafe fn draw_shadow_avx2(&self, s: &Stone, run: &Run, row: &ShadowRow, band: &mut Band) {
+        self.draw_shadow_any(s, run, row, band);
     }
 
     #[inline(always)]
-    fn draw_shadow_any(&self, s: &Stone, run: &Run, sinv: [f32; 2], band: &mut Band) {
+    fn draw_shadow_any(
+        &self,
+        s: &Stone,
+        run: &Run,
+        &ShadowRow { sinv, sdy2 }: &ShadowRow,
+        band: &mut Band,
+    ) {
         let shadow = self.shadow * self.opacity;
-        let py = run.y as f32 + 0.5;
         let row = band.row(run.y);
-        let sdy = (py - s.sy) * s.sinv[1];
-        let sdy2 = sdy * sdy;
         let px = &mut row[run.a as usize..run.b as usize];
         for (k, chunk) in px.chunks_mut(LANES).enumerate() {
             let x0 = run.a as usize + k * LANES;
@@ -1833,9 +1844,8 @@ impl Stone {
     }
 
     /// The columns of the stone's shadow on row `y` (possibly empty) and
-    /// its inverse radii there, left and right; `None` if the shadow
-    /// misses the row.
-    fn shadow(&self, y: u32, width: u32) -> Option<([u32; 2], [f32; 2])> {
+    /// its outline there; `None` if the shadow misses the row.
+    fn shadow(&self, y: u32, width: u32) -> Option<([u32; 2], ShadowRow)> {
         let sdy = (y as f32 + 0.5 - self.sy) * self.sinv[1];
         let sdy2 = sdy * sdy;
         if !self.casts || sdy2 >= 1.0 {
@@ -1846,7 +1856,7 @@ impl Stone {
         let sinv = [self.sinv[0] / left, self.sinv[0] / right];
         Some((
             columns(self.sx - half * left, self.sx + half * right, width),
-            sinv,
+            ShadowRow { sinv, sdy2 },
         ))
     }
 }
