@@ -345,28 +345,28 @@ impl PlayaApp {
                 ui.advance_cursor_after_rect(rect);
                 self.handle(events);
             });
-        egui::CentralPanel::no_frame()
-            .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
-            .show(ui, |ui| {
-                egui::Panel::bottom("timeline")
-                    .frame(
-                        egui::Frame::side_top_panel(ui.style())
-                            .inner_margin(egui::Margin::symmetric(10, 6)),
-                    )
-                    .show(ui, |ui| {
-                        let ready = self.preview.is_current(&self.state.scene);
-                        self.animation.ui(
-                            ui,
-                            &mut self.state.scene.automaton.generations,
-                            &self.state.animate,
-                            ready,
-                        );
-                    });
-                egui::CentralPanel::no_frame().show(ui, |ui| {
-                    let picture = self.state.export.pixels(&self.state.scene);
-                    self.preview.ui(ui, &mut self.state.scene, picture);
+        // The preview's background is the clear colour
+        // ([`PlayaApp::clear_color`]): not filled again under the picture.
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            egui::Panel::bottom("timeline")
+                .frame(
+                    egui::Frame::side_top_panel(ui.style())
+                        .inner_margin(egui::Margin::symmetric(10, 6)),
+                )
+                .show(ui, |ui| {
+                    let ready = self.preview.is_current(&self.state.scene);
+                    self.animation.ui(
+                        ui,
+                        &mut self.state.scene.automaton.generations,
+                        &self.state.animate,
+                        ready,
+                    );
                 });
+            egui::CentralPanel::no_frame().show(ui, |ui| {
+                let picture = self.state.export.pixels(&self.state.scene);
+                self.preview.ui(ui, &mut self.state.scene, picture);
             });
+        });
         let speed = self.preview.ms_per_mpx();
         if let Some(msg) = self
             .export
@@ -652,6 +652,14 @@ impl eframe::App for PlayaApp {
         if self.trace.should_close() {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
+    }
+
+    /// The preview panel's background, which the panel leaves unfilled:
+    /// where the window is painted in software (Mesa's llvmpipe, on a
+    /// machine or VM without a GPU), filling it every frame under the
+    /// picture costs as much as drawing the picture.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.extreme_bg_color.to_normalized_gamma_f32()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

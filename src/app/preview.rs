@@ -2,6 +2,8 @@
 //! rendered by a background worker, with wheel zoom, drag pan, a "Fit"
 //! reset, and the tent dragged into place with the mouse.
 
+use std::time::Duration;
+
 use web_time::Instant;
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2};
@@ -31,6 +33,19 @@ pub const QUICK_SHARE_MAX: f64 = 0.5;
 /// After a quick frame cost too much, every this many slow requests still
 /// get one, to measure again (the scene may have changed).
 const QUICK_PROBE_EVERY: u32 = 8;
+
+/// A preview awaited for less than this shows no spinner. Most renders
+/// are in by then, and the spinner would only flash; it also animates, so
+/// while it shows the window is repainted every frame, and where windows
+/// are painted in software (Mesa's llvmpipe, on a machine or VM without a
+/// GPU) each paint takes the cores the render needs.
+pub const SPINNER_DELAY: Duration = Duration::from_millis(250);
+
+/// How long until the spinner of a preview awaited for `waited` shows:
+/// zero once it should.
+fn spinner_wait(waited: Duration) -> Duration {
+    SPINNER_DELAY.saturating_sub(waited)
+}
 
 /// The largest side of a preview render, whatever the zoom (the GPU's
 /// `max_texture_side` may lower it further).
@@ -119,6 +134,9 @@ pub struct Preview {
     drag: Drag,
     /// Overrides the panel's size (for measurements at a fixed size).
     pub forced_size: Option<[u32; 2]>,
+    /// Since when the preview has awaited a render (the first request
+    /// since its last full frame), for the spinner.
+    awaited: Option<Instant>,
 }
 
 impl Default for Preview {
@@ -155,6 +173,7 @@ impl Preview {
             pan: Vec2::ZERO,
             drag: Drag::None,
             forced_size: None,
+            awaited: None,
         }
     }
 
@@ -242,6 +261,7 @@ impl Preview {
         let id = self.next_id;
         self.next_id += 1;
         self.sent = Some((id, scene.clone(), (size, window)));
+        self.awaited.get_or_insert_with(Instant::now);
         self.worker.set_repaint(ctx);
         self.worker.request(PreviewJob {
             id,
@@ -358,8 +378,18 @@ impl Preview {
             }
         }
         if self.in_flight() {
-            let spot = Rect::from_min_size(panel.right_top() + vec2(-34.0, 10.0), vec2(22.0, 22.0));
-            ui.put(spot, egui::Spinner::new());
+            let since = *self.awaited.get_or_insert_with(Instant::now);
+            let wait = spinner_wait(since.elapsed());
+            if wait.is_zero() {
+                let spot =
+                    Rect::from_min_size(panel.right_top() + vec2(-34.0, 10.0), vec2(22.0, 22.0));
+                ui.put(spot, egui::Spinner::new());
+            } else {
+                // Idle until then, unless the render comes first.
+                ui.ctx().request_repaint_after(wait);
+            }
+        } else {
+            self.awaited = None;
         }
         let zoom = self.zoom * fit_zoom;
         if let Some(new) = self.overlay_ui(ui, panel, zoom, picture) {
@@ -637,6 +667,15 @@ pub fn fit_rect(outer: Rect, aspect: f32) -> Rect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_spinner_shows_only_once_a_render_is_slow() {
+        let ms = Duration::from_millis;
+        assert_eq!(spinner_wait(Duration::ZERO), SPINNER_DELAY);
+        assert_eq!(spinner_wait(ms(100)), SPINNER_DELAY - ms(100));
+        assert!(spinner_wait(SPINNER_DELAY).is_zero());
+        assert!(spinner_wait(ms(2000)).is_zero());
+    }
 
     #[test]
     fn fit_keeps_the_aspect_and_stays_inside() {
