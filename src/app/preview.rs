@@ -378,8 +378,9 @@ impl Preview {
             }
         }
         if self.in_flight() {
-            let since = *self.awaited.get_or_insert_with(Instant::now);
-            let wait = spinner_wait(since.elapsed());
+            // (Set by the request that is in flight.)
+            let waited = self.awaited.map_or(Duration::ZERO, |since| since.elapsed());
+            let wait = spinner_wait(waited);
             if wait.is_zero() {
                 let spot =
                     Rect::from_min_size(panel.right_top() + vec2(-34.0, 10.0), vec2(22.0, 22.0));
