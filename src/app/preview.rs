@@ -261,7 +261,8 @@ impl Preview {
         let id = self.next_id;
         self.next_id += 1;
         self.sent = Some((id, scene.clone(), (size, window)));
-        self.awaited.get_or_insert_with(Instant::now);
+        let now = Instant::now();
+        self.awaited.get_or_insert(now);
         self.worker.set_repaint(ctx);
         self.worker.request(PreviewJob {
             id,
@@ -270,7 +271,7 @@ impl Preview {
             height: size[1],
             window,
             quick,
-            sent: Instant::now(),
+            sent: now,
         });
     }
 
