@@ -3,45 +3,18 @@
 //! no window): dice, rule validation, undo, presets, locks, pastes, drops,
 //! export and animation export.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod common;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::app::{
+    MemoryStorage, copied, drop_file, field, harness, harness_with, settle, type_path, wait_idle,
+};
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use playa::app::{AppState, PlayaApp};
 use playa::scene::Scene;
-
-fn harness() -> Harness<'static, PlayaApp> {
-    harness_with(AppState::default())
-}
-
-fn harness_with(state: AppState) -> Harness<'static, PlayaApp> {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(|ui, app: &mut PlayaApp| app.ui(ui), PlayaApp::new(state));
-    settle(&mut h);
-    h
-}
-
-/// Runs frames until the full preview of the current scene is on screen
-/// (the worker renders on its own thread) and the UI is idle; bounded, so a
-/// broken worker fails the test instead of hanging it.
-fn settle(h: &mut Harness<'_, PlayaApp>) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        h.step();
-        if h.state().preview_is_current() {
-            // One more frame so the UI shows what arrived, then settle.
-            h.step();
-            h.run();
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no preview of the current scene within 60 s");
-}
 
 #[test]
 fn dice_changes_the_seed_and_the_preview() {
@@ -207,13 +180,6 @@ fn a_bad_paste_says_why_and_changes_nothing() {
     assert_eq!(h.state().scene(), &other);
 }
 
-/// The text of the Share field.
-fn share_field(h: &Harness<'_, PlayaApp>) -> String {
-    h.get_by_role_and_label(Role::TextInput, "Share")
-        .value()
-        .expect("the share field has a value")
-}
-
 #[test]
 fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
     assert!(
@@ -230,7 +196,7 @@ fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
         scene: scene.clone(),
         ..AppState::default()
     });
-    assert_eq!(share_field(&h), code);
+    assert_eq!(field(&h, "Share"), code);
 
     // A configured address: the link, and Copy copies it.
     let address = "https://example.org/playa/index.html";
@@ -239,19 +205,10 @@ fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
         web_address: address.into(),
         ..AppState::default()
     });
-    assert_eq!(share_field(&h), format!("{address}#{code}"));
+    assert_eq!(field(&h, "Share"), format!("{address}#{code}"));
     h.get_by_label("Copy").click();
     h.step();
-    let copied = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .find_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        });
-    assert_eq!(copied, Some(format!("{address}#{code}")));
+    assert_eq!(copied(&h), Some(format!("{address}#{code}")));
 
     // A link pasted on the window loads its scene; the field follows it.
     let other = Scene {
@@ -263,7 +220,7 @@ fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
     settle(&mut h);
     assert_eq!(h.state().scene(), &other);
     let other_code = playa::share::encode(&other);
-    assert_eq!(share_field(&h), format!("{address}#{other_code}"));
+    assert_eq!(field(&h, "Share"), format!("{address}#{other_code}"));
 
     // A link without a code says so and changes nothing.
     h.event(egui::Event::Paste("https://example.org/playa/".into()));
@@ -293,43 +250,24 @@ fn the_web_address_is_set_under_the_link_button() {
     h.get_by_label("🔗").click();
     settle(&mut h);
 
-    let field = h.get_by_role_and_label(Role::TextInput, "Web address");
-    field.focus();
-    field.type_text("example.org/playa/");
+    let input = h.get_by_role_and_label(Role::TextInput, "Web address");
+    input.focus();
+    input.type_text("example.org/playa/");
     settle(&mut h);
     // Not a web address: the bare code, and why.
     h.get_by_label_contains("is not a web address: expected one like https://");
-    assert_eq!(share_field(&h), code);
+    assert_eq!(field(&h, "Share"), code);
 
-    let field = h.get_by_role_and_label(Role::TextInput, "Web address");
+    let input = h.get_by_role_and_label(Role::TextInput, "Web address");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    field.type_text("https://example.org/playa/");
+    input.type_text("https://example.org/playa/");
     settle(&mut h);
     assert!(h.query_by_label_contains("is not a web address").is_none());
     assert_eq!(h.state().state.web_address, "https://example.org/playa/");
     assert_eq!(
-        share_field(&h),
+        field(&h, "Share"),
         format!("https://example.org/playa/#{code}")
     );
-}
-
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
-
-fn drop_file(h: &mut Harness<'_, PlayaApp>, path: &Path) {
-    h.input_mut()
-        .dropped_files
-        .push(Arc::new(Dropped(path.to_path_buf())));
-    settle(h);
 }
 
 #[test]
@@ -374,11 +312,7 @@ fn export_writes_the_same_bytes_as_playa_render() {
     h.get_by_label("Export PNG…").click();
     settle(&mut h);
     let out = dir.path().join("from-app.png");
-    let field = h.get_by_role_and_label(Role::TextInput, "File");
-    field.focus();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    field.type_text(out.to_str().unwrap());
-    settle(&mut h);
+    type_path(&mut h, &out);
     h.get_by_label("Export").click();
     let deadline = Instant::now() + Duration::from_secs(60);
     while !out.exists() || h.state().busy() {
@@ -412,26 +346,6 @@ fn export_writes_the_same_bytes_as_playa_render() {
         std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
         "the app's export differs from `playa render`"
     );
-}
-
-/// Types `path` into the open dialog's File field.
-fn type_path(h: &mut Harness<'_, PlayaApp>, path: &Path) {
-    let field = h.get_by_role_and_label(Role::TextInput, "File");
-    field.focus();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    field.type_text(path.to_str().unwrap());
-    settle(h);
-}
-
-/// Steps frames until background work is over; bounded.
-fn wait_idle(h: &mut Harness<'_, PlayaApp>) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while h.state().busy() {
-        assert!(Instant::now() < deadline, "the export did not finish");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.step();
 }
 
 #[test]
@@ -540,23 +454,6 @@ fn playing_the_automaton_steps_generations() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     settle(&mut h);
     assert_eq!(h.state().scene().automaton.generations, 0);
-}
-
-/// eframe's storage, in memory.
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 #[test]

@@ -3,22 +3,17 @@
 //! number fields, the generation scrubber, the Preset box and the status
 //! bar all show the scene (egui_kittest, no window).
 
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::app::{MemoryStorage, copied, drop_file, field, harness_of, harness_with, settle};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
 use playa::scene::Scene;
-
-fn harness_with(state: AppState) -> Harness<'static, PlayaApp> {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(|ui, app: &mut PlayaApp| app.ui(ui), PlayaApp::new(state));
-    settle(&mut h);
-    h
-}
 
 /// The app on a shipped preset, as choosing it in the Preset box leaves it.
 fn harness_on(preset: &str) -> Harness<'static, PlayaApp> {
@@ -29,29 +24,6 @@ fn harness_on(preset: &str) -> Harness<'static, PlayaApp> {
     settle(&mut h);
     assert_eq!(h.state().scene(), &playa::presets::load(preset).unwrap());
     h
-}
-
-/// Runs frames until the full preview of the current scene is on screen
-/// and the UI is idle; bounded, so a broken worker fails the test.
-fn settle(h: &mut Harness<'_, PlayaApp>) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        h.step();
-        if h.state().preview_is_current() {
-            h.step();
-            h.run();
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no preview of the current scene within 60 s");
-}
-
-/// The text of the text field labelled `label`.
-fn field(h: &Harness<'_, PlayaApp>, label: &str) -> String {
-    h.get_by_role_and_label(Role::TextInput, label)
-        .value()
-        .expect("a text field has a value")
 }
 
 /// Focuses the text field labelled `label`, selects all and types `text`
@@ -65,18 +37,6 @@ fn type_into(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
             .type_text(&c.to_string());
         h.step();
     }
-}
-
-/// What the last frame put on the clipboard, if anything.
-fn copied(h: &Harness<'_, PlayaApp>) -> Option<String> {
-    h.output()
-        .platform_output
-        .commands
-        .iter()
-        .find_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        })
 }
 
 /// The status bar's message, if any.
@@ -319,35 +279,12 @@ fn the_scrubber_has_the_generations_settings_range_and_plays_on_from_where_it_is
     // restart and a preset, the range is still the setting's.
     let mut storage = MemoryStorage::default();
     h.state().save_to(&mut storage);
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(
-            |ui, app: &mut PlayaApp| app.ui(ui),
-            PlayaApp::from_storage(Some(&storage)),
-        );
-    settle(&mut h);
+    let mut h = harness_of(PlayaApp::from_storage(Some(&storage)));
     h.get_by_role_and_label(Role::ComboBox, "Preset").click();
     settle(&mut h);
     h.get_by_label("badlands").click();
     settle(&mut h);
     assert_eq!(slider_end(&h, "Generation"), end);
-}
-
-/// eframe's storage, in memory.
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
 }
 
 /// The text the Preset box shows.
@@ -412,22 +349,7 @@ fn the_preset_box_says_edited_or_where_the_scene_came_from_and_messages_expire()
     };
     let image = playa::render(&scene, 64, 36).unwrap();
     playa::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
-    h.input_mut()
-        .dropped_files
-        .push(std::sync::Arc::new(Dropped(png)));
-    settle(&mut h);
+    drop_file(&mut h, &png);
     assert_eq!(h.state().scene(), &scene);
     assert_eq!(preset_box(&h), "evening");
-}
-
-#[derive(Debug)]
-struct Dropped(std::path::PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &std::path::Path {
-        &self.0
-    }
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
 }

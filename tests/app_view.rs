@@ -4,54 +4,15 @@
 //! shows, export asks before overwriting, and errors stay short. Driven by
 //! role and label with egui_kittest (no GPU, no window).
 
+mod common;
+
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::app::{drop_file, harness, harness_with, settle, type_path, wait_idle};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use playa::app::{AppState, PlayaApp};
-
-fn harness() -> Harness<'static, PlayaApp> {
-    harness_with(AppState::default())
-}
-
-fn harness_with(state: AppState) -> Harness<'static, PlayaApp> {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(|ui, app: &mut PlayaApp| app.ui(ui), PlayaApp::new(state));
-    settle(&mut h);
-    h
-}
-
-/// Runs frames until the full preview of the current scene is on screen and
-/// the UI is idle; bounded, so a broken worker fails the test.
-fn settle(h: &mut Harness<'_, PlayaApp>) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        h.step();
-        if h.state().preview_is_current() {
-            h.step();
-            h.run();
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no preview of the current scene within 60 s");
-}
-
-/// A file dropped on the window.
-#[derive(Debug)]
-struct Dropped(std::path::PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
 
 #[test]
 fn a_huge_bad_scene_file_gives_a_short_one_line_message() {
@@ -62,10 +23,7 @@ fn a_huge_bad_scene_file_gives_a_short_one_line_message() {
     let mut h = harness();
     let before = h.state().scene().clone();
 
-    h.input_mut()
-        .dropped_files
-        .push(Arc::new(Dropped(path.clone())));
-    settle(&mut h);
+    drop_file(&mut h, &path);
     assert_eq!(h.state().scene(), &before);
     let message = h.state().message().expect("a message").text.clone();
     assert!(message.contains("invalid rule"), "{message:.200}");
@@ -130,24 +88,7 @@ fn export_to(h: &mut Harness<'_, PlayaApp>, path: &Path) {
         h.get_by_label("Export PNG…").click();
         settle(h);
     }
-    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "File");
-    field.focus();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    field.type_text(path.to_str().unwrap());
-    settle(h);
-}
-
-/// Steps frames until background work is over; bounded.
-fn wait_idle(h: &mut Harness<'_, PlayaApp>) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    h.step();
-    while h.state().busy() {
-        assert!(Instant::now() < deadline, "the export did not finish");
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.step();
-    h.run();
+    type_path(h, path);
 }
 
 /// A small export, so the tests stay quick.
@@ -438,11 +379,7 @@ fn export_animation_asks_before_replacing_a_file() {
     let mut h = harness();
     h.get_by_label("Export animation…").click();
     settle(&mut h);
-    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "File");
-    field.focus();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    field.type_text(path.to_str().unwrap());
-    settle(&mut h);
+    type_path(&mut h, &path);
 
     h.get_by_label("Export").click();
     wait_idle(&mut h);
