@@ -3,9 +3,12 @@
 //! bit-flipped, mistyped and random input, and names the documented limit
 //! for absurd values, instead of panicking or trying.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 
+use common::cli::command;
 use playa::life::rle;
 use playa::picture::{self, Compression};
 use playa::recipe;
@@ -367,9 +370,8 @@ fn the_command_line_quotes_at_most_80_characters_of_its_input() {
         ),
     ];
     for (what, args, length) in cases {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+        let out = command(dir.path())
             .args(&args)
-            .current_dir(dir.path())
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();

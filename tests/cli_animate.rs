@@ -3,30 +3,20 @@
 //! the same bytes, GIFs are the same on every run with the right delays and
 //! loop count, and every bad input is one line, exit 2 and no file.
 
+mod common;
+
 use std::io::{BufReader, Cursor};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::cli::{playa, playa_ok, stderr, words};
 use image::AnimationDecoder;
 use image::codecs::png::PngDecoder;
 use playa::{Scene, presets};
 
-fn playa(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playa"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
+/// Runs `playa animate args…` in `dir`, which must succeed.
 fn animate(dir: &Path, args: &[&str]) -> Output {
-    let o = playa(dir, &[&["animate"], args].concat());
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    o
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    playa_ok(dir, &[&["animate"], args].concat())
 }
 
 /// An APNG's frames, composed, and their delays in seconds.
@@ -57,7 +47,7 @@ fn rendered(dir: &Path, scene: &Scene, size: &str) -> image::RgbaImage {
     let ron = dir.join("at.ron");
     std::fs::write(&ron, scene.to_ron()).unwrap();
     let out = dir.join("at.png");
-    let o = playa(
+    playa_ok(
         dir,
         &[
             "render",
@@ -69,7 +59,6 @@ fn rendered(dir: &Path, scene: &Scene, size: &str) -> image::RgbaImage {
             out.to_str().unwrap(),
         ],
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     image::open(&out).unwrap().to_rgba8()
 }
 
@@ -88,19 +77,7 @@ fn apng_frames_are_the_pixels_of_render_at_each_generation() {
     let d = dir.path();
     let o = animate(
         d,
-        &[
-            "night-under-stars",
-            "--seed",
-            "5",
-            "--frames",
-            "2..6",
-            "--size",
-            "96x54",
-            "--fps",
-            "12",
-            "--out",
-            "a.png",
-        ],
+        &words("night-under-stars --seed 5 --frames 2..6 --size 96x54 --fps 12 --out a.png"),
     );
     let summary = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -136,21 +113,9 @@ fn an_apng_is_made_again_from_itself_to_the_same_bytes() {
     let d = dir.path();
     animate(
         d,
-        &[
-            "badlands",
-            "--frames",
-            "0..5",
-            "--size",
-            "80x45",
-            "--fps",
-            "7.5",
-            "--hold",
-            "1.25",
-            "--loops",
-            "3",
-            "--out",
-            "first.png",
-        ],
+        &words(
+            "badlands --frames 0..5 --size 80x45 --fps 7.5 --hold 1.25 --loops 3 --out first.png",
+        ),
     );
     animate(d, &["first.png", "--out", "again.png"]);
     let first = std::fs::read(d.join("first.png")).unwrap();
@@ -162,8 +127,7 @@ fn an_apng_is_made_again_from_itself_to_the_same_bytes() {
     let (frames, delays) = apng_frames(&d.join("first.png"));
     assert!((delays[0] - 1.0 / 7.5).abs() < 1e-9, "{delays:?}");
     assert!((delays[5] - (1.0 / 7.5 + 1.25)).abs() < 1e-9, "{delays:?}");
-    let o = playa(d, &["render", "first.png", "--out", "still.png"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(d, &words("render first.png --out still.png"));
     let still = image::open(d.join("still.png")).unwrap().to_rgba8();
     assert!(still == frames[5]);
     let apng = PngDecoder::new(Cursor::new(first)).unwrap().apng().unwrap();
@@ -208,15 +172,7 @@ fn gif_frames(bytes: &[u8]) -> (Vec<image::RgbaImage>, Vec<u16>, gif::Repeat) {
 fn gifs_are_the_same_every_time_and_close_to_the_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let args = [
-        "golden-hour",
-        "--frames",
-        "0..11",
-        "--size",
-        "128x72",
-        "--hold",
-        "2",
-    ];
+    let args = words("golden-hour --frames 0..11 --size 128x72 --hold 2");
     animate(d, &[&args[..], &["--out", "a.gif"]].concat());
     animate(
         d,
@@ -267,9 +223,7 @@ fn cells_are_squares_of_the_scale() {
     let (cols, rows) = scene.grid_size();
     animate(
         d,
-        &[
-            "s.ron", "--cells", "--scale", "3", "--frames", "0..3", "--out", "c.png",
-        ],
+        &words("s.ron --cells --scale 3 --frames 0..3 --out c.png"),
     );
     let (frames, _) = apng_frames(&d.join("c.png"));
     assert_eq!(frames.len(), 4);
@@ -285,9 +239,7 @@ fn cells_are_squares_of_the_scale() {
     // Without --scale, the largest scale that fits the size.
     animate(
         d,
-        &[
-            "s.ron", "--cells", "--size", "200x200", "--frames", "0..1", "--out", "fit.png",
-        ],
+        &words("s.ron --cells --size 200x200 --frames 0..1 --out fit.png"),
     );
     let (frames, _) = apng_frames(&d.join("fit.png"));
     let scale = (200 / cols).min(200 / rows) as u32;

@@ -1,21 +1,11 @@
 //! `playa render` end to end: batches, naming, skipping, and every bad input
 //! giving one line that names it while the rest of the batch is rendered.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn playa(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playa"))
-        .current_dir(dir)
-        .arg("render")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::cli::{playa, playa_ok, stderr, words};
 
 /// Names of the files in `dir`, sorted, but the batch's manifests (see
 /// `tests/cli_shard.rs`).
@@ -32,8 +22,7 @@ fn files(dir: &Path) -> Vec<String> {
 #[test]
 fn no_input_renders_the_default_preset() {
     let dir = tempfile::tempdir().unwrap();
-    let o = playa(dir.path(), &["--size", "64x36"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa_ok(dir.path(), &["render", "--size", "64x36"]);
     assert_eq!(files(dir.path()), ["death-valley-1.png"]);
     let summary = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -45,7 +34,7 @@ fn no_input_renders_the_default_preset() {
 #[test]
 fn list_names_every_preset_with_its_whole_description() {
     let dir = tempfile::tempdir().unwrap();
-    let o = playa(dir.path(), &["--list"]);
+    let o = playa(dir.path(), &["render", "--list"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
     // Not a terminal: one line a preset, nothing cut.
@@ -66,22 +55,10 @@ fn list_names_every_preset_with_its_whole_description() {
 #[test]
 fn batch_of_presets_and_seeds_into_a_directory() {
     let dir = tempfile::tempdir().unwrap();
-    let o = playa(
+    playa_ok(
         dir.path(),
-        &[
-            "salt-flat",
-            "golden-hour",
-            "--seeds",
-            "5..=7",
-            "--size",
-            "48x27",
-            "--out",
-            "out",
-            "--jobs",
-            "3",
-        ],
+        &words("render salt-flat golden-hour --seeds 5..=7 --size 48x27 --out out --jobs 3"),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         files(&dir.path().join("out")),
         [
@@ -106,11 +83,11 @@ fn existing_files_are_skipped_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("death-valley-3.png");
     std::fs::write(&path, b"keep me").unwrap();
-    let o = playa(dir.path(), &["--seed", "3", "--size", "32x18"]);
+    let o = playa(dir.path(), &words("render --seed 3 --size 32x18"));
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("1 skipped"));
     assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
-    let o = playa(dir.path(), &["--seed", "3", "--size", "32x18", "--force"]);
+    let o = playa(dir.path(), &words("render --seed 3 --size 32x18 --force"));
     assert!(o.status.success());
     assert_ne!(std::fs::read(&path).unwrap(), b"keep me");
 }
@@ -118,53 +95,32 @@ fn existing_files_are_skipped_unless_forced() {
 #[test]
 fn a_picture_re_renders_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let o = playa(
+    playa_ok(
         dir.path(),
-        &[
-            "night-under-stars",
-            "--seed",
-            "9",
-            "--size",
-            "120x68",
-            "--out",
-            "a.png",
-        ],
+        &words("render night-under-stars --seed 9 --size 120x68 --out a.png"),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = playa(dir.path(), &["a.png", "--size", "120x68", "--out", "again"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(dir.path(), &words("render a.png --size 120x68 --out again"));
     assert_eq!(files(&dir.path().join("again")), ["a-9.png"]);
     assert_eq!(
         std::fs::read(dir.path().join("a.png")).unwrap(),
         std::fs::read(dir.path().join("again/a-9.png")).unwrap()
     );
     // A picture named after its seed keeps its name.
-    let o = playa(
+    playa_ok(
         dir.path(),
-        &["again/a-9.png", "--size", "16x9", "--out", "y"],
+        &words("render again/a-9.png --size 16x9 --out y"),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(files(&dir.path().join("y")), ["a-9.png"]);
 }
 
 #[test]
 fn a_picture_re_renders_at_its_own_size_without_size() {
     let dir = tempfile::tempdir().unwrap();
-    let o = playa(
+    playa_ok(
         dir.path(),
-        &[
-            "golden-hour",
-            "--seed",
-            "2",
-            "--size",
-            "300x169",
-            "--out",
-            "b.png",
-        ],
+        &words("render golden-hour --seed 2 --size 300x169 --out b.png"),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = playa(dir.path(), &["b.png", "--out", "again"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(dir.path(), &words("render b.png --out again"));
     assert_eq!(files(&dir.path().join("again")), ["b-2.png"]);
     let again = std::fs::read(dir.path().join("again/b-2.png")).unwrap();
     let size = image::load_from_memory(&again).unwrap();
@@ -174,8 +130,7 @@ fn a_picture_re_renders_at_its_own_size_without_size() {
         "the re-rendered picture differs"
     );
     // A new seed keeps the picture's size too; --size still wins.
-    let o = playa(dir.path(), &["b.png", "--seeds", "3..5", "--out", "seeds"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(dir.path(), &words("render b.png --seeds 3..5 --out seeds"));
     for seed in [3, 4] {
         let path = dir.path().join(format!("seeds/b-{seed}.png"));
         let recipe = playa::recipe::read_recipe(&path).unwrap();
@@ -184,11 +139,10 @@ fn a_picture_re_renders_at_its_own_size_without_size() {
             (300, 169, seed)
         );
     }
-    let o = playa(
+    playa_ok(
         dir.path(),
-        &["b.png", "--size", "64x36", "--out", "small.png"],
+        &words("render b.png --size 64x36 --out small.png"),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let recipe = playa::recipe::read_recipe(&dir.path().join("small.png")).unwrap();
     assert_eq!((recipe.width, recipe.height), (64, 36));
 }
@@ -211,20 +165,10 @@ fn each_bad_input_is_named_and_the_rest_is_rendered() {
     std::fs::write(d.join("fake.png"), "not really").unwrap();
     let o = playa(
         d,
-        &[
-            "missing.ron",
-            "broken.ron",
-            "absurd.ron",
-            "plain.png",
-            "fake.png",
-            "no-such-preset",
-            "good.ron",
-            "salt-flat",
-            "--size",
-            "40x22",
-            "--out",
-            "out",
-        ],
+        &words(
+            "render missing.ron broken.ron absurd.ron plain.png fake.png no-such-preset \
+             good.ron salt-flat --size 40x22 --out out",
+        ),
     );
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
@@ -256,6 +200,7 @@ fn links_render_like_their_codes_and_bad_ones_are_named() {
     let o = playa(
         d,
         &[
+            "render",
             &link,
             "https://example.org/playa/",
             "badlands",
@@ -288,7 +233,7 @@ fn links_render_like_their_codes_and_bad_ones_are_named() {
 fn bad_sizes_are_refused_with_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     for size in ["0x10", "10x0", "65537x10", "65536x65537", "axb"] {
-        let o = playa(dir.path(), &["--size", size]);
+        let o = playa(dir.path(), &["render", "--size", size]);
         assert_eq!(o.status.code(), Some(2), "{size}");
         assert!(
             stderr(&o).contains(size.split('x').next().unwrap()),
@@ -296,10 +241,13 @@ fn bad_sizes_are_refused_with_the_limit() {
             stderr(&o)
         );
     }
-    assert!(stderr(&playa(dir.path(), &["--size", "70000x10"])).contains("65536"));
+    assert!(stderr(&playa(dir.path(), &["render", "--size", "70000x10"])).contains("65536"));
     // Held in memory (not fast compression): today's limits.
     for size in ["16385x10", "16384x16385"] {
-        let o = playa(dir.path(), &["--size", size, "--compression", "best"]);
+        let o = playa(
+            dir.path(),
+            &["render", "--size", size, "--compression", "best"],
+        );
         assert_eq!(o.status.code(), Some(2), "{size}");
         assert!(stderr(&o).contains("16384"), "{size}: {}", stderr(&o));
         assert!(stderr(&o).contains("fast"), "{size}: {}", stderr(&o));
@@ -315,7 +263,7 @@ fn unwritable_output_is_named_and_leaves_nothing() {
     // The output "directory" is a file: nothing can be written under it.
     let o = playa(
         dir.path(),
-        &["salt-flat", "--size", "16x9", "--out", "file/sub"],
+        &words("render salt-flat --size 16x9 --out file/sub"),
     );
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
@@ -331,7 +279,7 @@ fn one_file_out_needs_one_image() {
     let dir = tempfile::tempdir().unwrap();
     let o = playa(
         dir.path(),
-        &["--seeds", "1..3", "--out", "one.png", "--size", "16x9"],
+        &words("render --seeds 1..3 --out one.png --size 16x9"),
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("one.png"));
@@ -343,7 +291,7 @@ fn no_temporary_files_are_left() {
     let dir = tempfile::tempdir().unwrap();
     let o = playa(
         dir.path(),
-        &["--seeds", "0..4", "--size", "32x18", "--jobs", "2"],
+        &words("render --seeds 0..4 --size 32x18 --jobs 2"),
     );
     assert!(o.status.success());
     assert_eq!(files(dir.path()).len(), 4);

@@ -2,43 +2,13 @@
 //! make exactly the unsharded batch's files, a killed shard resumes, and
 //! `playa manifest check` finds what is missing, duplicated or corrupt.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// Every variable a scheduler sets, removed from the tests' commands so
-/// that only what a test gives counts.
-const SCHEDULER_VARS: [&str; 8] = [
-    "JOB_COMPLETION_INDEX",
-    "SLURM_ARRAY_TASK_ID",
-    "SLURM_ARRAY_TASK_MIN",
-    "SLURM_ARRAY_TASK_MAX",
-    "SLURM_ARRAY_TASK_COUNT",
-    "SLURM_ARRAY_TASK_STEP",
-    "AWS_BATCH_JOB_ARRAY_INDEX",
-    "PLAYA_SHARDS",
-];
-
-fn playa(dir: &Path, args: &[&str], env: &[(&str, String)]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_playa"));
-    c.current_dir(dir).args(args);
-    for v in SCHEDULER_VARS {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    playa(dir, args, &[]).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::cli::{command, playa, text};
 
 /// The pictures in `dir` (not the manifests), by name, with their bytes.
 fn pictures(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -98,7 +68,7 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
     let d = dir.path();
     let mut args = BATCH.to_vec();
     args.extend(["--out", "whole"]);
-    let o = run(d, &[&["render"], &args[..]].concat());
+    let o = playa(d, &[&["render"], &args[..]].concat());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let whole = pictures(&d.join("whole"));
     assert_eq!(whole.len(), 14);
@@ -112,7 +82,9 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
         // Four processes at once, as a job array runs them.
         let children: Vec<_> = (0..4)
             .map(|i| {
-                playa(d, &args, &scheduler_env(scheduler, i))
+                command(d)
+                    .args(&args)
+                    .envs(scheduler_env(scheduler, i))
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
                     .spawn()
@@ -139,7 +111,7 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
                 .map(|i| format!("playa-manifest-{i}-of-4.jsonl"))
                 .collect::<Vec<_>>()
         );
-        let o = run(d, &["manifest", "check", &out]);
+        let o = playa(d, &["manifest", "check", &out]);
         assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
         assert!(
             text(&o.stdout).contains("14 jobs in 4 manifests"),
@@ -167,7 +139,8 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
         "--out",
         "out",
     ];
-    let mut child = playa(d, &args, &[])
+    let mut child = command(d)
+        .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -209,7 +182,7 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
         .collect();
     assert!(recorded.len() >= 2, "{recorded:?}");
 
-    let o = run(d, &args);
+    let o = playa(d, &args);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let summary = text(&o.stdout);
     let number = |after: &str| -> usize {
@@ -244,7 +217,7 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
         assert!(!name.ends_with(".tmp"), "{name} left");
     }
     // A third run has nothing to do.
-    let o = run(d, &args);
+    let o = playa(d, &args);
     assert!(
         text(&o.stdout).starts_with("0 images in"),
         "{}",
@@ -256,12 +229,12 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
 fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let o = run(
+    let o = playa(
         d,
         &["render", "--seeds", "1..5", "--size", "40x22", "--out", "b"],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = run(d, &["manifest", "check", "b"]);
+    let o = playa(d, &["manifest", "check", "b"]);
     assert!(o.status.success(), "{}", text(&o.stdout));
     assert!(text(&o.stdout).contains("4 jobs in 1 manifest: all present once"));
 
@@ -271,7 +244,7 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(&path, bytes).unwrap();
-    let o = run(d, &["manifest", "check", "b"]);
+    let o = playa(d, &["manifest", "check", "b"]);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o.stdout);
     assert!(
@@ -285,14 +258,14 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     assert!(!out.contains("death-valley-1.png"), "{out}");
 
     // Shard 2 of 2 rendered into the same directory records its jobs again.
-    let o = run(
+    let o = playa(
         d,
         &[
             "render", "--seeds", "1..5", "--size", "40x22", "--out", "b", "--shard", "2/2",
         ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = run(d, &["manifest", "check", "b"]);
+    let o = playa(d, &["manifest", "check", "b"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stdout).contains("duplicated: death-valley-"),
@@ -301,14 +274,14 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     );
 
     // A shard that never ran leaves its jobs missing.
-    let o = run(
+    let o = playa(
         d,
         &[
             "render", "--seeds", "1..9", "--size", "40x22", "--out", "c", "--shard", "1/3",
         ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = run(d, &["manifest", "check", "c"]);
+    let o = playa(d, &["manifest", "check", "c"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stdout).contains("missing: death-valley-"),
@@ -316,7 +289,7 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
         text(&o.stdout)
     );
 
-    let o = run(d, &["manifest", "check", "."]);
+    let o = playa(d, &["manifest", "check", "."]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains("no playa manifest"),
@@ -355,7 +328,9 @@ fn bad_shards_are_one_clear_line() {
         ),
     ];
     for (args, env, expected) in cases {
-        let o = playa(d, &[&["render", "--size", "16x9"], args].concat(), env)
+        let o = command(d)
+            .args([&["render", "--size", "16x9"], args].concat())
+            .envs(env.iter().cloned())
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -371,15 +346,15 @@ fn bad_shards_are_one_clear_line() {
             "render", "--seed", seed, "--size", "16x9", "--out", "x", "--shard", "1/2",
         ]
     };
-    assert!(run(d, &shard("1")).status.success());
-    let o = run(d, &shard("2"));
+    assert!(playa(d, &shard("1")).status.success());
+    let o = playa(d, &shard("2"));
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains("records another batch"),
         "{}",
         text(&o.stderr)
     );
-    let o = run(d, &[&shard("2")[..], &["--force"]].concat());
+    let o = playa(d, &[&shard("2")[..], &["--force"]].concat());
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
 
@@ -388,9 +363,9 @@ fn one_whole_batch_after_another_replaces_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for seed in ["1", "2"] {
-        let o = run(d, &["render", "--seed", seed, "--size", "16x9"]);
+        let o = playa(d, &["render", "--seed", seed, "--size", "16x9"]);
         assert!(o.status.success(), "{}", text(&o.stderr));
-        let o = run(d, &["manifest", "check", "."]);
+        let o = playa(d, &["manifest", "check", "."]);
         assert!(o.status.success(), "{}", text(&o.stdout));
         assert!(
             text(&o.stdout).starts_with("1 jobs in 1 manifest"),

@@ -2,32 +2,22 @@
 //! of input, back to RON, to the same picture bytes, links wherever codes
 //! go, and bad codes and links refused with one line.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+use common::cli::{playa, playa_ok, stderr, words};
 use playa::{Scene, presets, recipe, share};
 
-fn playa(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playa"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
+/// What a run printed on standard output, without the blanks around it.
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]
 fn share_prints_the_code_of_any_input() {
     let dir = tempfile::tempdir().unwrap();
-    let o = playa(dir.path(), &["share"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa_ok(dir.path(), &["share"]);
     assert_eq!(share::decode(&stdout(&o)).unwrap(), Scene::default());
 
     let o = playa(dir.path(), &["share", "salt-flat", "--seed", "9"]);
@@ -37,8 +27,7 @@ fn share_prints_the_code_of_any_input() {
     assert_eq!(code, share::encode(&expected));
 
     // The code's RON, as a preset file, shares as the same code.
-    let o = playa(dir.path(), &["share", "--decode", &code]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa_ok(dir.path(), &["share", "--decode", &code]);
     let ron = String::from_utf8(o.stdout).unwrap();
     assert!(
         ron.starts_with(&format!("// Shared scene {code}\n")),
@@ -49,11 +38,10 @@ fn share_prints_the_code_of_any_input() {
     assert_eq!(stdout(&playa(dir.path(), &["share", "mine.ron"])), code);
 
     // A picture shares as its scene; a code as itself, or with a new seed.
-    let o = playa(
+    playa_ok(
         dir.path(),
-        &["render", "mine.ron", "--size", "32x18", "--out", "p.png"],
+        &words("render mine.ron --size 32x18 --out p.png"),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&playa(dir.path(), &["share", "p.png"])), code);
     assert_eq!(stdout(&playa(dir.path(), &["share", &code])), code);
     let o = playa(dir.path(), &["share", &code, "--seed", "10"]);
@@ -65,13 +53,8 @@ fn share_prints_the_code_of_any_input() {
 fn a_code_renders_the_same_bytes_as_its_scene() {
     let dir = tempfile::tempdir().unwrap();
     let code = stdout(&playa(dir.path(), &["share", "badlands", "--seed", "5"]));
-    let o = playa(
-        dir.path(),
-        &["render", "badlands", "--seed", "5", "--size", "64x36"],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = playa(dir.path(), &["render", "--code", &code, "--size", "64x36"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(dir.path(), &words("render badlands --seed 5 --size 64x36"));
+    playa_ok(dir.path(), &["render", "--code", &code, "--size", "64x36"]);
     let from_preset = std::fs::read(dir.path().join("badlands-5.png")).unwrap();
     let from_code = std::fs::read(dir.path().join("shared-5.png")).unwrap();
     assert!(from_preset == from_code, "the two PNG files differ");
@@ -88,11 +71,10 @@ fn a_code_renders_the_same_bytes_as_its_scene() {
     assert_eq!(share::encode(&recipe.scene), code);
 
     // A code given as a plain input works too, over --seeds.
-    let o = playa(
+    playa_ok(
         dir.path(),
         &["render", &code, "--seeds", "1..3", "--size", "16x9"],
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     assert!(dir.path().join("shared-1.png").exists());
     assert!(dir.path().join("shared-2.png").exists());
 }
@@ -128,12 +110,10 @@ fn a_link_works_wherever_its_code_does() {
     );
 
     // --code: the same picture, with the code (not the link) inside.
-    let o = playa(dir.path(), &["render", "--code", &code, "--size", "48x27"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(dir.path(), &["render", "--code", &code, "--size", "48x27"]);
     let by_code = std::fs::read(dir.path().join("shared-8.png")).unwrap();
     std::fs::remove_file(dir.path().join("shared-8.png")).unwrap();
-    let o = playa(dir.path(), &["render", "--code", &link, "--size", "48x27"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    playa_ok(dir.path(), &["render", "--code", &link, "--size", "48x27"]);
     let by_link = std::fs::read(dir.path().join("shared-8.png")).unwrap();
     assert!(by_code == by_link, "the two PNG files differ");
     let text = recipe::read_text(
@@ -239,10 +219,9 @@ fn two_scenes_for_one_file_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("shared-4.png"), "{}", stderr(&o));
     // The same scene twice is made once.
-    let o = playa(
+    let o = playa_ok(
         dir.path(),
         &["render", "--code", &a, "--code", &a, "--size", "16x9"],
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("1 images"), "{}", stdout(&o));
 }

@@ -4,21 +4,13 @@
 //! Without `vips` the comparison is skipped with a note, unless `CI` is set
 //! (`.ci/run` installs `libvips-tools`).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn playa(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playa"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::cli::{playa, playa_ok, text, words};
 
 /// Every tile under `files` (`{level}/{col}_{row}.png`), decoded.
 fn tiles(files: &Path) -> BTreeMap<String, image::RgbImage> {
@@ -46,12 +38,11 @@ fn the_pyramid_is_libvips_dzsave_of_the_picture() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let scene = ["golden-hour", "--seed", "4", "--size", "701x397"];
-    let o = playa(
+    playa_ok(
         d,
         &[&["render"], &scene[..], &["--out", "picture.png"]].concat(),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = playa(
+    let o = playa_ok(
         d,
         &[
             &["render"],
@@ -60,7 +51,6 @@ fn the_pyramid_is_libvips_dzsave_of_the_picture() {
         ]
         .concat(),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stdout).contains("in 11 levels"),
         "{}",
@@ -131,8 +121,7 @@ fn the_pyramid_is_libvips_dzsave_of_the_picture() {
 fn tiles_make_a_viewer_and_refuse_batches() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let o = playa(d, &["render", "--size", "300x169", "--tiles", "t"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    playa_ok(d, &words("render --size 300x169 --tiles t"));
     let html = std::fs::read_to_string(d.join("t/index.html")).unwrap();
     assert!(
         html.contains("openseadragon/openseadragon.min.js"),
@@ -143,22 +132,14 @@ fn tiles_make_a_viewer_and_refuse_batches() {
     let top = image::open(d.join("t/death-valley-1_files/9/1_0.jpeg")).unwrap();
     assert_eq!((top.width(), top.height()), (300 - 253, 169));
 
-    let o = playa(
-        d,
-        &[
-            "render", "--seeds", "1..3", "--size", "30x17", "--tiles", "u",
-        ],
-    );
+    let o = playa(d, &words("render --seeds 1..3 --size 30x17 --tiles u"));
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("one picture"),
         "{}",
         text(&o.stderr)
     );
-    let o = playa(
-        d,
-        &["render", "--size", "30x17", "--tiles", "u", "--out", "x"],
-    );
+    let o = playa(d, &words("render --size 30x17 --tiles u --out x"));
     assert_eq!(o.status.code(), Some(2));
     assert!(!d.join("u").exists());
 }

@@ -1,4 +1,5 @@
-//! What the integration tests share: driving the app's UI (`app`).
+//! What the integration tests share: driving the app's UI (`app`) and
+//! running the `playa` binary (`cli`).
 //!
 //! Each file in `tests/` is a crate of its own and uses only some of these
 //! helpers; the rest would warn as dead code in that crate, hence the one
@@ -7,3 +8,4 @@
 
 #[cfg(feature = "app")]
 pub mod app;
+pub mod cli;

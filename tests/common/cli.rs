@@ -1,0 +1,62 @@
+//! The `playa` binary as the command-line tests run it: in a directory of
+//! the test's own, with no scheduler's variables from the machine running
+//! the tests, and what it printed read back as text.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Every variable a scheduler sets, removed from the tests' commands so
+/// that only what a test gives counts (a test run inside a job array must
+/// not shard its batches).
+pub const SCHEDULER_VARS: [&str; 8] = [
+    "JOB_COMPLETION_INDEX",
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_STEP",
+    "AWS_BATCH_JOB_ARRAY_INDEX",
+    "PLAYA_SHARDS",
+];
+
+/// The `playa` binary, to be run in `dir` without any scheduler's variables.
+pub fn command(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_playa"));
+    c.current_dir(dir);
+    for v in SCHEDULER_VARS {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// Runs `playa args…` in `dir`: its exit status and what it printed.
+pub fn playa(dir: &Path, args: &[&str]) -> Output {
+    command(dir)
+        .args(args)
+        .output()
+        .expect("the playa binary runs")
+}
+
+/// Runs `playa args…` in `dir` and asserts that it succeeded; if not, the
+/// failure shows the arguments and what playa said on standard error.
+pub fn playa_ok(dir: &Path, args: &[&str]) -> Output {
+    let o = playa(dir, args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+/// The words of a command line written out as one string, split at blanks
+/// (no quoting: for arguments without blanks in them).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// Bytes a run printed, as text (invalid UTF-8 replaced).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// What a run printed on standard error.
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
