@@ -224,57 +224,29 @@ fn only_a_tent_that_shows_clears_stones() {
         layers,
         ..Scene::default()
     };
-    let (sky, ranges, floor, rocks) = (
+    // Sky, ranges, floor and stones: no tent.
+    let plain = vec![
         Layer::Sky(Sky::default()),
         Layer::Ranges(Ranges::default()),
         Layer::Floor(Floor::default()),
         Layer::Rocks(Rocks::default()),
-    );
-    let tent = |change: fn(&mut Tent)| {
-        let mut t = Tent::default();
-        change(&mut t);
-        Layer::Tent(t)
+    ];
+    // The same with a default tent, changed by `change`, put at index `at`
+    // (0: under the sky, 4: over the stones).
+    let with_tent_at = |at: usize, change: fn(&mut Tent)| {
+        let mut tent = Tent::default();
+        change(&mut tent);
+        let mut layers = plain.clone();
+        layers.insert(at, Layer::Tent(tent));
+        layers
     };
-    let without = render(
-        &scene(vec![
-            sky.clone(),
-            ranges.clone(),
-            floor.clone(),
-            rocks.clone(),
-        ]),
-        640,
-        360,
-    )
-    .unwrap();
+    let without = render(&scene(plain.clone()), 640, 360).unwrap();
+    // Behind the floor, behind everything, hidden, transparent.
     let unseen = [
-        vec![
-            sky.clone(),
-            ranges.clone(),
-            tent(|_| {}),
-            floor.clone(),
-            rocks.clone(),
-        ],
-        vec![
-            tent(|_| {}),
-            sky.clone(),
-            ranges.clone(),
-            floor.clone(),
-            rocks.clone(),
-        ],
-        vec![
-            sky.clone(),
-            ranges.clone(),
-            floor.clone(),
-            rocks.clone(),
-            tent(|t| t.visible = false),
-        ],
-        vec![
-            sky.clone(),
-            ranges.clone(),
-            floor.clone(),
-            rocks.clone(),
-            tent(|t| t.opacity = 0.0),
-        ],
+        with_tent_at(2, |_| {}),
+        with_tent_at(0, |_| {}),
+        with_tent_at(4, |t| t.visible = false),
+        with_tent_at(4, |t| t.opacity = 0.0),
     ];
     for layers in unseen {
         let names: Vec<&str> = layers.iter().map(|l| l.title()).collect();
@@ -285,22 +257,7 @@ fn only_a_tent_that_shows_clears_stones() {
     }
     // Under the stones but over the floor it shows, and clears its ground;
     // over the stones too.
-    for layers in [
-        vec![
-            sky.clone(),
-            ranges.clone(),
-            floor.clone(),
-            tent(|_| {}),
-            rocks.clone(),
-        ],
-        vec![
-            sky.clone(),
-            ranges.clone(),
-            floor.clone(),
-            rocks.clone(),
-            tent(|_| {}),
-        ],
-    ] {
+    for layers in [with_tent_at(3, |_| {}), with_tent_at(4, |_| {})] {
         let with_tent = render(&scene(layers), 640, 360).unwrap();
         assert!(with_tent != without);
     }
