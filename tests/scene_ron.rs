@@ -71,26 +71,18 @@ fn layer() -> impl Strategy<Value = Layer> {
         ),
         (
             common.clone(),
-            0.0005f32..0.3,
-            0.0005f32..0.3,
-            0.0f32..0.5,
-            0.0f32..1.5,
+            (0.0005f32..0.3, 0.0005f32..0.3),
+            (0.0f32..0.5, 0.0f32..1.5),
             0.0f32..2.0,
-            rgb(),
-            rgb(),
-            0.0f32..1.0
+            (rgb(), rgb(), 0.0f32..1.0)
         )
             .prop_map(
                 |(
                     (visible, opacity),
-                    near_size,
-                    far_size,
-                    top,
-                    bottom,
+                    (near_size, far_size),
+                    (top, bottom),
                     jitter,
-                    primary,
-                    secondary,
-                    share,
+                    (primary, secondary, secondary_share),
                 )| {
                     Layer::Rocks(Rocks {
                         visible,
@@ -102,7 +94,7 @@ fn layer() -> impl Strategy<Value = Layer> {
                         jitter,
                         primary,
                         secondary,
-                        secondary_share: share,
+                        secondary_share,
                         ..Rocks::default()
                     })
                 }
