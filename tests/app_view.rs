@@ -99,6 +99,29 @@ fn small_export_state() -> AppState {
     state
 }
 
+/// Clicks Export in the open dialog (`dialog`, for the failure message),
+/// whose File field names `path`, a file holding `earlier`: the dialog
+/// asks before replacing it, and Cancel keeps it.
+fn export_asks_and_cancel_keeps(
+    h: &mut Harness<'_, PlayaApp>,
+    dialog: &str,
+    path: &Path,
+    earlier: &[u8],
+) {
+    h.get_by_label("Export").click();
+    wait_idle(h);
+    assert!(
+        std::fs::read(path).unwrap() == earlier,
+        "{dialog} replaced the file without asking"
+    );
+    let name = path.file_name().unwrap().to_str().unwrap();
+    h.get_by_label_contains(&format!("{name} already exists"));
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label_contains("already exists").is_none());
+    assert!(std::fs::read(path).unwrap() == earlier);
+}
+
 #[test]
 fn export_asks_before_replacing_a_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,20 +129,9 @@ fn export_asks_before_replacing_a_file() {
     std::fs::write(&path, b"my earlier picture").unwrap();
     let mut h = harness_with(small_export_state());
     export_to(&mut h, &path);
+    export_asks_and_cancel_keeps(&mut h, "Export", &path, b"my earlier picture");
 
-    h.get_by_label("Export").click();
-    wait_idle(&mut h);
-    assert!(
-        std::fs::read(&path).unwrap() == b"my earlier picture",
-        "Export replaced the file without asking"
-    );
-    h.get_by_label_contains("kept.png already exists");
-
-    // Cancel keeps the file; Replace overwrites it.
-    h.get_by_label("Cancel").click();
-    h.run();
-    assert!(h.query_by_label_contains("already exists").is_none());
-    assert!(std::fs::read(&path).unwrap() == b"my earlier picture");
+    // Replace overwrites it.
     h.get_by_label("Export").click();
     h.run();
     h.get_by_label("Replace").click();
@@ -325,6 +337,19 @@ fn settle_view(h: &mut Harness<'_, PlayaApp>) {
     }
 }
 
+/// Lets the view settle, then asserts that the read-out says `zoom` and
+/// that the preview was rendered no larger than the screen shows it (the
+/// window less the side panel), not larger and scaled.
+fn assert_rendered_at_screen_size(h: &mut Harness<'_, PlayaApp>, zoom: &str) {
+    settle_view(h);
+    assert_eq!(zoom_label(h), zoom);
+    let (w, hh) = rendered(h);
+    assert!(
+        w <= 1280 - 300 && hh <= 800,
+        "at {zoom} the render is what the screen shows, not {w}×{hh} scaled"
+    );
+}
+
 #[test]
 fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
     use egui::accesskit::Role;
@@ -336,13 +361,7 @@ fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
 
     // 100%: a window of the 1920×1080 picture, one pixel per screen pixel.
     h.get_by_role_and_label(Role::Button, "100%").click();
-    settle_view(&mut h);
-    assert_eq!(zoom_label(&h), "100%");
-    let (w, hh) = rendered(&h);
-    assert!(
-        w <= 1280 - 300 && hh <= 800,
-        "at 100% the render is what the screen shows, not {w}×{hh}"
-    );
+    assert_rendered_at_screen_size(&mut h, "100%");
 
     // Zoomed in all the way: 1600%, still rendered at screen resolution.
     let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(300.0, 300.0);
@@ -358,13 +377,7 @@ fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
         h.step();
     }
     // The wheel scrolls smoothly: let it come to rest.
-    settle_view(&mut h);
-    assert_eq!(zoom_label(&h), "1600%");
-    let (w, hh) = rendered(&h);
-    assert!(
-        w <= 1280 - 300 && hh <= 800,
-        "at 1600% the render is what the screen shows, not {w}×{hh} scaled up"
-    );
+    assert_rendered_at_screen_size(&mut h, "1600%");
 
     h.get_by_label("Fit").click();
     settle_view(&mut h);
@@ -380,16 +393,5 @@ fn export_animation_asks_before_replacing_a_file() {
     h.get_by_label("Export animation…").click();
     settle(&mut h);
     type_path(&mut h, &path);
-
-    h.get_by_label("Export").click();
-    wait_idle(&mut h);
-    assert!(
-        std::fs::read(&path).unwrap() == b"my earlier animation",
-        "Export animation replaced the file without asking"
-    );
-    h.get_by_label_contains("kept.png already exists");
-    h.get_by_label("Cancel").click();
-    h.run();
-    assert!(h.query_by_label_contains("already exists").is_none());
-    assert!(std::fs::read(&path).unwrap() == b"my earlier animation");
+    export_asks_and_cancel_keeps(&mut h, "Export animation", &path, b"my earlier animation");
 }
