@@ -6,9 +6,10 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::cli::{command, playa, text};
+use common::cli::{assert_stderr_has, assert_stdout_has, command, playa, playa_ok, text, words};
 
 /// The pictures in `dir` (not the manifests), by name, with their bytes.
 fn pictures(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -40,6 +41,11 @@ const BATCH: [&str; 6] = [
     "48x27",
 ];
 
+/// `playa manifest check dir`, run in `d`.
+fn check(d: &Path, dir: &str) -> Output {
+    playa(d, &["manifest", "check", dir])
+}
+
 /// The environment each scheduler gives task `i` (0-based) of 4.
 fn scheduler_env(scheduler: &str, i: usize) -> Vec<(&'static str, String)> {
     match scheduler {
@@ -68,8 +74,7 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
     let d = dir.path();
     let mut args = BATCH.to_vec();
     args.extend(["--out", "whole"]);
-    let o = playa(d, &[&["render"], &args[..]].concat());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    playa_ok(d, &[&["render"], &args[..]].concat());
     let whole = pictures(&d.join("whole"));
     assert_eq!(whole.len(), 14);
     assert_eq!(manifests(&d.join("whole")), ["playa-manifest.jsonl"]);
@@ -94,11 +99,7 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
         for child in children {
             let o = child.wait_with_output().unwrap();
             assert!(o.status.success(), "{scheduler}: {}", text(&o.stderr));
-            assert!(
-                text(&o.stdout).contains("of 14 jobs"),
-                "{}",
-                text(&o.stdout)
-            );
+            assert_stdout_has(&o, "of 14 jobs");
         }
         let dir = d.join(&out);
         assert!(
@@ -111,13 +112,9 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
                 .map(|i| format!("playa-manifest-{i}-of-4.jsonl"))
                 .collect::<Vec<_>>()
         );
-        let o = playa(d, &["manifest", "check", &out]);
+        let o = check(d, &out);
         assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
-        assert!(
-            text(&o.stdout).contains("14 jobs in 4 manifests"),
-            "{}",
-            text(&o.stdout)
-        );
+        assert_stdout_has(&o, "14 jobs in 4 manifests");
     }
 }
 
@@ -125,22 +122,11 @@ fn four_shards_make_the_unsharded_batch_byte_for_byte() {
 fn a_killed_shard_resumes_without_redoing_finished_images() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let args = [
-        "render",
-        "night-under-stars",
-        "--seeds",
-        "0..16",
-        "--size",
-        "800x450",
-        "--jobs",
-        "1",
-        "--shard",
-        "1/2",
-        "--out",
-        "out",
-    ];
+    let args = words(
+        "render night-under-stars --seeds 0..16 --size 800x450 --jobs 1 --shard 1/2 --out out",
+    );
     let mut child = command(d)
-        .args(args)
+        .args(&args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -182,8 +168,7 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
         .collect();
     assert!(recorded.len() >= 2, "{recorded:?}");
 
-    let o = playa(d, &args);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = playa_ok(d, &args);
     let summary = text(&o.stdout);
     let number = |after: &str| -> usize {
         let at = summary
@@ -218,25 +203,18 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
     }
     // A third run has nothing to do.
     let o = playa(d, &args);
-    assert!(
-        text(&o.stdout).starts_with("0 images in"),
-        "{}",
-        text(&o.stdout)
-    );
+    let summary = text(&o.stdout);
+    assert!(summary.starts_with("0 images in"), "{summary}");
 }
 
 #[test]
 fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let o = playa(
-        d,
-        &["render", "--seeds", "1..5", "--size", "40x22", "--out", "b"],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = playa(d, &["manifest", "check", "b"]);
+    playa_ok(d, &words("render --seeds 1..5 --size 40x22 --out b"));
+    let o = check(d, "b");
     assert!(o.status.success(), "{}", text(&o.stdout));
-    assert!(text(&o.stdout).contains("4 jobs in 1 manifest: all present once"));
+    assert_stdout_has(&o, "4 jobs in 1 manifest: all present once");
 
     std::fs::remove_file(d.join("b/death-valley-2.png")).unwrap();
     let path = d.join("b/death-valley-3.png");
@@ -244,7 +222,7 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(&path, bytes).unwrap();
-    let o = playa(d, &["manifest", "check", "b"]);
+    let o = check(d, "b");
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o.stdout);
     assert!(
@@ -258,44 +236,26 @@ fn manifest_check_finds_missing_duplicated_and_corrupt_pictures() {
     assert!(!out.contains("death-valley-1.png"), "{out}");
 
     // Shard 2 of 2 rendered into the same directory records its jobs again.
-    let o = playa(
+    playa_ok(
         d,
-        &[
-            "render", "--seeds", "1..5", "--size", "40x22", "--out", "b", "--shard", "2/2",
-        ],
+        &words("render --seeds 1..5 --size 40x22 --out b --shard 2/2"),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = playa(d, &["manifest", "check", "b"]);
+    let o = check(d, "b");
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stdout).contains("duplicated: death-valley-"),
-        "{}",
-        text(&o.stdout)
-    );
+    assert_stdout_has(&o, "duplicated: death-valley-");
 
     // A shard that never ran leaves its jobs missing.
-    let o = playa(
+    playa_ok(
         d,
-        &[
-            "render", "--seeds", "1..9", "--size", "40x22", "--out", "c", "--shard", "1/3",
-        ],
+        &words("render --seeds 1..9 --size 40x22 --out c --shard 1/3"),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = playa(d, &["manifest", "check", "c"]);
+    let o = check(d, "c");
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stdout).contains("missing: death-valley-"),
-        "{}",
-        text(&o.stdout)
-    );
+    assert_stdout_has(&o, "missing: death-valley-");
 
-    let o = playa(d, &["manifest", "check", "."]);
+    let o = check(d, ".");
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("no playa manifest"),
-        "{}",
-        text(&o.stderr)
-    );
+    assert_stderr_has(&o, "no playa manifest");
 }
 
 #[test]
@@ -349,13 +309,8 @@ fn bad_shards_are_one_clear_line() {
     assert!(playa(d, &shard("1")).status.success());
     let o = playa(d, &shard("2"));
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("records another batch"),
-        "{}",
-        text(&o.stderr)
-    );
-    let o = playa(d, &[&shard("2")[..], &["--force"]].concat());
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_stderr_has(&o, "records another batch");
+    playa_ok(d, &[&shard("2")[..], &["--force"]].concat());
 }
 
 #[test]
@@ -363,15 +318,11 @@ fn one_whole_batch_after_another_replaces_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for seed in ["1", "2"] {
-        let o = playa(d, &["render", "--seed", seed, "--size", "16x9"]);
-        assert!(o.status.success(), "{}", text(&o.stderr));
-        let o = playa(d, &["manifest", "check", "."]);
+        playa_ok(d, &["render", "--seed", seed, "--size", "16x9"]);
+        let o = check(d, ".");
         assert!(o.status.success(), "{}", text(&o.stdout));
-        assert!(
-            text(&o.stdout).starts_with("1 jobs in 1 manifest"),
-            "{}",
-            text(&o.stdout)
-        );
+        let out = text(&o.stdout);
+        assert!(out.starts_with("1 jobs in 1 manifest"), "{out}");
     }
     let manifest = std::fs::read_to_string(d.join("playa-manifest.jsonl")).unwrap();
     assert!(manifest.contains("death-valley-2.png") && !manifest.contains("death-valley-1.png"));

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::cli::{playa, playa_ok, text, words};
+use common::cli::{assert_stderr_has, assert_stdout_has, playa, playa_ok, text, words};
 
 /// Every tile under `files` (`{level}/{col}_{row}.png`), decoded.
 fn tiles(files: &Path) -> BTreeMap<String, image::RgbImage> {
@@ -51,11 +51,7 @@ fn the_pyramid_is_libvips_dzsave_of_the_picture() {
         ]
         .concat(),
     );
-    assert!(
-        text(&o.stdout).contains("in 11 levels"),
-        "{}",
-        text(&o.stdout)
-    );
+    assert_stdout_has(&o, "in 11 levels");
     let ours = tiles(&d.join("deep/golden-hour-4_files"));
     // The picture's own level is the picture.
     let picture = image::open(d.join("picture.png")).unwrap().to_rgb8();
@@ -134,11 +130,7 @@ fn tiles_make_a_viewer_and_refuse_batches() {
 
     let o = playa(d, &words("render --seeds 1..3 --size 30x17 --tiles u"));
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("one picture"),
-        "{}",
-        text(&o.stderr)
-    );
+    assert_stderr_has(&o, "one picture");
     let o = playa(d, &words("render --size 30x17 --tiles u --out x"));
     assert_eq!(o.status.code(), Some(2));
     assert!(!d.join("u").exists());

@@ -60,3 +60,17 @@ pub fn text(bytes: &[u8]) -> String {
 pub fn stderr(o: &Output) -> String {
     text(&o.stderr)
 }
+
+/// Asserts that a run printed `needle` on standard output; the failure
+/// shows all it printed there.
+pub fn assert_stdout_has(o: &Output, needle: &str) {
+    let out = text(&o.stdout);
+    assert!(out.contains(needle), "no {needle:?} in:\n{out}");
+}
+
+/// Asserts that a run printed `needle` on standard error; the failure
+/// shows all it printed there.
+pub fn assert_stderr_has(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert!(err.contains(needle), "no {needle:?} in:\n{err}");
+}
