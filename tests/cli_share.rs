@@ -14,6 +14,11 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
 
+/// The share code a PNG file (`name`, its bytes `png`) carries, if any.
+fn code_in(png: &[u8], name: &str) -> Option<String> {
+    recipe::read_text(std::io::Cursor::new(png), name, recipe::CODE_KEY).unwrap()
+}
+
 #[test]
 fn share_prints_the_code_of_any_input() {
     let dir = tempfile::tempdir().unwrap();
@@ -60,13 +65,10 @@ fn a_code_renders_the_same_bytes_as_its_scene() {
     assert!(from_preset == from_code, "the two PNG files differ");
 
     // The picture carries the code, and its recipe reads back.
-    let text = recipe::read_text(
-        std::io::Cursor::new(&from_code),
-        "shared-5.png",
-        recipe::CODE_KEY,
-    )
-    .unwrap();
-    assert_eq!(text.as_deref(), Some(code.as_str()));
+    assert_eq!(
+        code_in(&from_code, "shared-5.png").as_deref(),
+        Some(code.as_str())
+    );
     let recipe = recipe::decode_recipe(&from_code, "shared-5.png").unwrap();
     assert_eq!(share::encode(&recipe.scene), code);
 
@@ -116,13 +118,10 @@ fn a_link_works_wherever_its_code_does() {
     playa_ok(dir.path(), &["render", "--code", &link, "--size", "48x27"]);
     let by_link = std::fs::read(dir.path().join("shared-8.png")).unwrap();
     assert!(by_code == by_link, "the two PNG files differ");
-    let text = recipe::read_text(
-        std::io::Cursor::new(&by_link),
-        "shared-8.png",
-        recipe::CODE_KEY,
-    )
-    .unwrap();
-    assert_eq!(text.as_deref(), Some(code.as_str()));
+    assert_eq!(
+        code_in(&by_link, "shared-8.png").as_deref(),
+        Some(code.as_str())
+    );
 }
 
 #[test]
