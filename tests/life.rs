@@ -1,16 +1,11 @@
 //! The fast engine against the per-cell reference, and known patterns as facts.
 
+mod common;
+
+use common::threads::with_threads;
 use playa::life::reference;
 use playa::{BitGrid, Life, Rule, Topology, soup};
 use proptest::prelude::*;
-
-fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
 
 fn grid_from(width: usize, height: usize, cells: &[(usize, usize)]) -> BitGrid {
     let mut g = BitGrid::new(width, height).unwrap();

@@ -1,9 +1,12 @@
 //! Pictures: pinned pixel hashes of every preset, thread-count independence,
 //! resolution independence and the PNG recipe round trip.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use common::threads::with_threads;
 use image::RgbaImage;
 use playa::picture::{self, Compression};
 use playa::recipe;
@@ -23,14 +26,6 @@ fn fnv64(image: &RgbaImage) -> u64 {
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
     hash
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 fn hashes_file() -> PathBuf {
@@ -71,10 +66,10 @@ fn preset_pixels_are_pinned() {
 fn one_thread_and_four_threads_give_the_same_bytes() {
     for p in presets::PRESETS {
         let scene = p.scene().unwrap();
-        let one = in_pool(1, || render(&scene, 333, 187).unwrap());
-        let four = in_pool(4, || render(&scene, 333, 187).unwrap());
+        let one = with_threads(1, || render(&scene, 333, 187).unwrap());
+        let four = with_threads(4, || render(&scene, 333, 187).unwrap());
         assert!(one == four, "{} differs between 1 and 4 threads", p.name);
-        let again = in_pool(3, || render(&scene, 333, 187).unwrap());
+        let again = with_threads(3, || render(&scene, 333, 187).unwrap());
         assert!(one == again, "{} differs between runs", p.name);
     }
 }
@@ -188,8 +183,8 @@ fn png_bytes_are_the_same_for_any_thread_count() {
         picture::render_png(&mut png, &scene, 400, 300, &[], Compression::Fast).unwrap();
         png
     };
-    let one = in_pool(1, encode);
-    let three = in_pool(3, encode);
+    let one = with_threads(1, encode);
+    let three = with_threads(3, encode);
     assert!(one == three);
 }
 

@@ -1,5 +1,5 @@
-//! What the integration tests share: driving the app's UI (`app`) and
-//! running the `playa` binary (`cli`).
+//! What the integration tests share: driving the app's UI (`app`),
+//! running the `playa` binary (`cli`) and sizing rayon's pool (`threads`).
 //!
 //! Each file in `tests/` is a crate of its own and uses only some of these
 //! helpers; the rest would warn as dead code in that crate, hence the one
@@ -9,3 +9,4 @@
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
+pub mod threads;
