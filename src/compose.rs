@@ -36,24 +36,7 @@ const _: () = assert!(crate::encoder::STRIP_ROWS.is_multiple_of(BAND_ROWS));
 
 /// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`].
 pub fn check_size(width: u32, height: u32) -> Result<()> {
-    for (what, v) in [("picture width", width), ("picture height", height)] {
-        if v == 0 || v > MAX_SIDE {
-            return Err(Error::out_of_range(
-                what,
-                v,
-                format!("must be 1 to {MAX_SIDE} pixels"),
-            ));
-        }
-    }
-    let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_PIXELS {
-        return Err(Error::out_of_range(
-            "picture size",
-            format!("{width}x{height}"),
-            format!("at most {MAX_PIXELS} pixels"),
-        ));
-    }
-    Ok(())
+    check_size_within(width, height, MAX_SIDE, MAX_PIXELS)
 }
 
 /// Largest width or height of a picture streamed into a file (band by band,
@@ -66,21 +49,28 @@ pub const MAX_STREAMED_PIXELS: u64 = 1 << 32;
 /// [`MAX_STREAMED_SIDE`] and [`MAX_STREAMED_PIXELS`]; pictures held in
 /// memory keep [`check_size`]'s limits.
 pub fn check_streamed_size(width: u32, height: u32) -> Result<()> {
+    check_size_within(width, height, MAX_STREAMED_SIDE, MAX_STREAMED_PIXELS)
+}
+
+/// Checks that each side is 1 to `max_side` pixels and the picture has at
+/// most `max_pixels`: the one rule behind [`check_size`] and
+/// [`check_streamed_size`], which differ only in their limits.
+fn check_size_within(width: u32, height: u32, max_side: u32, max_pixels: u64) -> Result<()> {
     for (what, v) in [("picture width", width), ("picture height", height)] {
-        if v == 0 || v > MAX_STREAMED_SIDE {
+        if v == 0 || v > max_side {
             return Err(Error::out_of_range(
                 what,
                 v,
-                format!("must be 1 to {MAX_STREAMED_SIDE} pixels"),
+                format!("must be 1 to {max_side} pixels"),
             ));
         }
     }
     let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_STREAMED_PIXELS {
+    if pixels > max_pixels {
         return Err(Error::out_of_range(
             "picture size",
             format!("{width}x{height}"),
-            format!("at most {MAX_STREAMED_PIXELS} pixels"),
+            format!("at most {max_pixels} pixels"),
         ));
     }
     Ok(())
