@@ -349,10 +349,12 @@ fn write_file(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn small() -> (Scene, RgbaImage) {
+    /// The default scene and its picture at 48 × 27: a picture small enough
+    /// to encode in every test here and in [`crate::recipe`]'s.
+    pub(crate) fn small() -> (Scene, RgbaImage) {
         let scene = Scene::default();
         let image = crate::render(&scene, 48, 27).unwrap();
         (scene, image)

@@ -218,14 +218,8 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::picture::tests::small;
     use crate::picture::{Compression, encode_png_to_vec};
-    use image::RgbaImage;
-
-    fn small() -> (Scene, RgbaImage) {
-        let scene = Scene::default();
-        let image = crate::render(&scene, 48, 27).unwrap();
-        (scene, image)
-    }
 
     #[test]
     fn recipe_round_trips() {
@@ -315,7 +309,7 @@ mod tests {
         assert!(err.contains("not a PNG"), "{err}");
 
         let mut plain = Vec::new();
-        image::DynamicImage::ImageRgba8(RgbaImage::new(4, 4))
+        image::DynamicImage::ImageRgba8(image::RgbaImage::new(4, 4))
             .write_to(
                 &mut std::io::Cursor::new(&mut plain),
                 image::ImageFormat::Png,
