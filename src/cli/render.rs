@@ -263,8 +263,10 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             batch: batch.record(),
             shard: shard.to_string(),
         };
-        // One batch after another into a directory is as before; a shard
-        // of a job array started with other arguments is a mistake.
+        // A whole batch rendered into a directory that holds another
+        // batch's manifest starts it anew (batches rendered one after
+        // another); a shard meeting another batch's manifest is a task of a
+        // job array started with other arguments, a mistake to refuse.
         let other = if shard.is_whole() {
             OtherBatch::Replace
         } else {

@@ -1,7 +1,7 @@
-//! The spiral: the line drawing of the original sketches. A segment is
-//! drawn, turned by a fixed angle (160°) and lengthened by a fixed step, over
-//! and over; the result is a star-like spiral, drawn here as an ornament
-//! (a constellation over the night sky, say) with anti-aliased lines.
+//! The spiral: a line drawing laid over the landscape. A segment is drawn,
+//! turned by a fixed angle (160°) and lengthened by a fixed step, over and
+//! over; the result is a star-like spiral, an ornament (a constellation over
+//! the night sky, say) drawn with anti-aliased lines.
 
 use serde::Serialize;
 
