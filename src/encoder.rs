@@ -24,6 +24,7 @@ const ADLER_MOD: u32 = 65_521;
 /// A compressed strip: its deflate bytes, and the Adler-32 and length of the
 /// filtered data it holds.
 pub(crate) struct Strip {
+    /// The strip's deflate block(s), ready to go into an IDAT chunk.
     pub deflate: Vec<u8>,
     adler: u32,
     len: u64,

@@ -85,6 +85,9 @@ struct Request {
     path: PathBuf,
 }
 
+/// Runs `playa animate`: writes the animation of the scene's automaton to
+/// its file (left alone if it exists, unless `--force`), with a progress
+/// bar on a terminal.
 pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     let Request { animation, path } = request(&args)?;
     if path.exists() && !args.force {

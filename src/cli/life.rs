@@ -47,6 +47,9 @@ pub struct LifeArgs {
 /// Largest number of generations `playa life` runs.
 pub const MAX_GENERATIONS: u32 = 1_000_000;
 
+/// Runs `playa life`: steps a seeded soup or an RLE pattern the asked
+/// number of generations and writes the grid as RLE; out-of-range
+/// arguments are usage errors.
 pub fn run(args: LifeArgs) -> Result<(), CliError> {
     let usage = |e: playa::Error| CliError::Usage(e.to_string());
     if !(0.0..=1.0).contains(&args.density) {

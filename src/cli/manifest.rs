@@ -24,6 +24,8 @@ enum ManifestCommand {
     },
 }
 
+/// Runs `playa manifest check`: prints the report on a batch's manifests
+/// and fails unless the batch is complete.
 pub fn run(args: ManifestArgs) -> Result<(), CliError> {
     match args.command {
         ManifestCommand::Check { dir } => {

@@ -128,6 +128,9 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     Ok((a, last))
 }
 
+/// Runs `playa render`: lists the presets, or renders every input at every
+/// seed (this task's shard of the batch) to PNG pictures or tile pyramids,
+/// recording them in the directory's manifest so a rerun resumes.
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if args.list {
         let width = console::Term::stdout()

@@ -22,6 +22,8 @@ pub struct ShareArgs {
     decode: Option<String>,
 }
 
+/// Runs `playa share`: prints a scene's share code, or with `--decode` the
+/// scene a share code describes, as RON.
 pub fn run(args: ShareArgs) -> Result<(), CliError> {
     if let Some(code) = args.decode {
         let scene = Source::Code(code).load()?.scene;
