@@ -2,7 +2,7 @@
 //!
 //! The pipeline is straight: a [`Scene`] becomes a [`Plan`] (quantized,
 //! checked, its rock automaton run once), the plan at a picture size becomes
-//! a [`Composer`] (each visible layer prepared for that size, see
+//! a `Composer` (each visible layer prepared for that size, see
 //! [`crate::layers`]), and the composer draws bands of rows into the
 //! picture ([`crate::picture`] streams them into a PNG).
 //!
