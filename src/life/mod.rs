@@ -4,9 +4,9 @@
 //!
 //! - [`grid`]: the bit-packed grid and its topology;
 //! - [`rule`]: Life-like rules (`B3/S23`, Golly's `23/3`);
-//! - [`soup`]: the seeded random start;
+//! - [`soup`](mod@soup): the seeded random start;
 //! - [`step`]: the bit-parallel engine ([`Life`]);
-//! - [`reference`]: the plain per-cell engine it is tested against;
+//! - [`reference`](mod@reference): the plain per-cell engine it is tested against;
 //! - [`clumps`]: 8-connected clumps of live cells;
 //! - [`rle`]: the RLE pattern format of Golly and LifeViewer.
 
