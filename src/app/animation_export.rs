@@ -2,25 +2,27 @@
 //! with a frame range (the scrubber's to begin with), speed, size, a
 //! progress bar and Cancel.
 //!
-//! The job is the library's [`Animation`], exactly as `playa animate` makes
+//! The export is the library's [`Animation`], exactly as `playa animate` makes
 //! it, so the file is byte-identical to the command line's with the same
 //! settings. Natively it runs on its own thread and writes the file
 //! atomically (Cancel leaves none); in the browser, which has one thread,
 //! it renders one frame per UI frame ([`Animation::steps`]) and offers the
 //! file as a download.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use web_time::Instant;
 
 use super::Message;
 use super::export::size_for_long_side;
+#[cfg(target_arch = "wasm32")]
+use super::export_dialog::deliver;
 #[cfg(not(target_arch = "wasm32"))]
-use super::files::FileDialog;
+use super::export_dialog::on_thread;
+use super::export_dialog::{Dialog, Exporter, Run};
 use crate::animation::{self, Animation, Format, Options};
 use crate::scene::{MAX_GENERATIONS, Scene};
 
@@ -120,162 +122,22 @@ pub fn default_file_name(preset: &str, scene: &Scene, format: Format) -> String 
     )
 }
 
-/// A running export.
-struct Job {
-    /// Where the file goes (natively), or its name (the download's).
-    path: PathBuf,
-    frames: usize,
-    started: Instant,
-    work: Work,
-}
+/// "Export animation…": the export dialog for the automaton's generations.
+pub type AnimationExportDialog = Dialog<AnimationExport>;
 
-/// The work of a job: a thread natively, frame by frame in the browser.
-enum Work {
-    #[cfg(not(target_arch = "wasm32"))]
-    Thread {
-        progress: Arc<animation::Progress>,
-        done: std::sync::mpsc::Receiver<crate::Result<bool>>,
-    },
-    #[cfg(target_arch = "wasm32")]
-    Steps {
-        steps: Box<animation::Steps>,
-        format: Format,
-        cancelled: bool,
-    },
-}
-
-impl Job {
-    fn frames_written(&self) -> usize {
-        match &self.work {
-            #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { progress, .. } => progress.frames_written(),
-            #[cfg(target_arch = "wasm32")]
-            Work::Steps { steps, .. } => steps.frames_written(),
-        }
-    }
-
-    fn cancelling(&self) -> bool {
-        match &self.work {
-            #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { progress, .. } => progress.cancelled(),
-            #[cfg(target_arch = "wasm32")]
-            Work::Steps { cancelled, .. } => *cancelled,
-        }
-    }
-
-    fn cancel(&mut self) {
-        match &mut self.work {
-            #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { progress, .. } => progress.cancel(),
-            #[cfg(target_arch = "wasm32")]
-            Work::Steps { cancelled, .. } => *cancelled = true,
-        }
-    }
-
-    /// Moves the job on; its result once it is over: `Ok(true)` done,
-    /// `Ok(false)` cancelled.
-    fn advance(&mut self) -> Option<crate::Result<bool>> {
-        match &mut self.work {
-            #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { done, .. } => done.try_recv().ok(),
-            #[cfg(target_arch = "wasm32")]
-            Work::Steps {
-                steps,
-                format,
-                cancelled,
-            } => {
-                if *cancelled {
-                    return Some(Ok(false));
-                }
-                match steps.step() {
-                    Ok(None) => None,
-                    Ok(Some(bytes)) => Some(deliver(&self.path, &bytes, *format)),
-                    Err(e) => Some(Err(e)),
-                }
-            }
-        }
-    }
-}
-
-/// Offers a finished animation made in memory as a download named after
-/// `path` (the browser's way of saving).
-#[cfg(target_arch = "wasm32")]
-fn deliver(path: &std::path::Path, bytes: &[u8], format: Format) -> crate::Result<bool> {
-    let name = path.file_name().map_or_else(
-        || format!("playa-anim.{}", format.extension()),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    super::web::download(&name, bytes, format.mime()).map_err(|e| crate::Error::Io {
-        path: path.to_path_buf(),
-        error: std::io::Error::other(e),
-    })?;
-    Ok(true)
-}
-
-/// The animation export dialog and its job.
+/// The animation export's part of its [`Dialog`]: the frame range and
+/// speed, which come from the scrubber each time the dialog opens.
 #[derive(Default)]
-pub struct AnimationExportDialog {
-    open: bool,
-    /// The file path being edited.
-    path: String,
+pub struct AnimationExport {
     /// Generations of the first and last frame.
     frames: [u32; 2],
     /// Frames per second.
     fps: f32,
-    job: Option<Job>,
-    #[cfg(not(target_arch = "wasm32"))]
-    browse: Option<FileDialog>,
-    /// A hint under the path field (e.g. the file dialog could not open).
-    hint: Option<String>,
-    /// Result of the last export, shown in the dialog.
-    outcome: Option<Message>,
-    /// A file that exists, which Export would replace: the dialog asks
-    /// before it does.
-    replacing: Option<PathBuf>,
 }
 
-impl AnimationExportDialog {
-    /// Opens the dialog with the generations from the soup to the one
-    /// shown (at least one step) at the scrubber's speed, proposing `{preset}-{seed}-anim.png` (or `.gif`) in the last folder.
-    pub fn open(
-        &mut self,
-        settings: &AnimationExportSettings,
-        scrubber: &super::animate::AnimateSettings,
-        preset: &str,
-        scene: &Scene,
-    ) {
-        self.open = true;
-        self.outcome = None;
-        self.hint = None;
-        self.replacing = None;
-        if self.job.is_none() {
-            // The generations up to the one shown: soup to picture.
-            self.frames = [0, scene.automaton.generations.clamp(1, MAX_GENERATIONS)];
-            self.fps = crate::setting::round_to(
-                scrubber.fps.clamp(animation::MIN_FPS, animation::MAX_FPS),
-                100,
-            );
-            let name = default_file_name(preset, scene, settings.format);
-            let path = match &settings.folder {
-                Some(dir) => dir.join(name),
-                None => std::path::absolute(&name).unwrap_or_else(|_| PathBuf::from(name)),
-            };
-            self.path = path.display().to_string();
-        }
-    }
-
-    /// Whether the dialog is showing.
-    pub fn is_open(&self) -> bool {
-        self.open
-    }
-
-    /// Whether an export is running.
-    pub fn running(&self) -> bool {
-        self.job.is_some()
-    }
-
+impl AnimationExport {
     /// The options the dialog's fields give.
-    pub fn options(&self, settings: &AnimationExportSettings) -> Options {
+    fn options(&self, settings: &AnimationExportSettings) -> Options {
         Options {
             first: self.frames[0],
             last: self.frames[1],
@@ -286,243 +148,58 @@ impl AnimationExportDialog {
             format: settings.format,
         }
     }
+}
 
-    /// A short line for the status bar while an export runs with the
-    /// dialog closed.
-    pub fn status_line(&self) -> Option<String> {
-        let job = self.job.as_ref()?;
-        (!self.open).then(|| {
-            format!(
-                "Exporting animation, frame {} of {}…",
-                job.frames_written(),
-                job.frames
-            )
-        })
+/// A running animation export.
+pub struct AnimationRun {
+    frames: usize,
+    work: Work,
+}
+
+/// The work of an export: a thread natively, frame by frame in the browser.
+enum Work {
+    #[cfg(not(target_arch = "wasm32"))]
+    Thread {
+        progress: Arc<animation::Progress>,
+        done: std::sync::mpsc::Receiver<crate::Result<bool>>,
+    },
+    #[cfg(target_arch = "wasm32")]
+    Steps {
+        steps: Box<animation::Steps>,
+        /// The download's name.
+        path: PathBuf,
+        format: Format,
+        cancelled: bool,
+    },
+}
+
+impl Exporter for AnimationExport {
+    type Settings = AnimationExportSettings;
+    type Work = Animation;
+    type Run = AnimationRun;
+    const TITLE: &'static str = "Export animation";
+    const ID: &'static str = "animation-export-dialog";
+    const WIDTH: f32 = 480.0;
+
+    fn extension(settings: &AnimationExportSettings) -> &'static str {
+        settings.format.extension()
     }
 
-    /// Moves a running job on and collects its result into `message`.
-    pub fn poll(&mut self, message: &mut Option<Message>) {
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(dialog) = &mut self.browse
-            && let Some(result) = dialog.poll()
-        {
-            self.browse = None;
-            match result {
-                Some(path) => {
-                    self.path = path.display().to_string();
-                    self.hint = None;
-                }
-                None => {
-                    self.hint = Some(
-                        "No file chosen. If no file dialog appeared (no desktop portal), type the path above."
-                            .to_string(),
-                    );
-                }
-            }
-        }
-        let Some(job) = &mut self.job else { return };
-        let Some(result) = job.advance() else {
-            return;
-        };
-        let name = job.path.display();
-        let secs = job.started.elapsed().as_secs_f64();
-        let outcome = match result {
-            Ok(true) => Message {
-                text: format!("Saved {name} ({} frames, {secs:.1} s)", job.frames),
-                error: false,
-            },
-            Ok(false) => Message {
-                text: "Export cancelled; no file written".to_string(),
-                error: false,
-            },
-            Err(e) => Message {
-                text: format!("Export failed: {e}"),
-                error: true,
-            },
-        };
-        *message = Some(outcome.clone());
-        self.outcome = Some(outcome);
-        self.job = None;
-    }
-
-    /// Starts exporting `scene` with the dialog's settings to the path in
-    /// the field (its format's extension added when it has none). A file that exists
-    /// is replaced only once `replace` says so: else the dialog asks first.
-    pub fn start(
-        &mut self,
-        settings: &mut AnimationExportSettings,
-        scene: &Scene,
-        replace: bool,
-    ) -> Result<(), String> {
-        if self.job.is_some() {
-            return Err("an export is already running".to_string());
-        }
-        let extension = settings.format.extension();
-        let Some(path) =
-            super::export::target(&mut self.path, extension, replace, &mut self.replacing)?
-        else {
-            return Ok(());
-        };
-        let animation = Animation::new(scene, &self.options(settings), settings.pixels(scene))
-            .map_err(|e| e.to_string())?;
-        let frames = animation.frame_count();
-        #[cfg(target_arch = "wasm32")]
-        let work = Work::Steps {
-            steps: Box::new(animation.steps().map_err(|e| e.to_string())?),
-            format: settings.format,
-            cancelled: false,
-        };
-        #[cfg(not(target_arch = "wasm32"))]
-        let work = {
-            if let Some(dir) = path.parent()
-                && !dir.as_os_str().is_empty()
-            {
-                if !dir.is_dir() {
-                    return Err(format!(
-                        "folder {} does not exist",
-                        crate::error::clip(&dir.display().to_string())
-                    ));
-                }
-                settings.folder = Some(dir.to_path_buf());
-            }
-            let progress = Arc::new(animation::Progress::default());
-            let (tx, done) = std::sync::mpsc::channel();
-            let job_progress = Arc::clone(&progress);
-            let job_path = path.clone();
-            std::thread::Builder::new()
-                .name("playa-animation".into())
-                .spawn(move || {
-                    let _ = tx.send(animation.write_file(&job_path, &job_progress));
-                })
-                .map_err(|e| format!("could not start the export: {e}"))?;
-            Work::Thread { progress, done }
-        };
-        self.job = Some(Job {
-            path,
-            frames,
-            started: Instant::now(),
-            work,
-        });
-        self.outcome = None;
-        self.hint = None;
-        Ok(())
-    }
-
-    /// The file field's path with the extension of `format` when it ends in
-    /// another animation's.
-    fn match_extension(&mut self, format: Format) {
-        let path = PathBuf::from(self.path.trim());
-        if Format::from_path(&path).is_some_and(|f| f != format) {
-            self.path = path
-                .with_extension(format.extension())
-                .display()
-                .to_string();
+    #[cfg(not(target_arch = "wasm32"))]
+    fn file_kind(settings: &AnimationExportSettings) -> &'static str {
+        match settings.format {
+            Format::Apng => "Animated PNG",
+            Format::Gif => "GIF",
         }
     }
 
-    /// Draws the dialog when open; returns a message to show, if any.
-    pub fn ui(
-        &mut self,
-        ctx: &egui::Context,
-        settings: &mut AnimationExportSettings,
-        scene: &Scene,
-    ) -> Option<Message> {
-        if !self.open {
-            return None;
-        }
-        let mut message = None;
-        let modal = egui::Modal::new(egui::Id::unique("animation-export-dialog")).show(ctx, |ui| {
-            ui.set_width(480.0);
-            ui.heading("Export animation");
-            ui.add_space(6.0);
-            let running = self.job.is_some();
-            ui.add_enabled_ui(!running, |ui| self.settings_ui(ui, settings, scene));
-            ui.add_space(6.0);
-            if let Some(job) = &self.job {
-                let done = job.frames_written();
-                let text = if job.cancelling() {
-                    "Cancelling…".to_string()
-                } else {
-                    format!("Frame {done} of {}", job.frames)
-                };
-                ui.add(
-                    egui::ProgressBar::new(done as f32 / job.frames.max(1) as f32)
-                        .text(text)
-                        .animate(true),
-                );
-                ui.ctx().request_repaint_after(Duration::from_millis(50));
-            } else if let Some(outcome) = &self.outcome {
-                let color = if outcome.error {
-                    ui.visuals().error_fg_color
-                } else {
-                    ui.visuals().text_color()
-                };
-                ui.colored_label(color, &outcome.text);
-            }
-            ui.add_space(6.0);
-            let asking = super::export::replace_question_ui(
-                ui,
-                &self.replacing,
-                &self.path,
-                settings.format.extension(),
-            );
-            ui.horizontal(|ui| {
-                if asking.is_some() {
-                    let replace = ui
-                        .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
-                        .on_hover_text("Overwrite the file");
-                    if replace.clicked()
-                        && let Err(e) = self.start(settings, scene, true)
-                    {
-                        let failed = Message {
-                            text: e,
-                            error: true,
-                        };
-                        self.outcome = Some(failed.clone());
-                        message = Some(failed);
-                    }
-                    if ui.button("Cancel").clicked() {
-                        self.replacing = None;
-                    }
-                } else if let Some(job) = &mut self.job {
-                    if ui.button("Cancel").clicked() {
-                        job.cancel();
-                    }
-                    if ui
-                        .button("Hide")
-                        .on_hover_text("Keep exporting in the background")
-                        .clicked()
-                    {
-                        self.open = false;
-                    }
-                } else {
-                    if ui
-                        .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
-                        .clicked()
-                        && let Err(e) = self.start(settings, scene, false)
-                    {
-                        let failed = Message {
-                            text: e,
-                            error: true,
-                        };
-                        self.outcome = Some(failed.clone());
-                        message = Some(failed);
-                    }
-                    if ui.button("Close").clicked() {
-                        self.open = false;
-                    }
-                }
-            });
-        });
-        if modal.should_close() && self.job.is_none() {
-            self.open = false;
-        }
-        message
+    fn folder(settings: &mut AnimationExportSettings) -> &mut Option<PathBuf> {
+        &mut settings.folder
     }
 
-    /// The range, speed, format, size and file.
+    /// The range, speed, format and size.
     fn settings_ui(
-        &mut self,
+        dialog: &mut Dialog<Self>,
         ui: &mut egui::Ui,
         settings: &mut AnimationExportSettings,
         scene: &Scene,
@@ -533,7 +210,7 @@ impl AnimationExportDialog {
             .show(ui, |ui| {
                 let label = ui.label("Generations");
                 ui.horizontal(|ui| {
-                    let [first, last] = &mut self.frames;
+                    let [first, last] = &mut dialog.exporter.frames;
                     ui.add(egui::DragValue::new(first).range(0..=MAX_GENERATIONS))
                         .labelled_by(label.id)
                         .on_hover_text("Generation of the first frame");
@@ -552,7 +229,7 @@ impl AnimationExportDialog {
                 };
                 let label = ui.label("Frames per second");
                 ui.add(
-                    egui::DragValue::new(&mut self.fps)
+                    egui::DragValue::new(&mut dialog.exporter.fps)
                         .range(animation::MIN_FPS..=max_fps)
                         .speed(0.1)
                         .max_decimals(2),
@@ -603,7 +280,7 @@ impl AnimationExportDialog {
                     ui.radio_value(&mut settings.format, Format::Gif, "GIF")
                         .on_hover_text("256 colours, plays everywhere; at most 50 frames a second");
                     if settings.format != before {
-                        self.match_extension(settings.format);
+                        dialog.match_extension(settings.format);
                     }
                 });
                 ui.end_row();
@@ -617,34 +294,176 @@ impl AnimationExportDialog {
                 ui.end_row();
             });
         if settings.format == Format::Gif {
-            self.fps = self.fps.min(animation::MAX_GIF_FPS);
+            dialog.exporter.fps = dialog.exporter.fps.min(animation::MAX_GIF_FPS);
         }
         if settings.size == AnimationSize::Custom {
             super::export::custom_size_ui(ui, &mut settings.custom, scene);
         }
         let (w, h) = settings.pixels(scene);
         ui.weak(format!("{w} × {h} pixels"));
-        ui.add_space(4.0);
-        ui.horizontal(|ui| {
-            let label = ui.label("File");
-            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(320.0))
-                .labelled_by(label.id);
-            // In the browser the file is a download: no folders.
+    }
+
+    fn prepare(
+        &self,
+        settings: &AnimationExportSettings,
+        scene: &Scene,
+    ) -> Result<Animation, String> {
+        Animation::new(scene, &self.options(settings), settings.pixels(scene))
+            .map_err(|e| e.to_string())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn launch(animation: Animation, path: &Path) -> Result<AnimationRun, String> {
+        let frames = animation.frame_count();
+        let progress = Arc::new(animation::Progress::default());
+        let run_progress = Arc::clone(&progress);
+        let path = path.to_path_buf();
+        let done = on_thread("playa-animation", move || {
+            animation.write_file(&path, &run_progress)
+        })?;
+        Ok(AnimationRun {
+            frames,
+            work: Work::Thread { progress, done },
+        })
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn launch(animation: Animation, path: &Path) -> Result<AnimationRun, String> {
+        Ok(AnimationRun {
+            frames: animation.frame_count(),
+            work: Work::Steps {
+                steps: Box::new(animation.steps().map_err(|e| e.to_string())?),
+                path: path.to_path_buf(),
+                format: animation.options().format,
+                cancelled: false,
+            },
+        })
+    }
+}
+
+impl AnimationRun {
+    fn frames_written(&self) -> usize {
+        match &self.work {
             #[cfg(not(target_arch = "wasm32"))]
-            {
-                let browsing = self.browse.is_some();
-                let text = if browsing { "Waiting…" } else { "Browse…" };
-                if ui.add_enabled(!browsing, egui::Button::new(text)).clicked() {
-                    let start = PathBuf::from(self.path.trim());
-                    self.browse = Some(match settings.format {
-                        Format::Apng => FileDialog::save(&start, "Animated PNG", "png"),
-                        Format::Gif => FileDialog::save(&start, "GIF", "gif"),
-                    });
+            Work::Thread { progress, .. } => progress.frames_written(),
+            #[cfg(target_arch = "wasm32")]
+            Work::Steps { steps, .. } => steps.frames_written(),
+        }
+    }
+}
+
+impl Run for AnimationRun {
+    fn advance(&mut self) -> Option<crate::Result<bool>> {
+        match &mut self.work {
+            #[cfg(not(target_arch = "wasm32"))]
+            Work::Thread { done, .. } => done.try_recv().ok(),
+            #[cfg(target_arch = "wasm32")]
+            Work::Steps {
+                steps,
+                path,
+                format,
+                cancelled,
+            } => {
+                if *cancelled {
+                    return Some(Ok(false));
+                }
+                match steps.step() {
+                    Ok(None) => None,
+                    Ok(Some(bytes)) => {
+                        let fallback = format!("playa-anim.{}", format.extension());
+                        Some(deliver(path, &fallback, &bytes, format.mime()))
+                    }
+                    Err(e) => Some(Err(e)),
                 }
             }
+        }
+    }
+
+    fn cancel(&mut self) {
+        match &mut self.work {
+            #[cfg(not(target_arch = "wasm32"))]
+            Work::Thread { progress, .. } => progress.cancel(),
+            #[cfg(target_arch = "wasm32")]
+            Work::Steps { cancelled, .. } => *cancelled = true,
+        }
+    }
+
+    fn cancelling(&self) -> bool {
+        match &self.work {
+            #[cfg(not(target_arch = "wasm32"))]
+            Work::Thread { progress, .. } => progress.cancelled(),
+            #[cfg(target_arch = "wasm32")]
+            Work::Steps { cancelled, .. } => *cancelled,
+        }
+    }
+
+    fn progress(&self, _: Duration) -> (f32, String) {
+        let done = self.frames_written();
+        (
+            done as f32 / self.frames.max(1) as f32,
+            format!("Frame {done} of {}", self.frames),
+        )
+    }
+
+    fn status_line(&self) -> String {
+        format!(
+            "Exporting animation, frame {} of {}…",
+            self.frames_written(),
+            self.frames
+        )
+    }
+
+    fn summary(&self) -> String {
+        format!("{} frames", self.frames)
+    }
+}
+
+impl AnimationExportDialog {
+    /// Opens the dialog with the generations from the soup to the one
+    /// shown (at least one step) at the scrubber's speed, proposing
+    /// `{preset}-{seed}-anim.png` (or `.gif`) in the last folder.
+    pub fn open(
+        &mut self,
+        settings: &AnimationExportSettings,
+        scrubber: &super::animate::AnimateSettings,
+        preset: &str,
+        scene: &Scene,
+    ) {
+        self.open_with(settings.folder.as_deref(), |exporter| {
+            // The generations up to the one shown: soup to picture.
+            exporter.frames = [0, scene.automaton.generations.clamp(1, MAX_GENERATIONS)];
+            exporter.fps = crate::setting::round_to(
+                scrubber.fps.clamp(animation::MIN_FPS, animation::MAX_FPS),
+                100,
+            );
+            default_file_name(preset, scene, settings.format)
         });
-        if let Some(hint) = &self.hint {
-            ui.colored_label(ui.visuals().warn_fg_color, hint);
+    }
+
+    /// The options the dialog's fields give.
+    pub fn options(&self, settings: &AnimationExportSettings) -> Options {
+        self.exporter.options(settings)
+    }
+
+    /// Draws the dialog when open; returns a message to show, if any.
+    pub fn ui(
+        &mut self,
+        ctx: &egui::Context,
+        settings: &mut AnimationExportSettings,
+        scene: &Scene,
+    ) -> Option<Message> {
+        self.show(ctx, settings, scene)
+    }
+
+    /// The file field's path with the extension of `format` when it ends in
+    /// another animation's.
+    fn match_extension(&mut self, format: Format) {
+        let path = PathBuf::from(self.path.trim());
+        if Format::from_path(&path).is_some_and(|f| f != format) {
+            self.path = path
+                .with_extension(format.extension())
+                .display()
+                .to_string();
         }
     }
 }

@@ -9,18 +9,19 @@
 //! writes and leaves no file.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use web_time::Instant;
-
 use serde::{Deserialize, Serialize};
 
 use super::Message;
+#[cfg(target_arch = "wasm32")]
+use super::export_dialog::deliver;
 #[cfg(not(target_arch = "wasm32"))]
-use super::files::FileDialog;
+use super::export_dialog::on_thread;
+use super::export_dialog::{Dialog, Exporter, Run};
 use crate::scene::Scene;
 
 /// Named export sizes, by the picture's longer side.
@@ -183,295 +184,204 @@ impl<W: Write> Write for Watched<'_, W> {
     }
 }
 
-/// A running export.
-struct Job {
-    path: PathBuf,
+/// "Export PNG…": the export dialog for a picture.
+pub type ExportDialog = Dialog<PngExport>;
+
+/// The PNG export's part of its [`Dialog`]: the preview's speed, which
+/// sizes the progress bar's estimate.
+#[derive(Default)]
+pub struct PngExport {
+    /// Milliseconds the preview took per megapixel, if known.
+    ms_per_mpx: Option<f64>,
+}
+
+/// What a PNG export renders: the scene, at a checked size.
+pub struct PngWork {
+    scene: Scene,
     size: (u32, u32),
-    started: Instant,
     /// Expected total time, from the size.
     estimate: Duration,
+}
+
+/// A running PNG export: natively on its own thread, in the browser on
+/// the UI thread (there are no others) at its first step.
+pub struct PngRun {
+    size: (u32, u32),
+    /// Expected total time, from the size.
+    estimate: Duration,
+    /// Set by Cancel.
     cancel: Arc<AtomicBool>,
     /// Bytes of the file written so far.
     written: Arc<AtomicU64>,
+    #[cfg(not(target_arch = "wasm32"))]
     done: std::sync::mpsc::Receiver<crate::Result<bool>>,
-}
-
-/// The export dialog and its job.
-#[derive(Default)]
-pub struct ExportDialog {
-    open: bool,
-    /// The file path being edited.
-    path: String,
-    job: Option<Job>,
-    #[cfg(not(target_arch = "wasm32"))]
-    browse: Option<FileDialog>,
-    /// A hint under the path field (e.g. the file dialog could not open).
-    hint: Option<String>,
-    /// Result of the last export, shown in the dialog.
-    outcome: Option<Message>,
-    /// A file that exists, which Export would replace: the dialog asks
-    /// before it does.
-    replacing: Option<PathBuf>,
-}
-
-/// The file to write for `typed`, a path typed or chosen: with
-/// `.{extension}` added when it has no extension (`noext` →
-/// `noext.png`).
-pub fn file_path(typed: &str, extension: &str) -> PathBuf {
-    let path = PathBuf::from(typed.trim());
-    if path.extension().is_none() && path.file_name().is_some() {
-        path.with_extension(extension)
-    } else {
-        path
-    }
-}
-
-/// The file an export starts on, from the path `typed` (shown back as
-/// the file it names, extension added), or `None` while `replacing` asks
-/// whether an existing file may be replaced (`replace` answers yes).
-pub fn target(
-    typed: &mut String,
-    extension: &str,
-    replace: bool,
-    replacing: &mut Option<PathBuf>,
-) -> Result<Option<PathBuf>, String> {
-    if typed.trim().is_empty() {
-        return Err("choose a file to export to".to_string());
-    }
-    let path = file_path(typed, extension);
-    *typed = path.display().to_string();
-    *replacing = None;
-    #[cfg(not(target_arch = "wasm32"))]
-    if !replace && path.exists() {
-        *replacing = Some(path);
-        return Ok(None);
-    }
+    /// The scene to render and the download's name.
     #[cfg(target_arch = "wasm32")]
-    let _ = replace;
-    Ok(Some(path))
+    pending: (Scene, PathBuf),
 }
 
-/// The file `replacing` asks about, while the path `typed` still names it,
-/// its question shown.
-pub fn replace_question_ui(
-    ui: &mut egui::Ui,
-    replacing: &Option<PathBuf>,
-    typed: &str,
-    extension: &str,
-) -> Option<PathBuf> {
-    let asking = replacing
-        .as_ref()
-        .filter(|p| **p == file_path(typed, extension))
-        .cloned();
-    if let Some(path) = &asking {
-        ui.colored_label(
-            ui.visuals().warn_fg_color,
-            format!(
-                "⚠ {} already exists. Replace it?",
-                super::files::display_name(path)
-            ),
-        );
-    }
-    asking
-}
+impl Exporter for PngExport {
+    type Settings = ExportSettings;
+    type Work = PngWork;
+    type Run = PngRun;
+    const TITLE: &'static str = "Export PNG";
+    const ID: &'static str = "export-dialog";
+    const WIDTH: f32 = 460.0;
 
-impl ExportDialog {
-    /// Opens the dialog, proposing `{preset}-{seed}.png` in the last folder.
-    pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
-        self.open = true;
-        self.outcome = None;
-        self.hint = None;
-        self.replacing = None;
-        if self.job.is_none() {
-            let name = default_file_name(preset, scene);
-            let path = match &settings.folder {
-                Some(dir) => dir.join(name),
-                None => std::path::absolute(&name).unwrap_or_else(|_| PathBuf::from(name)),
-            };
-            self.path = path.display().to_string();
-        }
+    fn extension(_: &ExportSettings) -> &'static str {
+        "png"
     }
 
-    /// Whether the dialog is showing.
-    pub fn is_open(&self) -> bool {
-        self.open
+    #[cfg(not(target_arch = "wasm32"))]
+    fn file_kind(_: &ExportSettings) -> &'static str {
+        "PNG picture"
     }
 
-    /// Whether an export is running.
-    pub fn running(&self) -> bool {
-        self.job.is_some()
+    fn folder(settings: &mut ExportSettings) -> &mut Option<PathBuf> {
+        &mut settings.folder
     }
 
-    /// A short line for the status bar while an export runs with the
-    /// dialog closed.
-    pub fn status_line(&self) -> Option<String> {
-        let job = self.job.as_ref()?;
-        (!self.open).then(|| format!("Exporting {}×{}…", job.size.0, job.size.1))
-    }
-
-    /// Collects a finished job's result into `message`.
-    pub fn poll(&mut self, message: &mut Option<Message>) {
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(dialog) = &mut self.browse
-            && let Some(result) = dialog.poll()
-        {
-            self.browse = None;
-            match result {
-                Some(path) => {
-                    self.path = file_path(&path.display().to_string(), "png")
-                        .display()
-                        .to_string();
-                    self.hint = None;
-                }
-                None => {
-                    self.hint = Some(
-                        "No file chosen. If no file dialog appeared (no desktop portal), type the path above."
-                            .to_string(),
-                    );
-                }
-            }
-        }
-        let Some(job) = &self.job else { return };
-        let Ok(result) = job.done.try_recv() else {
-            return;
-        };
-        let name = job.path.display();
-        let secs = job.started.elapsed().as_secs_f64();
-        let outcome = match result {
-            Ok(true) => Message {
-                text: format!("Saved {name} ({}×{}, {secs:.1} s)", job.size.0, job.size.1),
-                error: false,
-            },
-            Ok(false) => Message {
-                text: "Export cancelled; no file written".to_string(),
-                error: false,
-            },
-            Err(e) => Message {
-                text: format!("Export failed: {e}"),
-                error: true,
-            },
-        };
-        *message = Some(outcome.clone());
-        self.outcome = Some(outcome);
-        self.job = None;
-    }
-
-    /// Starts exporting `scene` with `settings` to the path in the field
-    /// (`.png` added when it has no extension). A file that exists is
-    /// replaced only once `replace` says so: else the dialog asks first.
-    pub fn start(
-        &mut self,
+    /// The size, and the memory it takes.
+    fn settings_ui(
+        _: &mut Dialog<Self>,
+        ui: &mut egui::Ui,
         settings: &mut ExportSettings,
         scene: &Scene,
-        ms_per_mpx: Option<f64>,
-        replace: bool,
-    ) -> Result<(), String> {
-        if self.job.is_some() {
-            return Err("an export is already running".to_string());
+    ) {
+        ui.horizontal_wrapped(|ui| {
+            for preset in SizePreset::ALL {
+                ui.radio_value(&mut settings.size, preset, preset.label());
+            }
+        });
+        if settings.size == SizePreset::Custom {
+            custom_size_ui(ui, &mut settings.custom, scene);
         }
-        let Some(path) = target(&mut self.path, "png", replace, &mut self.replacing)? else {
-            return Ok(());
+        let (w, h) = settings.pixels(scene);
+        // Written strip by strip: memory follows the width only.
+        let mib = crate::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
+        let memory = if cfg!(target_arch = "wasm32") {
+            format!("at most {mib:.0} MiB while rendering, and the file")
+        } else {
+            format!("written strip by strip: at most {mib:.0} MiB while rendering")
         };
+        ui.weak(format!("{w} × {h} pixels, {memory}"));
+    }
+
+    fn prepare(&self, settings: &ExportSettings, scene: &Scene) -> Result<PngWork, String> {
         let (w, h) = settings.pixels(scene);
         crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
-        #[cfg(target_arch = "wasm32")]
-        {
-            let _ = ms_per_mpx;
-            self.download(scene, (w, h), &path)
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        self.spawn(settings, scene, path, (w, h), ms_per_mpx)
-    }
-
-    /// Starts the export on its own thread, writing the file at `path`.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn spawn(
-        &mut self,
-        settings: &mut ExportSettings,
-        scene: &Scene,
-        path: PathBuf,
-        (w, h): (u32, u32),
-        ms_per_mpx: Option<f64>,
-    ) -> Result<(), String> {
-        if let Some(dir) = path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            if !dir.is_dir() {
-                return Err(format!(
-                    "folder {} does not exist",
-                    crate::error::clip(&dir.display().to_string())
-                ));
-            }
-            settings.folder = Some(dir.to_path_buf());
-        }
-        let cancel = Arc::new(AtomicBool::new(false));
-        let written = Arc::new(AtomicU64::new(0));
-        let (tx, done) = std::sync::mpsc::channel();
         let mpx = f64::from(w) * f64::from(h) / 1e6;
         // Rendering plus fast PNG encoding, on the same cores; the preview's
         // speed is the best guess for the render, encoding costs about as
         // much again.
         let estimate =
-            Duration::from_secs_f64((ms_per_mpx.unwrap_or(12.0) * 2.2 * mpx / 1e3).max(0.05));
-        let job_scene = scene.clone();
-        let job_path = path.clone();
-        let job_cancel = Arc::clone(&cancel);
-        let job_written = Arc::clone(&written);
-        std::thread::Builder::new()
-            .name("playa-export".into())
-            .spawn(move || {
-                let result = export_png(&job_scene, (w, h), &job_path, &job_cancel, &job_written);
-                let _ = tx.send(result);
-            })
-            .map_err(|e| format!("could not start the export: {e}"))?;
-        self.job = Some(Job {
-            path,
+            Duration::from_secs_f64((self.ms_per_mpx.unwrap_or(12.0) * 2.2 * mpx / 1e3).max(0.05));
+        Ok(PngWork {
+            scene: scene.clone(),
             size: (w, h),
-            started: Instant::now(),
+            estimate,
+        })
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn launch(work: PngWork, path: &Path) -> Result<PngRun, String> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let written = Arc::new(AtomicU64::new(0));
+        let run_cancel = Arc::clone(&cancel);
+        let run_written = Arc::clone(&written);
+        let path = path.to_path_buf();
+        let PngWork {
+            scene,
+            size,
+            estimate,
+        } = work;
+        let done = on_thread("playa-export", move || {
+            export_png(&scene, size, &path, &run_cancel, &run_written)
+        })?;
+        Ok(PngRun {
+            size,
             estimate,
             cancel,
             written,
             done,
-        });
-        self.outcome = None;
-        self.hint = None;
-        Ok(())
+        })
     }
 
-    /// In the browser: renders `scene` at `size` on the UI thread (there
-    /// are no others) and offers the PNG, byte-identical to `playa render`
-    /// of the same scene and size, as a download named after `path`.
     #[cfg(target_arch = "wasm32")]
-    fn download(
-        &mut self,
-        scene: &Scene,
-        (w, h): (u32, u32),
-        path: &std::path::Path,
-    ) -> Result<(), String> {
-        let started = Instant::now();
+    fn launch(work: PngWork, path: &Path) -> Result<PngRun, String> {
+        Ok(PngRun {
+            size: work.size,
+            estimate: work.estimate,
+            cancel: Arc::default(),
+            written: Arc::default(),
+            pending: (work.scene, path.to_path_buf()),
+        })
+    }
+}
+
+impl Run for PngRun {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn advance(&mut self) -> Option<crate::Result<bool>> {
+        self.done.try_recv().ok()
+    }
+
+    /// Renders the PNG, byte-identical to `playa render` of the same
+    /// scene and size, and offers it as a download.
+    #[cfg(target_arch = "wasm32")]
+    fn advance(&mut self) -> Option<crate::Result<bool>> {
+        if self.cancelling() {
+            return Some(Ok(false));
+        }
+        let (scene, path) = &self.pending;
+        let (w, h) = self.size;
         let mut bytes = Vec::new();
-        crate::picture::render_png(
+        let rendered = crate::picture::render_png(
             &mut bytes,
             scene,
             w,
             h,
             &[],
             crate::picture::Compression::default(),
-        )
-        .map_err(|e| e.to_string())?;
-        let name = path
-            .file_name()
-            .map_or_else(|| "playa.png".into(), |n| n.to_string_lossy().into_owned());
-        super::web::download(&name, &bytes, "image/png")?;
-        let secs = started.elapsed().as_secs_f64();
-        self.outcome = Some(Message {
-            text: format!("Downloaded {name} ({w}×{h}, {secs:.1} s)"),
-            error: false,
-        });
-        Ok(())
+        );
+        Some(rendered.and_then(|()| deliver(path, "playa.png", &bytes, "image/png")))
     }
 
-    /// Draws the dialog when open; returns a message to show, if any.
+    fn cancel(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    fn cancelling(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    fn progress(&self, elapsed: Duration) -> (f32, String) {
+        let t = elapsed.as_secs_f32() / self.estimate.as_secs_f32();
+        // The encoder gives no progress of its own: the bar follows the
+        // estimate and slows down near the end rather than stop.
+        let fraction = 0.98 * (1.0 - (-1.4 * t).exp());
+        let mib = self.written.load(Ordering::Relaxed) as f64 / f64::from(1 << 20);
+        (fraction, format!("Rendering and writing… {mib:.1} MiB"))
+    }
+
+    fn status_line(&self) -> String {
+        format!("Exporting {}×{}…", self.size.0, self.size.1)
+    }
+
+    fn summary(&self) -> String {
+        format!("{}×{}", self.size.0, self.size.1)
+    }
+}
+
+impl ExportDialog {
+    /// Opens the dialog, proposing `{preset}-{seed}.png` in the last folder.
+    pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
+        self.open_with(settings.folder.as_deref(), |_| {
+            default_file_name(preset, scene)
+        });
+    }
+
+    /// Draws the dialog when open, the progress bar's estimate from the
+    /// preview's `ms_per_mpx`; returns a message to show, if any.
     pub fn ui(
         &mut self,
         ctx: &egui::Context,
@@ -479,138 +389,8 @@ impl ExportDialog {
         scene: &Scene,
         ms_per_mpx: Option<f64>,
     ) -> Option<Message> {
-        if !self.open {
-            return None;
-        }
-        let mut message = None;
-        let modal = egui::Modal::new(egui::Id::unique("export-dialog")).show(ctx, |ui| {
-            ui.set_width(460.0);
-            ui.heading("Export PNG");
-            ui.add_space(6.0);
-            let running = self.job.is_some();
-            ui.add_enabled_ui(!running, |ui| {
-                ui.horizontal_wrapped(|ui| {
-                    for preset in SizePreset::ALL {
-                        ui.radio_value(&mut settings.size, preset, preset.label());
-                    }
-                });
-                if settings.size == SizePreset::Custom {
-                    custom_size_ui(ui, &mut settings.custom, scene);
-                }
-                let (w, h) = settings.pixels(scene);
-                // Written strip by strip: memory follows the width only.
-                let mib = crate::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
-                let memory = if cfg!(target_arch = "wasm32") {
-                    format!("at most {mib:.0} MiB while rendering, and the file")
-                } else {
-                    format!("written strip by strip: at most {mib:.0} MiB while rendering")
-                };
-                ui.weak(format!("{w} × {h} pixels, {memory}"));
-                ui.add_space(4.0);
-                ui.horizontal(|ui| {
-                    let label = ui.label("File");
-                    ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
-                        .labelled_by(label.id);
-                    // In the browser the file is a download: no folders.
-                    #[cfg(not(target_arch = "wasm32"))]
-                    {
-                        let browsing = self.browse.is_some();
-                        if ui
-                            .add_enabled(
-                                !browsing,
-                                egui::Button::new(if browsing {
-                                    "Waiting…"
-                                } else {
-                                    "Browse…"
-                                }),
-                            )
-                            .clicked()
-                        {
-                            let start = PathBuf::from(self.path.trim());
-                            self.browse = Some(FileDialog::save_png(&start));
-                        }
-                    }
-                });
-                if let Some(hint) = &self.hint {
-                    ui.colored_label(ui.visuals().warn_fg_color, hint);
-                }
-            });
-            ui.add_space(6.0);
-            if let Some(job) = &self.job {
-                let t = job.started.elapsed().as_secs_f32() / job.estimate.as_secs_f32();
-                // The encoder gives no progress of its own: the bar follows
-                // the estimate and slows down near the end rather than stop.
-                let fraction = 0.98 * (1.0 - (-1.4 * t).exp());
-                let mib = job.written.load(Ordering::Relaxed) as f64 / f64::from(1 << 20);
-                let text = if job.cancel.load(Ordering::Relaxed) {
-                    "Cancelling…".to_string()
-                } else {
-                    format!("Rendering and writing… {mib:.1} MiB")
-                };
-                ui.add(egui::ProgressBar::new(fraction).text(text).animate(true));
-                ui.ctx().request_repaint_after(Duration::from_millis(50));
-            } else if let Some(outcome) = &self.outcome {
-                let color = if outcome.error {
-                    ui.visuals().error_fg_color
-                } else {
-                    ui.visuals().text_color()
-                };
-                ui.colored_label(color, &outcome.text);
-            }
-            ui.add_space(6.0);
-            let asking = replace_question_ui(ui, &self.replacing, &self.path, "png");
-            ui.horizontal(|ui| {
-                if asking.is_some() {
-                    let replace = ui
-                        .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
-                        .on_hover_text("Overwrite the file");
-                    if replace.clicked()
-                        && let Err(e) = self.start(settings, scene, ms_per_mpx, true)
-                    {
-                        let failed = Message {
-                            text: e,
-                            error: true,
-                        };
-                        self.outcome = Some(failed.clone());
-                        message = Some(failed);
-                    }
-                    if ui.button("Cancel").clicked() {
-                        self.replacing = None;
-                    }
-                } else if let Some(job) = &self.job {
-                    if ui.button("Cancel").clicked() {
-                        job.cancel.store(true, Ordering::Relaxed);
-                    }
-                    if ui
-                        .button("Hide")
-                        .on_hover_text("Keep exporting in the background")
-                        .clicked()
-                    {
-                        self.open = false;
-                    }
-                } else {
-                    if ui
-                        .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
-                        .clicked()
-                        && let Err(e) = self.start(settings, scene, ms_per_mpx, false)
-                    {
-                        let failed = Message {
-                            text: e,
-                            error: true,
-                        };
-                        self.outcome = Some(failed.clone());
-                        message = Some(failed);
-                    }
-                    if ui.button("Close").clicked() {
-                        self.open = false;
-                    }
-                }
-            });
-        });
-        if modal.should_close() && self.job.is_none() {
-            self.open = false;
-        }
-        message
+        self.exporter.ms_per_mpx = ms_per_mpx;
+        self.show(ctx, settings, scene)
     }
 }
 

@@ -114,12 +114,6 @@ impl FileDialog {
         FileDialog { answer }
     }
 
-    /// "Save as" for a PNG, starting at `start` (a file path).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn save_png(start: &Path) -> Self {
-        FileDialog::save(start, "PNG picture", "png")
-    }
-
     /// "Save as" for a file of `kind` ending in `.{extension}`, starting at
     /// `start` (a file path).
     #[cfg(not(target_arch = "wasm32"))]

@@ -13,6 +13,7 @@ pub mod animate;
 pub mod animation_export;
 pub mod controls;
 pub mod export;
+pub mod export_dialog;
 pub mod files;
 pub mod form;
 pub mod history;

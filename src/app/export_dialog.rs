@@ -1,0 +1,498 @@
+//! The export dialog's state machine, written once for every kind of file
+//! the app exports: a file path (typed, or chosen in the native save
+//! dialog; in the browser the file is a download), a question before an
+//! existing file is replaced, the export running in the background with a
+//! progress bar and Cancel, and its result (saved, failed or cancelled)
+//! shown in the dialog and the status bar.
+//!
+//! What differs between "Export PNG…" and "Export animation…" (the
+//! settings form, the file's extension, how the export runs and what its
+//! progress says) is an [`Exporter`] and the [`Run`] it starts.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use web_time::Instant;
+
+use super::Message;
+#[cfg(not(target_arch = "wasm32"))]
+use super::files::FileDialog;
+use crate::scene::Scene;
+
+/// What an export dialog exports: the parts of [`Dialog`] that differ
+/// from one kind of file to another.
+pub trait Exporter: Default {
+    /// The settings remembered between runs.
+    type Settings;
+    /// What [`Exporter::prepare`] checked and made, for
+    /// [`Exporter::launch`] to run.
+    type Work;
+    /// An export once started.
+    type Run: Run;
+    /// The dialog's heading.
+    const TITLE: &'static str;
+    /// The id of the dialog's window.
+    const ID: &'static str;
+    /// The dialog's width in points (the file field takes all but 160).
+    const WIDTH: f32;
+
+    /// The extension, without its dot, of the file made with `settings`.
+    fn extension(settings: &Self::Settings) -> &'static str;
+
+    /// The description of such files in the native save dialog's filter.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn file_kind(settings: &Self::Settings) -> &'static str;
+
+    /// The folder of the last export, in `settings`.
+    fn folder(settings: &mut Self::Settings) -> &mut Option<PathBuf>;
+
+    /// The form above the file field (it may change the field, e.g. its
+    /// extension to match a format).
+    fn settings_ui(
+        dialog: &mut Dialog<Self>,
+        ui: &mut egui::Ui,
+        settings: &mut Self::Settings,
+        scene: &Scene,
+    );
+
+    /// Checks `settings` and makes the work of exporting `scene`; the
+    /// error is the message to show.
+    fn prepare(&self, settings: &Self::Settings, scene: &Scene) -> Result<Self::Work, String>;
+
+    /// Starts `work`: natively on its own thread, writing the file at
+    /// `path`; in the browser, as a download named after `path`.
+    fn launch(work: Self::Work, path: &Path) -> Result<Self::Run, String>;
+}
+
+/// An export once started, moved on by its dialog each frame.
+pub trait Run {
+    /// Moves the export on (in the browser, a step of it on the UI
+    /// thread); its result once it is over: `Ok(true)` done, `Ok(false)`
+    /// cancelled, with no file written.
+    fn advance(&mut self) -> Option<crate::Result<bool>>;
+    /// Asks the export to stop.
+    fn cancel(&mut self);
+    /// Whether Cancel was pressed.
+    fn cancelling(&self) -> bool;
+    /// The progress bar's fraction done and text, `elapsed` after the
+    /// start.
+    fn progress(&self, elapsed: Duration) -> (f32, String);
+    /// The status bar's line while the dialog is hidden.
+    fn status_line(&self) -> String;
+    /// What was made, in the message once it is saved (`1920×1080`,
+    /// `25 frames`).
+    fn summary(&self) -> String;
+}
+
+/// A running export: the file and when it started, and the run itself.
+struct ExportTask<R> {
+    /// Where the file goes (natively), or its name (the download's).
+    path: PathBuf,
+    started: Instant,
+    run: R,
+}
+
+/// An export dialog for the files `E` makes, and its running export.
+pub struct Dialog<E: Exporter> {
+    /// Whether the dialog is showing.
+    pub(super) open: bool,
+    /// The file path being edited.
+    pub(super) path: String,
+    /// The settings of this kind of export that live as long as the
+    /// dialog (not remembered between runs).
+    pub(super) exporter: E,
+    task: Option<ExportTask<E::Run>>,
+    /// The native save dialog, and the extension its answer gets when it
+    /// has none.
+    #[cfg(not(target_arch = "wasm32"))]
+    browse: Option<(FileDialog, &'static str)>,
+    /// A hint under the path field (e.g. the file dialog could not open).
+    hint: Option<String>,
+    /// Result of the last export, shown in the dialog.
+    outcome: Option<Message>,
+    /// A file that exists, which Export would replace: the dialog asks
+    /// before it does.
+    replacing: Option<PathBuf>,
+}
+
+/// The file to write for `typed`, a path typed or chosen: with
+/// `.{extension}` added when it has no extension (`noext` →
+/// `noext.png`).
+fn file_path(typed: &str, extension: &str) -> PathBuf {
+    let path = PathBuf::from(typed.trim());
+    if path.extension().is_none() && path.file_name().is_some() {
+        path.with_extension(extension)
+    } else {
+        path
+    }
+}
+
+/// The file an export starts on, from the path `typed` (shown back as
+/// the file it names, extension added), or `None` while `replacing` asks
+/// whether an existing file may be replaced (`replace` answers yes).
+fn target(
+    typed: &mut String,
+    extension: &str,
+    replace: bool,
+    replacing: &mut Option<PathBuf>,
+) -> Result<Option<PathBuf>, String> {
+    if typed.trim().is_empty() {
+        return Err("choose a file to export to".to_string());
+    }
+    let path = file_path(typed, extension);
+    *typed = path.display().to_string();
+    *replacing = None;
+    #[cfg(not(target_arch = "wasm32"))]
+    if !replace && path.exists() {
+        *replacing = Some(path);
+        return Ok(None);
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = replace;
+    Ok(Some(path))
+}
+
+/// Runs `work` on a thread named `name`; its result arrives on the
+/// returned channel.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn on_thread(
+    name: &str,
+    work: impl FnOnce() -> crate::Result<bool> + Send + 'static,
+) -> Result<std::sync::mpsc::Receiver<crate::Result<bool>>, String> {
+    let (tx, done) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| format!("could not start the export: {e}"))?;
+    Ok(done)
+}
+
+/// Offers `bytes` as a download named after `path` (`fallback` when it
+/// names no file): the browser's way of saving.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn deliver(
+    path: &Path,
+    fallback: &str,
+    bytes: &[u8],
+    mime: &str,
+) -> crate::Result<bool> {
+    let name = path.file_name().map_or_else(
+        || fallback.to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    super::web::download(&name, bytes, mime).map_err(|e| crate::Error::Io {
+        path: path.to_path_buf(),
+        error: std::io::Error::other(e),
+    })?;
+    Ok(true)
+}
+
+impl<E: Exporter> Default for Dialog<E> {
+    fn default() -> Self {
+        Dialog {
+            open: false,
+            path: String::new(),
+            exporter: E::default(),
+            task: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            browse: None,
+            hint: None,
+            outcome: None,
+            replacing: None,
+        }
+    }
+}
+
+impl<E: Exporter> Dialog<E> {
+    /// Opens the dialog. Unless an export is running, `fresh` sets the
+    /// exporter's fields for this scene and names the file proposed in
+    /// `folder` (else the working directory).
+    pub fn open_with(&mut self, folder: Option<&Path>, fresh: impl FnOnce(&mut E) -> String) {
+        self.open = true;
+        self.outcome = None;
+        self.hint = None;
+        self.replacing = None;
+        if self.task.is_none() {
+            let name = fresh(&mut self.exporter);
+            let path = match folder {
+                Some(dir) => dir.join(name),
+                None => std::path::absolute(&name).unwrap_or_else(|_| PathBuf::from(name)),
+            };
+            self.path = path.display().to_string();
+        }
+    }
+
+    /// Whether the dialog is showing.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Whether an export is running.
+    pub fn running(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// A short line for the status bar while an export runs with the
+    /// dialog closed.
+    pub fn status_line(&self) -> Option<String> {
+        let task = self.task.as_ref()?;
+        (!self.open).then(|| task.run.status_line())
+    }
+
+    /// Collects the file dialog's answer; moves a running export on and
+    /// collects its result into `message`.
+    pub fn poll(&mut self, message: &mut Option<Message>) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some((dialog, extension)) = &mut self.browse
+            && let Some(result) = dialog.poll()
+        {
+            match result {
+                Some(path) => {
+                    self.path = file_path(&path.display().to_string(), extension)
+                        .display()
+                        .to_string();
+                    self.hint = None;
+                }
+                None => {
+                    self.hint = Some(
+                        "No file chosen. If no file dialog appeared (no desktop portal), type the path above."
+                            .to_string(),
+                    );
+                }
+            }
+            self.browse = None;
+        }
+        let Some(task) = &mut self.task else { return };
+        let Some(result) = task.run.advance() else {
+            return;
+        };
+        let secs = task.started.elapsed().as_secs_f64();
+        #[cfg(not(target_arch = "wasm32"))]
+        let (saved, name) = ("Saved", task.path.display().to_string());
+        #[cfg(target_arch = "wasm32")]
+        let (saved, name) = ("Downloaded", super::files::display_name(&task.path));
+        let outcome = match result {
+            Ok(true) => Message {
+                text: format!("{saved} {name} ({}, {secs:.1} s)", task.run.summary()),
+                error: false,
+            },
+            Ok(false) => Message {
+                text: "Export cancelled; no file written".to_string(),
+                error: false,
+            },
+            Err(e) => Message {
+                text: format!("Export failed: {e}"),
+                error: true,
+            },
+        };
+        *message = Some(outcome.clone());
+        self.outcome = Some(outcome);
+        self.task = None;
+    }
+
+    /// Starts exporting `scene` with `settings` to the path in the field
+    /// (the file's extension added when it has none). A file that exists
+    /// is replaced only once `replace` says so: else the dialog asks first.
+    pub fn start(
+        &mut self,
+        settings: &mut E::Settings,
+        scene: &Scene,
+        replace: bool,
+    ) -> Result<(), String> {
+        if self.task.is_some() {
+            return Err("an export is already running".to_string());
+        }
+        let extension = E::extension(settings);
+        let Some(path) = target(&mut self.path, extension, replace, &mut self.replacing)? else {
+            return Ok(());
+        };
+        let work = self.exporter.prepare(settings, scene)?;
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            if !dir.is_dir() {
+                return Err(format!(
+                    "folder {} does not exist",
+                    crate::error::clip(&dir.display().to_string())
+                ));
+            }
+            *E::folder(settings) = Some(dir.to_path_buf());
+        }
+        let run = E::launch(work, &path)?;
+        self.task = Some(ExportTask {
+            path,
+            started: Instant::now(),
+            run,
+        });
+        self.outcome = None;
+        self.hint = None;
+        Ok(())
+    }
+
+    /// [`Dialog::start`], its error shown in the dialog and returned as
+    /// the message to show.
+    fn start_or_report(
+        &mut self,
+        settings: &mut E::Settings,
+        scene: &Scene,
+        replace: bool,
+    ) -> Option<Message> {
+        let failed = Message {
+            text: self.start(settings, scene, replace).err()?,
+            error: true,
+        };
+        self.outcome = Some(failed.clone());
+        Some(failed)
+    }
+
+    /// Draws the dialog when open; returns a message to show, if any.
+    pub fn show(
+        &mut self,
+        ctx: &egui::Context,
+        settings: &mut E::Settings,
+        scene: &Scene,
+    ) -> Option<Message> {
+        if !self.open {
+            return None;
+        }
+        let mut message = None;
+        let modal = egui::Modal::new(egui::Id::unique(E::ID)).show(ctx, |ui| {
+            ui.set_width(E::WIDTH);
+            ui.heading(E::TITLE);
+            ui.add_space(6.0);
+            let running = self.task.is_some();
+            ui.add_enabled_ui(!running, |ui| {
+                E::settings_ui(self, ui, settings, scene);
+                ui.add_space(4.0);
+                self.file_ui(ui, settings);
+            });
+            ui.add_space(6.0);
+            self.progress_ui(ui);
+            ui.add_space(6.0);
+            message = self.buttons_ui(ui, settings, scene);
+        });
+        if modal.should_close() && self.task.is_none() {
+            self.open = false;
+        }
+        message
+    }
+
+    /// The file field, Browse… (natively) and the hint under them.
+    fn file_ui(&mut self, ui: &mut egui::Ui, settings: &E::Settings) {
+        ui.horizontal(|ui| {
+            let label = ui.label("File");
+            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(E::WIDTH - 160.0))
+                .labelled_by(label.id);
+            // In the browser the file is a download: no folders.
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let browsing = self.browse.is_some();
+                let text = if browsing { "Waiting…" } else { "Browse…" };
+                if ui.add_enabled(!browsing, egui::Button::new(text)).clicked() {
+                    let start = PathBuf::from(self.path.trim());
+                    let extension = E::extension(settings);
+                    let dialog = FileDialog::save(&start, E::file_kind(settings), extension);
+                    self.browse = Some((dialog, extension));
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            let _ = settings;
+        });
+        if let Some(hint) = &self.hint {
+            ui.colored_label(ui.visuals().warn_fg_color, hint);
+        }
+    }
+
+    /// The running export's progress bar, or the last one's result.
+    fn progress_ui(&self, ui: &mut egui::Ui) {
+        if let Some(task) = &self.task {
+            let (fraction, text) = task.run.progress(task.started.elapsed());
+            let text = if task.run.cancelling() {
+                "Cancelling…".to_string()
+            } else {
+                text
+            };
+            ui.add(egui::ProgressBar::new(fraction).text(text).animate(true));
+            ui.ctx().request_repaint_after(Duration::from_millis(50));
+        } else if let Some(outcome) = &self.outcome {
+            let color = if outcome.error {
+                ui.visuals().error_fg_color
+            } else {
+                ui.visuals().text_color()
+            };
+            ui.colored_label(color, &outcome.text);
+        }
+    }
+
+    /// The question before replacing a file and the buttons: Replace and
+    /// Cancel while it asks, Cancel and Hide while an export runs, else
+    /// Export and Close. Returns a message to show, if any.
+    fn buttons_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        settings: &mut E::Settings,
+        scene: &Scene,
+    ) -> Option<Message> {
+        let mut message = None;
+        let asking = self.replace_question_ui(ui, E::extension(settings));
+        ui.horizontal(|ui| {
+            if asking.is_some() {
+                let replace = ui
+                    .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
+                    .on_hover_text("Overwrite the file");
+                if replace.clicked() {
+                    message = self.start_or_report(settings, scene, true);
+                }
+                if ui.button("Cancel").clicked() {
+                    self.replacing = None;
+                }
+            } else if let Some(task) = &mut self.task {
+                if ui.button("Cancel").clicked() {
+                    task.run.cancel();
+                }
+                if ui
+                    .button("Hide")
+                    .on_hover_text("Keep exporting in the background")
+                    .clicked()
+                {
+                    self.open = false;
+                }
+            } else {
+                if ui
+                    .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
+                    .clicked()
+                {
+                    message = self.start_or_report(settings, scene, false);
+                }
+                if ui.button("Close").clicked() {
+                    self.open = false;
+                }
+            }
+        });
+        message
+    }
+
+    /// The existing file the dialog asks about, while the path field
+    /// still names it (a file ending in `.{extension}`), its question
+    /// shown.
+    fn replace_question_ui(&self, ui: &mut egui::Ui, extension: &str) -> Option<PathBuf> {
+        let asking = self
+            .replacing
+            .as_ref()
+            .filter(|p| **p == file_path(&self.path, extension))
+            .cloned();
+        if let Some(path) = &asking {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "⚠ {} already exists. Replace it?",
+                    super::files::display_name(path)
+                ),
+            );
+        }
+        asking
+    }
+}
