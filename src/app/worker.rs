@@ -64,7 +64,7 @@ impl<Req, Out> Outbox<'_, Req, Out> {
 }
 
 /// The job of a [`Worker`].
-type Job<Req, Out> = Box<dyn FnMut(Req, &Outbox<'_, Req, Out>) + Send>;
+type Handler<Req, Out> = Box<dyn FnMut(Req, &Outbox<'_, Req, Out>) + Send>;
 
 /// A background thread running `job` on the newest request.
 pub struct Worker<Req, Out> {
@@ -75,7 +75,7 @@ pub struct Worker<Req, Out> {
     /// In the browser: the job and its results' sender, run on the UI
     /// thread by [`Worker::results`].
     #[cfg(target_arch = "wasm32")]
-    inline: RefCell<(Job<Req, Out>, mpsc::Sender<Out>)>,
+    inline: RefCell<(Handler<Req, Out>, mpsc::Sender<Out>)>,
 }
 
 impl<Req: Send + 'static, Out: Send + 'static> Worker<Req, Out> {
@@ -91,7 +91,7 @@ impl<Req: Send + 'static, Out: Send + 'static> Worker<Req, Out> {
             wake: Condvar::new(),
         });
         let (tx, results) = mpsc::channel();
-        let job: Job<Req, Out> = Box::new(job);
+        let job: Handler<Req, Out> = Box::new(job);
         #[cfg(not(target_arch = "wasm32"))]
         {
             let thread_shared = Arc::clone(&shared);
@@ -118,7 +118,7 @@ impl<Req: Send + 'static, Out: Send + 'static> Worker<Req, Out> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn run<Req, Out>(shared: &Shared<Req>, tx: &mpsc::Sender<Out>, mut job: Job<Req, Out>) {
+fn run<Req, Out>(shared: &Shared<Req>, tx: &mpsc::Sender<Out>, mut job: Handler<Req, Out>) {
     loop {
         let request = {
             let mut slot = shared.lock();
