@@ -270,8 +270,18 @@ mod tests {
 
     #[test]
     fn dropping_the_worker_ends_the_thread() {
-        let worker = Worker::spawn("test", |n: u32, out| out.send(n));
+        // The job holds `alive`: it is dropped with the job, when the
+        // thread's loop ends.
+        let (alive, gone) = mpsc::channel::<()>();
+        let worker = Worker::spawn("test", move |n: u32, out| {
+            let _held = &alive;
+            out.send(n);
+        });
         worker.request(1);
+        assert_eq!(worker.wait_result(Duration::from_secs(5)), Some(1));
         drop(worker);
+        // Dropping the worker ended the thread and waited for it: the job,
+        // and the sender in it, are gone by now.
+        assert_eq!(gone.try_recv(), Err(mpsc::TryRecvError::Disconnected));
     }
 }
