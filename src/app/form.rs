@@ -111,25 +111,41 @@ pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Op
     else {
         return row(ui, setting, t);
     };
-    let label = ui.label(setting.label);
     let before = get(t);
-    let mut v = before;
-    let r = ui
-        .add(
-            egui::Slider::new(&mut v, min..=max.max(min))
-                .logarithmic(log)
-                .smallest_positive(1.0)
-                .clamping(egui::SliderClamping::Edits)
-                .update_while_editing(false),
-        )
-        .labelled_by(label.id)
-        .on_hover_text(setting.hint);
-    escape_cancels(ui, &r, &mut v, before);
+    let (r, v) = slider_row(ui, setting, before, min..=max.max(min), log, |s| {
+        s.smallest_positive(1.0)
+    });
     if r.changed() && v != before {
         put(t, v);
     }
     ui.end_row();
     Some(r)
+}
+
+/// The label and slider of a number `setting` now at `before`, within
+/// `range` (logarithmic when `log`; `style` sets the rest). The value a
+/// typed number applies only on Enter or when the box loses focus, and
+/// Escape restores `before`. Returns the slider's response and its value.
+fn slider_row<T, N: egui::emath::Numeric>(
+    ui: &mut Ui,
+    setting: &Setting<T>,
+    before: N,
+    range: std::ops::RangeInclusive<N>,
+    log: bool,
+    style: impl FnOnce(egui::Slider<'_>) -> egui::Slider<'_>,
+) -> (Response, N) {
+    let label = ui.label(setting.label);
+    let mut v = before;
+    let slider = egui::Slider::new(&mut v, range)
+        .logarithmic(log)
+        .clamping(egui::SliderClamping::Edits)
+        .update_while_editing(false);
+    let r = ui
+        .add(style(slider))
+        .labelled_by(label.id)
+        .on_hover_text(setting.hint);
+    escape_cancels(ui, &r, &mut v, before);
+    (r, v)
 }
 
 fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
@@ -143,20 +159,10 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
             log,
             ..
         } => {
-            let label = ui.label(setting.label);
             let before = get(t);
-            let mut v = before;
-            let r = ui
-                .add(
-                    egui::Slider::new(&mut v, min..=max)
-                        .logarithmic(log)
-                        .max_decimals(if log { 4 } else { 3 })
-                        .clamping(egui::SliderClamping::Edits)
-                        .update_while_editing(false),
-                )
-                .labelled_by(label.id)
-                .on_hover_text(setting.hint);
-            escape_cancels(ui, &r, &mut v, before);
+            let (r, v) = slider_row(ui, setting, before, min..=max, log, |s| {
+                s.max_decimals(if log { 4 } else { 3 })
+            });
             // The slider shows a rounded value (1/15 as 0.067): clamping
             // only edits keeps it from writing that back when merely shown,
             // and a change by hand lands on the setting's own grid.
