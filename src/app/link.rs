@@ -86,72 +86,78 @@ mod tests {
         }
     }
 
+    /// Plays `frames` through one [`Link`]: each the address (its
+    /// fragment), the scene shown, whether an edit is in progress, and what
+    /// the link must answer.
+    fn play(frames: &[(String, Scene, bool, LinkAction)]) {
+        let mut link = Link::default();
+        for (k, (hash, scene, editing, want)) in frames.iter().enumerate() {
+            assert_eq!(&link.on_frame(hash, scene, *editing), want, "frame {k}");
+        }
+    }
+
+    /// The address holding `code`.
+    fn at(code: &str) -> String {
+        format!("#{code}")
+    }
+
     #[test]
     fn a_link_opens_its_scene_then_edits_are_written_back() {
-        let mut link = Link::default();
         let code = crate::share::encode(&scene(7));
-        // The first frame: the link names a scene; the restored one loses.
-        assert_eq!(
-            link.on_frame(&format!("#{code}"), &scene(1), false),
-            LinkAction::Load(code.clone())
-        );
-        // Its scene loaded: nothing to write.
-        assert_eq!(
-            link.on_frame(&format!("#{code}"), &scene(7), false),
-            LinkAction::None
-        );
-        // Dragging: nothing until the edit is committed.
-        assert_eq!(
-            link.on_frame(&format!("#{code}"), &scene(8), true),
-            LinkAction::None
-        );
         let edited = crate::share::encode(&scene(8));
-        assert_eq!(
-            link.on_frame(&format!("#{code}"), &scene(8), false),
-            LinkAction::Write(edited.clone())
-        );
-        // The address now holds the edit.
-        assert_eq!(
-            link.on_frame(&format!("#{edited}"), &scene(8), false),
-            LinkAction::None
-        );
+        play(&[
+            // The first frame: the link names a scene; the restored one loses.
+            (at(&code), scene(1), false, LinkAction::Load(code.clone())),
+            // Its scene loaded: nothing to write.
+            (at(&code), scene(7), false, LinkAction::None),
+            // Dragging: nothing until the edit is committed.
+            (at(&code), scene(8), true, LinkAction::None),
+            (
+                at(&code),
+                scene(8),
+                false,
+                LinkAction::Write(edited.clone()),
+            ),
+            // The address now holds the edit.
+            (at(&edited), scene(8), false, LinkAction::None),
+        ]);
     }
 
     #[test]
     fn a_pasted_link_loads_and_an_empty_address_gets_the_code() {
-        let mut link = Link::default();
         let default = crate::share::encode(&Scene::default());
-        assert_eq!(
-            link.on_frame("", &Scene::default(), false),
-            LinkAction::Write(default.clone())
-        );
-        assert_eq!(
-            link.on_frame(&format!("#{default}"), &Scene::default(), false),
-            LinkAction::None
-        );
         let other = crate::share::encode(&scene(99));
-        assert_eq!(
-            link.on_frame(&format!("#{other}"), &Scene::default(), false),
-            LinkAction::Load(other)
-        );
+        play(&[
+            (
+                String::new(),
+                Scene::default(),
+                false,
+                LinkAction::Write(default.clone()),
+            ),
+            (at(&default), Scene::default(), false, LinkAction::None),
+            (
+                at(&other),
+                Scene::default(),
+                false,
+                LinkAction::Load(other.clone()),
+            ),
+        ]);
     }
 
     #[test]
     fn a_bad_link_is_loaded_once_and_kept_until_an_edit() {
-        let mut link = Link::default();
-        assert_eq!(
-            link.on_frame("#playa1-garbage", &Scene::default(), false),
-            LinkAction::Load("playa1-garbage".into())
-        );
-        // The app showed the error; the bad fragment is not retried.
-        assert_eq!(
-            link.on_frame("#playa1-garbage", &Scene::default(), false),
-            LinkAction::None
-        );
+        let bad = at("playa1-garbage");
         let edited = crate::share::encode(&scene(3));
-        assert_eq!(
-            link.on_frame("#playa1-garbage", &scene(3), false),
-            LinkAction::Write(edited)
-        );
+        play(&[
+            (
+                bad.clone(),
+                Scene::default(),
+                false,
+                LinkAction::Load("playa1-garbage".into()),
+            ),
+            // The app showed the error; the bad fragment is not retried.
+            (bad.clone(), Scene::default(), false, LinkAction::None),
+            (bad, scene(3), false, LinkAction::Write(edited)),
+        ]);
     }
 }
