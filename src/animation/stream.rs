@@ -1,0 +1,239 @@
+//! Writing an animation as a stream: windows of frames rendered in
+//! parallel while the window before is written ([`Animation::write`]), or
+//! one frame a call ([`Steps`]) for a caller that cannot wait; and the
+//! [`Progress`] a watcher reads and cancels through.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use image::RgbaImage;
+use rayon::prelude::*;
+
+use super::Animation;
+use super::writer::{Encoder, Framer, Prepared};
+use crate::compose::{Generations, Plan};
+use crate::error::Result;
+
+/// Progress of an animation being written, and its Cancel: shared between
+/// the writer and whoever watches it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    frames: AtomicUsize,
+    cancel: AtomicBool,
+}
+
+impl Progress {
+    /// Frames written so far.
+    pub fn frames_written(&self) -> usize {
+        self.frames.load(Ordering::Relaxed)
+    }
+
+    /// Asks the writer to stop; it stops before its next frame.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether Cancel was asked for.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+impl Animation {
+    /// Makes the animation into `out`, streaming: windows of a few frames
+    /// are rendered and prepared in parallel while the window before is
+    /// written. Returns `Ok(false)` if `progress` was cancelled (part of
+    /// the animation may have been written to `out`).
+    pub fn write<W: Write + Send>(&self, out: W, progress: &Progress) -> Result<bool> {
+        let mut encoder = self.encoder(out)?;
+        let mut plans = self.generations()?;
+        // Enough frames to keep every core busy while one encodes; the
+        // memory is two windows and one frame.
+        let window = rayon::current_num_threads().clamp(2, 4);
+        let mut previous = None;
+        let first = encoder.first_frame.take();
+        let mut ready =
+            self.prepare_window(&mut plans, window, &encoder.framer, &mut previous, first)?;
+        while !ready.is_empty() {
+            let Encoder {
+                framer,
+                sink,
+                options,
+                count,
+                next,
+                ..
+            } = &mut encoder;
+            let (written, prepared) = rayon::join(
+                || -> Result<bool> {
+                    for frame in ready.drain(..) {
+                        if progress.cancelled() {
+                            return Ok(false);
+                        }
+                        sink.write(frame, options, *next, *count)?;
+                        *next += 1;
+                        progress.frames.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(true)
+                },
+                || {
+                    if progress.cancelled() {
+                        return Ok(Vec::new());
+                    }
+                    self.prepare_window(&mut plans, window, framer, &mut previous, None)
+                },
+            );
+            if !written? {
+                return Ok(false);
+            }
+            ready = prepared?;
+        }
+        if progress.cancelled() {
+            return Ok(false);
+        }
+        encoder.finish()?;
+        Ok(true)
+    }
+
+    /// Renders the next `window` frames in parallel and prepares them for
+    /// writing, each against the one before (`previous`: the last frame of
+    /// the window before, replaced by this window's last). `first`, when
+    /// given, is the window's first frame, rendered already.
+    fn prepare_window(
+        &self,
+        plans: &mut Generations,
+        window: usize,
+        framer: &Framer,
+        previous: &mut Option<RgbaImage>,
+        first: Option<RgbaImage>,
+    ) -> Result<Vec<Prepared>> {
+        let plans: Vec<Plan> = plans.take(window).collect();
+        let mut frames: Vec<Option<RgbaImage>> = plans.iter().map(|_| None).collect();
+        if let Some(slot) = frames.first_mut() {
+            *slot = first;
+        }
+        frames
+            .par_iter_mut()
+            .zip(&plans)
+            .try_for_each(|(frame, plan)| -> Result<()> {
+                if frame.is_none() {
+                    *frame = Some(self.frame(plan)?);
+                }
+                Ok(())
+            })?;
+        let frames: Vec<RgbaImage> = frames.into_iter().flatten().collect();
+        let prepared = (0..frames.len())
+            .into_par_iter()
+            .map(|i| {
+                let before = if i == 0 {
+                    previous.as_ref()
+                } else {
+                    Some(&frames[i - 1])
+                };
+                framer.prepare(before, &frames[i])
+            })
+            .collect();
+        if let Some(last) = frames.into_iter().next_back() {
+            *previous = Some(last);
+        }
+        Ok(prepared)
+    }
+
+    /// [`Animation::write`] into a file, atomically: a failure or Cancel
+    /// leaves no file (and an existing one untouched). `Ok(false)`:
+    /// cancelled.
+    pub fn write_file(&self, path: &Path, progress: &Progress) -> Result<bool> {
+        let mut failure = None;
+        let result = crate::atomic::write_atomically_with(path, |file| {
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+            match self.write(&mut out, progress) {
+                Ok(true) => out.flush(),
+                Ok(false) => Err(std::io::Error::other("cancelled")),
+                Err(e) => {
+                    let message = e.to_string();
+                    failure = Some(e);
+                    Err(std::io::Error::other(message))
+                }
+            }
+        });
+        match (result, failure) {
+            (Ok(()), _) => Ok(true),
+            (Err(_), None) if progress.cancelled() => Ok(false),
+            (Err(_), Some(e)) | (Err(e), None) => Err(e),
+        }
+    }
+
+    /// The animation's bytes, made frame by frame, one frame a call to
+    /// [`Steps::step`]: for a caller that cannot wait for the whole, such
+    /// as the browser, which renders on its page's one thread between UI
+    /// frames. The bytes are those of [`Animation::write`].
+    pub fn steps(&self) -> Result<Steps> {
+        let bytes = SharedBytes::default();
+        Ok(Steps {
+            encoder: Some(self.encoder(bytes.clone())?),
+            plans: self.generations()?,
+            animation: self.clone(),
+            previous: None,
+            bytes,
+        })
+    }
+}
+
+/// An animation being made one frame at a time (see [`Animation::steps`]).
+pub struct Steps {
+    animation: Animation,
+    plans: Generations,
+    encoder: Option<Encoder<SharedBytes>>,
+    previous: Option<RgbaImage>,
+    bytes: SharedBytes,
+}
+
+impl Steps {
+    /// Renders and writes the next frame; after the last, finishes the file
+    /// and returns its bytes.
+    pub fn step(&mut self) -> Result<Option<Vec<u8>>> {
+        let Some(encoder) = &mut self.encoder else {
+            return Ok(None);
+        };
+        if let Some(plan) = self.plans.next() {
+            let frame = match encoder.first_frame.take() {
+                Some(first) => first,
+                None => self.animation.frame(&plan)?,
+            };
+            encoder.push(self.previous.as_ref(), &frame)?;
+            self.previous = Some(frame);
+            return Ok(None);
+        }
+        if let Some(encoder) = self.encoder.take() {
+            encoder.finish()?;
+        }
+        let bytes = std::mem::take(&mut *self.bytes.0.lock().expect("no panics while held"));
+        Ok(Some(bytes))
+    }
+
+    /// Frames written so far.
+    pub fn frames_written(&self) -> usize {
+        self.encoder
+            .as_ref()
+            .map_or_else(|| self.animation.frame_count(), |encoder| encoder.next)
+    }
+}
+
+/// A byte buffer that a [`Steps`] and its encoder share.
+#[derive(Clone, Default)]
+struct SharedBytes(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBytes {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .expect("no panics while held")
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

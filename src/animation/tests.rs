@@ -1,0 +1,289 @@
+//! Tests of the animation module: delays, options, changed rectangles,
+//! the stream against the steps, threads and cells.
+
+use image::RgbaImage;
+
+use super::rect::Rect;
+use super::*;
+use crate::scene::{MAX_GENERATIONS, Scene};
+
+fn small(format: Format) -> Animation {
+    let mut scene = Scene::default();
+    scene.automaton.columns = 64;
+    let options = Options {
+        first: 2,
+        last: 6,
+        format,
+        ..Options::default()
+    };
+    Animation::new(&scene, &options, (48, 27)).unwrap()
+}
+
+#[test]
+fn apng_delays_are_exact_fractions() {
+    let o = Options {
+        fps: 12.0,
+        hold: 1.5,
+        ..Options::default()
+    };
+    assert_eq!(o.apng_delay(0, 3), (1, 12));
+    // 1/12 + 3/2 = 19/12.
+    assert_eq!(o.apng_delay(2, 3), (19, 12));
+    let o = Options {
+        fps: 12.5,
+        ..Options::default()
+    };
+    assert_eq!(o.apng_delay(0, 3), (2, 25));
+    let o = Options {
+        fps: 0.1,
+        hold: 60.0,
+        ..Options::default()
+    };
+    assert_eq!(o.apng_delay(0, 2), (10, 1));
+    assert_eq!(o.apng_delay(1, 2), (70, 1));
+    // 1/12.37 + 0.01 = 11237/123700 does not fit 16 bits: milliseconds.
+    let o = Options {
+        fps: 12.37,
+        hold: 0.01,
+        ..Options::default()
+    };
+    assert_eq!(o.apng_delay(1, 2), (91, 1000));
+}
+
+#[test]
+fn gif_delays_keep_time_in_hundredths() {
+    let o = Options {
+        fps: 12.0,
+        hold: 2.0,
+        ..Options::default()
+    };
+    let delays: Vec<u16> = (0..12).map(|k| o.gif_delay(k, 12)).collect();
+    assert_eq!(delays[..11], [8, 9, 8, 8, 9, 8, 8, 9, 8, 8, 9]);
+    // 12 frames last one second, plus the hold.
+    assert_eq!(delays.iter().map(|&d| u32::from(d)).sum::<u32>(), 300);
+    let o = Options {
+        fps: 50.0,
+        ..Options::default()
+    };
+    assert!((0..100).all(|k| o.gif_delay(k, 100) == 2));
+}
+
+#[test]
+fn options_are_checked() {
+    let bad = [
+        Options {
+            fps: 0.0,
+            ..Options::default()
+        },
+        Options {
+            fps: f32::NAN,
+            ..Options::default()
+        },
+        Options {
+            fps: 60.0,
+            format: Format::Gif,
+            ..Options::default()
+        },
+        Options {
+            first: 5,
+            last: 3,
+            ..Options::default()
+        },
+        Options {
+            last: MAX_GENERATIONS + 1,
+            ..Options::default()
+        },
+        Options {
+            hold: -1.0,
+            ..Options::default()
+        },
+        Options {
+            cells: Some(0),
+            ..Options::default()
+        },
+    ];
+    for o in bad {
+        assert!(o.validate().is_err(), "{o:?}");
+    }
+    let gif = Options {
+        fps: 60.0,
+        format: Format::Gif,
+        ..Options::default()
+    };
+    let err = gif.validate().unwrap_err().to_string();
+    assert!(err.contains("at most 50"), "{err}");
+    assert!(
+        Options {
+            fps: 60.0,
+            ..Options::default()
+        }
+        .validate()
+        .is_ok()
+    );
+}
+
+#[test]
+fn options_round_trip_through_ron() {
+    let o = Options {
+        first: 3,
+        last: 30,
+        fps: 7.5,
+        hold: 1.25,
+        loops: 2,
+        cells: Some(4),
+        format: Format::Gif,
+    };
+    assert_eq!(Options::from_ron(&o.to_ron(), "t").unwrap(), o);
+    assert!(Options::from_ron("(fps: 0)", "t").is_err());
+    assert!(Options::from_ron("(speed: 3)", "t").is_err());
+}
+
+proptest::proptest! {
+    #[test]
+    fn options_round_trip_and_any_text_is_valid_or_refused(
+        first in 0u32..=MAX_GENERATIONS,
+        span in 0u32..=MAX_GENERATIONS,
+        fps in 10u32..=10_000,
+        hold in 0u32..=6000,
+        loops in 0u32..=MAX_LOOPS,
+        cells in proptest::option::of(1u32..=MAX_CELL_SCALE),
+        gif in proptest::bool::ANY,
+        text in ".{0,80}",
+    ) {
+        let o = Options {
+            first,
+            last: (first + span).min(MAX_GENERATIONS),
+            fps: fps as f32 / 100.0,
+            hold: hold as f32 / 100.0,
+            loops,
+            cells,
+            format: if gif && fps <= 5000 { Format::Gif } else { Format::Apng },
+        };
+        let o = Options { first: o.first.min(o.last), ..o.quantized() };
+        proptest::prop_assert!(o.validate().is_ok(), "{:?}", o);
+        proptest::prop_assert_eq!(Options::from_ron(&o.to_ron(), "t").unwrap(), o);
+        let wrapped = format!("({text})");
+        for t in [text.as_str(), wrapped.as_str()] {
+            if let Ok(read) = Options::from_ron(t, "t") {
+                proptest::prop_assert!(read.validate().is_ok());
+            }
+        }
+    }
+}
+
+#[test]
+fn changed_rectangles_hold_every_change() {
+    let a = RgbaImage::from_pixel(9, 7, image::Rgba([1, 2, 3, 255]));
+    assert_eq!(
+        Rect::changed(&a, &a),
+        Rect {
+            x: 0,
+            y: 0,
+            width: 1,
+            height: 1
+        }
+    );
+    for points in [
+        vec![(4, 3)],
+        vec![(0, 0)],
+        vec![(8, 6)],
+        vec![(2, 1), (6, 5)],
+        vec![(6, 1), (2, 5)],
+        vec![(8, 0), (0, 6)],
+    ] {
+        let mut b = a.clone();
+        for &(x, y) in &points {
+            b.put_pixel(x, y, image::Rgba([9, 9, 9, 255]));
+        }
+        let r = Rect::changed(&a, &b);
+        let xs = points.iter().map(|p| p.0);
+        let ys = points.iter().map(|p| p.1);
+        let (x0, x1) = (xs.clone().min().unwrap(), xs.max().unwrap());
+        let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
+        assert_eq!(
+            r,
+            Rect {
+                x: x0,
+                y: y0,
+                width: x1 - x0 + 1,
+                height: y1 - y0 + 1
+            },
+            "{points:?}"
+        );
+    }
+}
+
+#[test]
+fn steps_make_the_same_bytes_as_write() {
+    for format in Format::ALL {
+        let animation = small(format);
+        let mut streamed = Vec::new();
+        assert!(
+            animation
+                .write(&mut streamed, &Progress::default())
+                .unwrap()
+        );
+        let mut steps = animation.steps().unwrap();
+        let bytes = loop {
+            if let Some(bytes) = steps.step().unwrap() {
+                break bytes;
+            }
+        };
+        assert_eq!(steps.frames_written(), 5);
+        assert!(bytes == streamed, "{format:?}");
+    }
+}
+
+#[test]
+fn the_same_on_any_number_of_threads() {
+    for format in Format::ALL {
+        let animation = small(format);
+        let bytes = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut out = Vec::new();
+            pool.install(|| animation.write(&mut out, &Progress::default()))
+                .unwrap();
+            out
+        };
+        assert!(bytes(1) == bytes(3), "{format:?}");
+    }
+}
+
+#[test]
+fn cancel_stops_before_the_end() {
+    let animation = small(Format::Apng);
+    let progress = Progress::default();
+    progress.cancel();
+    let mut out = Vec::new();
+    assert!(!animation.write(&mut out, &progress).unwrap());
+    assert_eq!(progress.frames_written(), 0);
+}
+
+#[test]
+fn cells_are_squares_of_the_scale() {
+    let mut scene = Scene::default();
+    scene.automaton.columns = 20;
+    let (cols, rows) = scene.grid_size();
+    let options = Options {
+        cells: Some(3),
+        first: 0,
+        last: 1,
+        ..Options::default()
+    };
+    assert_eq!(cells_size(&scene, 3), (cols as u32 * 3, rows as u32 * 3));
+    assert!(Animation::new(&scene, &options, (100, 100)).is_err());
+    let animation = Animation::new(&scene, &options, cells_size(&scene, 3)).unwrap();
+    let plan = animation.generations().unwrap().next().unwrap();
+    let mut image = RgbaImage::new(cols as u32 * 3, rows as u32 * 3);
+    animation.draw(&plan, &mut image).unwrap();
+    for (x, y, p) in image.enumerate_pixels() {
+        let alive = plan.grid().get(x as usize / 3, y as usize / 3);
+        let want = if alive { LIVE_CELL } else { DEAD_CELL };
+        assert_eq!(p.0[..3], want, "{x},{y}");
+    }
+    assert_eq!(cells_scale_to_fit(&scene, (cols as u32 * 3 + 2, 10_000)), 3);
+    assert_eq!(cells_scale_to_fit(&scene, (1, 1)), 1);
+}

@@ -1,0 +1,176 @@
+//! The frames of an animation into its file: each frame cut to the
+//! rectangle that changed and converted for its format (any thread), then
+//! written in order to the APNG or GIF sink.
+
+use std::io::Write;
+
+use image::RgbaImage;
+
+use super::rect::Rect;
+use super::{ANIMATION_KEY, Animation, Format, Options, apng, colormap, gif};
+use crate::error::{Error, Result};
+
+impl Animation {
+    /// An encoder writing the animation's header into `out`; frames are
+    /// then pushed in order ([`Encoder::push`]). A GIF's palette is made
+    /// here, from the first and last frames (rendered for it).
+    pub fn encoder<W: Write>(&self, out: W) -> Result<Encoder<W>> {
+        let count = self.frame_count();
+        let (w, h) = (self.width, self.height);
+        let mut first_frame = None;
+        let (framer, sink) = match self.options.format {
+            Format::Apng => {
+                let texts =
+                    crate::picture::texts(&self.scene, &[(ANIMATION_KEY, self.options.to_ron())])?;
+                let sink = apng::Sink::new(out, w, h, count as u32, self.options.loops, &texts)?;
+                (Framer::Apng, Sink::Apng(sink))
+            }
+            Format::Gif => {
+                let first = self.single_frame(self.options.first)?;
+                let last = self.single_frame(self.options.last)?;
+                let colormap = colormap::Colormap::from_frames(&[&first, &last]);
+                first_frame = Some(first);
+                let sink = gif::Sink::new(
+                    out,
+                    (w, h),
+                    colormap.palette(),
+                    colormap.transparent(),
+                    self.options.loops,
+                )?;
+                (Framer::Gif(colormap), Sink::Gif(sink))
+            }
+        };
+        Ok(Encoder {
+            framer,
+            sink,
+            options: self.options.clone(),
+            count,
+            next: 0,
+            first_frame,
+        })
+    }
+}
+
+/// The frames of an animation into its file: each frame is prepared
+/// (cropped to what changed, converted, compressed where the format lets
+/// it) on any thread, then written in order.
+pub struct Encoder<W: Write> {
+    pub(super) framer: Framer,
+    pub(super) sink: Sink<W>,
+    pub(super) options: Options,
+    pub(super) count: usize,
+    /// Index of the next frame to write.
+    pub(super) next: usize,
+    /// The first frame, when making the encoder rendered it (a GIF's
+    /// palette is cut from it): used rather than rendered again.
+    pub(super) first_frame: Option<RgbaImage>,
+}
+
+impl<W: Write> Encoder<W> {
+    /// Writes the next frame, `frame`; `previous` must be the frame pushed
+    /// before it (`None` for the first).
+    pub fn push(&mut self, previous: Option<&RgbaImage>, frame: &RgbaImage) -> Result<()> {
+        let prepared = self.framer.prepare(previous, frame);
+        self.sink
+            .write(prepared, &self.options, self.next, self.count)?;
+        self.next += 1;
+        Ok(())
+    }
+
+    /// Ends the file once every frame was pushed.
+    pub fn finish(self) -> Result<()> {
+        if self.next != self.count {
+            return Err(Error::Png {
+                source_name: "animation encoder".into(),
+                reason: format!("{} frames written of {}", self.next, self.count),
+            });
+        }
+        match self.sink {
+            Sink::Apng(sink) => sink.finish(),
+            Sink::Gif(sink) => sink.finish(),
+        }
+    }
+}
+
+/// The per-format work on a frame that needs no file: thread-safe.
+pub(super) enum Framer {
+    Apng,
+    Gif(colormap::Colormap),
+}
+
+/// A frame ready to be written: the rectangle that changed and its data
+/// in the format's form.
+pub(super) struct Prepared {
+    rect: Rect,
+    data: Vec<u8>,
+}
+
+impl Framer {
+    /// Prepares a frame, against the frame before it: the rectangle that
+    /// changed, its pixels that did not left transparent.
+    pub(super) fn prepare(&self, previous: Option<&RgbaImage>, frame: &RgbaImage) -> Prepared {
+        let rect = match previous {
+            Some(previous) => Rect::changed(previous, frame),
+            None => Rect::whole(frame),
+        };
+        let rows = rect.rows(frame, previous);
+        let data = match self {
+            Framer::Apng => {
+                let mut data = Vec::with_capacity(rect.width as usize * rect.height as usize * 4);
+                for (_, _, now, before) in rows {
+                    match before {
+                        None => {
+                            data.extend(now.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2], 255]))
+                        }
+                        Some(before) => {
+                            data.extend(now.chunks_exact(4).zip(before.chunks_exact(4)).flat_map(
+                                |(p, b)| {
+                                    if p == b {
+                                        [0; 4]
+                                    } else {
+                                        [p[0], p[1], p[2], 255]
+                                    }
+                                },
+                            ))
+                        }
+                    }
+                }
+                data
+            }
+            Framer::Gif(colormap) => gif::compress(&colormap.indices(rect, rows)),
+        };
+        Prepared { rect, data }
+    }
+}
+
+/// Where frames are written.
+pub(super) enum Sink<W: Write> {
+    Apng(apng::Sink<W>),
+    Gif(gif::Sink<W>),
+}
+
+impl<W: Write> Sink<W> {
+    /// Writes frame `index` of `count`.
+    pub(super) fn write(
+        &mut self,
+        frame: Prepared,
+        options: &Options,
+        index: usize,
+        count: usize,
+    ) -> Result<()> {
+        match self {
+            Sink::Apng(sink) => sink.write(
+                frame.rect,
+                options.apng_delay(index, count),
+                index == 0,
+                &frame.data,
+            ),
+            Sink::Gif(sink) => sink.write(
+                frame.rect,
+                options.gif_delay(index, count),
+                index == 0,
+                frame.data,
+            ),
+        }
+    }
+}
