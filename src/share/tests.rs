@@ -1,0 +1,637 @@
+//! Tests of share codes: round trips, sizes, the frozen bases, every
+//! damaged code refused with its reason, and links.
+
+use super::bases::{BASES_RON, Base, bases};
+use super::bits::Bits;
+use super::codec::{ALPHABET, crc24, seal};
+use super::payload::BASE_BITS;
+use super::*;
+use crate::error::Error;
+use crate::layers::{KINDS, Kind, Layer, match_kind};
+use crate::scene::{MAX_LAYERS, Scene};
+use crate::setting::Setting;
+
+#[test]
+fn crc24_is_openpgp() {
+    assert_eq!(crc24(*b"123456789"), 0x21_CF02);
+}
+
+/// The hash of `bases.ron`: the file is part of format 1.
+const BASES_CRC32: u32 = 0x07d4_cd9d;
+
+fn with_seed(mut scene: Scene, seed: u64) -> Scene {
+    scene.seed = seed;
+    scene
+}
+
+/// The most a seed can cost.
+const SEEDS: [u64; 5] = [0, 2, 4321, 1 << 40, u64::MAX];
+
+#[test]
+fn the_default_scene_with_any_seed_fits_24_characters() {
+    for seed in SEEDS {
+        let scene = with_seed(Scene::default(), seed);
+        let code = encode(&scene);
+        assert!(code.len() <= 24, "{code} ({} characters)", code.len());
+        assert_eq!(decode(&code).unwrap(), scene);
+    }
+}
+
+#[test]
+fn every_preset_round_trips_within_64_characters() {
+    for p in crate::presets::PRESETS {
+        let scene = p.scene().unwrap();
+        for seed in std::iter::once(scene.seed).chain(SEEDS) {
+            let scene = with_seed(scene.clone(), seed);
+            let code = encode(&scene);
+            assert!(
+                code.len() <= 64,
+                "{} seed {seed}: {code} ({} characters). If the preset drifted from \
+                 src/share/bases.ron, see bases_are_frozen.",
+                p.name,
+                code.len()
+            );
+            let decoded = decode(&code).unwrap();
+            assert_eq!(decoded, scene, "{}", p.name);
+            assert_eq!(encode(&decoded), code);
+        }
+        let code = encode(&scene);
+        let (a, b) = (
+            crate::render(&scene, 64, 36).unwrap(),
+            crate::render(&decode(&code).unwrap(), 64, 36).unwrap(),
+        );
+        assert!(a.as_raw() == b.as_raw(), "{}: the pictures differ", p.name);
+    }
+}
+
+/// Every setting changed, the layers reordered, one dropped, one added.
+pub(crate) fn heavy_edit() -> Scene {
+    let text = include_str!("../../tests/data/heavy-edit.ron");
+    Scene::from_ron(text, "heavy-edit.ron").unwrap()
+}
+
+#[test]
+fn a_heavy_edit_fits_200_characters() {
+    let scene = heavy_edit();
+    scene.validate().unwrap();
+    let code = encode(&scene);
+    assert!(code.len() <= 200, "{code} ({} characters)", code.len());
+    assert_eq!(decode(&code).unwrap(), scene);
+    assert_eq!(encode(&decode(&code).unwrap()), code);
+}
+
+#[test]
+fn the_longest_scene_fits_the_code_limit() {
+    // Every setting of every layer changed.
+    let mut scene = heavy_edit();
+    scene.layers = (0..MAX_LAYERS)
+        .map(|i| {
+            let mut layer = Scene::default_layers()[i % KINDS].clone();
+            change_every_setting(&mut layer);
+            layer
+        })
+        .collect();
+    scene.automaton.columns = 1000;
+    scene.validate().unwrap();
+    let code = encode(&scene);
+    println!("the longest code: {} characters", code.len());
+    assert!(code.len() <= MAX_CODE_CHARS / 2, "{}", code.len());
+    assert_eq!(decode(&code).unwrap(), scene);
+}
+
+/// Moves every setting of `layer` to its next value.
+fn change_every_setting(layer: &mut Layer) {
+    fn all<K: Kind>(t: &mut K) {
+        for f in K::SETTINGS {
+            f.set_index(t, (f.index(t) + 1) % f.count()).unwrap();
+        }
+    }
+    match_kind!(layer, l => all(l))
+}
+
+#[test]
+fn every_single_character_change_is_refused() {
+    let mut night = crate::presets::load("night-under-stars").unwrap();
+    night.seed = 99;
+    let codes = [
+        encode(&with_seed(Scene::default(), 7)),
+        encode(&with_seed(Scene::default(), u64::MAX)),
+        encode(&night),
+        encode(&heavy_edit()),
+    ];
+    let others: Vec<char> = ALPHABET
+        .iter()
+        .map(|&b| char::from(b))
+        .chain(['=', '+', '/', ' ', '.', 'é', '\0'])
+        .collect();
+    for code in &codes {
+        let chars: Vec<char> = code.chars().collect();
+        for at in 0..chars.len() {
+            for &c in &others {
+                if c == chars[at] {
+                    continue;
+                }
+                let mut changed = chars.clone();
+                changed[at] = c;
+                let changed: String = changed.into_iter().collect();
+                assert!(decode(&changed).is_err(), "{code} → {changed} was accepted");
+            }
+        }
+    }
+}
+
+#[test]
+fn neighbour_swaps_deletions_and_cuts_are_refused() {
+    let code = encode(&heavy_edit());
+    let chars: Vec<char> = code.chars().collect();
+    for at in 0..chars.len() {
+        let mut cut = chars.clone();
+        cut.remove(at);
+        let cut: String = cut.into_iter().collect();
+        assert!(decode(&cut).is_err(), "{cut}");
+        assert!(decode(&code[..at]).is_err(), "{}", &code[..at]);
+        if at + 1 < chars.len() && chars[at] != chars[at + 1] {
+            let mut swapped = chars.clone();
+            swapped.swap(at, at + 1);
+            let swapped: String = swapped.into_iter().collect();
+            assert!(decode(&swapped).is_err(), "{swapped}");
+        }
+    }
+}
+
+#[test]
+fn equal_scenes_get_one_code() {
+    let texts = [
+        "(seed: 5, automaton: (rule: \"B36/S23\", density: 0.5), sun_x: 0.3)",
+        "(sun_x: 0.3, automaton: (density: 0.5, rule: \"23/36\"), seed: 5)",
+        "(sun_x: 0.30000004, seed: 5, automaton: (density: 0.50031, rule: \"s23/b63\"))",
+    ];
+    let codes: Vec<String> = texts
+        .iter()
+        .map(|t| encode(&Scene::from_ron(t, "t").unwrap()))
+        .collect();
+    assert!(codes.iter().all(|c| *c == codes[0]), "{codes:?}");
+    // Noise below the precision is rounded away in the scene itself.
+    let mut noisy = Scene::default();
+    noisy.horizon += 0.000_2;
+    noisy.layers[4] = Layer::Tent(crate::layers::Tent {
+        x: 0.300_4,
+        ..Default::default()
+    });
+    assert_eq!(encode(&noisy), encode(&Scene::default()));
+    assert_eq!(decode(&encode(&noisy)).unwrap(), noisy.quantized());
+}
+
+#[test]
+fn codes_of_format_1_are_pinned() {
+    // Regenerating these breaks every code already shared.
+    let cases = [
+        (with_seed(Scene::default(), 7), "playa1-XRGtELg"),
+        (
+            with_seed(crate::presets::load("salt-flat").unwrap(), 12345),
+            "playa1-tkbHk3A5ZA5AA",
+        ),
+    ];
+    for (scene, code) in cases {
+        assert_eq!(encode(&scene), code);
+        assert_eq!(decode(code).unwrap(), scene);
+    }
+}
+
+/// The rocks layer of `scene`.
+fn rocks(scene: &mut Scene) -> &mut crate::layers::Rocks {
+    scene
+        .layers
+        .iter_mut()
+        .find_map(|l| match l {
+            Layer::Rocks(r) => Some(r),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn codes_of_format_2_are_pinned() {
+    // Regenerating these breaks every code already shared; they also
+    // freeze the defaults of the settings format 2 added, which format 1
+    // codes and the bases mean.
+    let mut gravel = with_seed(Scene::default(), 7);
+    rocks(&mut gravel).gravel = 0.8;
+    let mut every = crate::presets::load("boulder-field").unwrap();
+    *rocks(&mut every) = crate::layers::Rocks {
+        outcrop: 9,
+        spread: 0.9,
+        merge: 0.1,
+        roughness: 1.0,
+        gravel: 0.0,
+        sink: 0.0,
+        ..rocks(&mut every).clone()
+    };
+    let cases = [
+        (gravel, "playa2-FYC8ELsQAAWQA"),
+        (every, "playa2-qrgXpiAA_H4QZPoAAAA"),
+    ];
+    for (scene, code) in cases {
+        assert_eq!(encode(&scene), code);
+        assert_eq!(decode(code).unwrap(), scene);
+    }
+    // In a format 1 code, the later settings are at those defaults.
+    let mut old = decode("playa1-XRGtELg").unwrap();
+    let r = rocks(&mut old);
+    assert_eq!(
+        (r.outcrop, r.spread, r.merge, r.roughness, r.gravel, r.sink),
+        (5, 0.3, 0.5, 0.5, 0.3, 0.4)
+    );
+}
+
+#[test]
+fn later_settings_come_last_in_their_tables() {
+    fn check<T>(table: &[Setting<T>], name: &str) {
+        let since: Vec<u32> = table.iter().map(|s| s.since).collect();
+        assert!(
+            since.windows(2).all(|w| w[0] <= w[1])
+                && since.iter().all(|&f| (1..=FORMAT).contains(&f)),
+            "{name}: {since:?}"
+        );
+    }
+    fn kind<K: Kind>(_: &K) {
+        check(K::SETTINGS, K::NAME);
+    }
+    check(Scene::SETTINGS, "scene");
+    for layer in Layer::every_kind() {
+        match_kind!(&layer, l => kind(l));
+    }
+}
+
+#[test]
+fn a_newer_format_says_so() {
+    let code = encode(&Scene::default()).replacen("playa1", "playa3", 1);
+    let err = decode(&code).unwrap_err().to_string();
+    assert!(err.contains("made by a newer playa (format 3)"), "{err}");
+    let err = decode("playa12345678901234567890123-AAAA")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("newer playa"), "{err}");
+    let err = decode("playa0-AAAAAA").unwrap_err().to_string();
+    assert!(err.contains("unknown format 0"), "{err}");
+}
+
+#[test]
+fn bad_codes_say_what_is_wrong() {
+    let good = encode(&Scene::default());
+    let cases = [
+        ("", "empty"),
+        ("   \n", "empty"),
+        ("hello", "not a playa share code"),
+        ("playa-AAAA", "not a playa share code"),
+        ("playa1", "not a playa share code"),
+        ("playa1-", "too short"),
+        ("playa1-AAAA", "too short"),
+        ("playa1-AAAA!AA", "'!' (character 12)"),
+        ("playa1-AAAAAAAA", "checksum"),
+    ];
+    for (code, needle) in cases {
+        let err = decode(code).unwrap_err().to_string();
+        assert!(err.starts_with("share code: "), "{err}");
+        assert!(err.contains(needle), "{code:?}: {err}");
+    }
+    let long = format!("{good}{}", "A".repeat(MAX_CODE_CHARS));
+    let err = decode(&long).unwrap_err().to_string();
+    assert!(err.contains(&MAX_CODE_CHARS.to_string()), "{err}");
+    // Pasted with surrounding blanks is fine.
+    assert!(decode(&format!("  {good}\n")).is_ok());
+}
+
+/// Links to `code` in every shape accepted: with a path, a query, a
+/// port, an old fragment's place, blanks around, or a bare fragment.
+fn links_to(code: &str) -> Vec<String> {
+    vec![
+        format!("https://example.org/playa/index.html#{code}"),
+        format!("http://127.0.0.1:8000/#{code}"),
+        format!("https://example.org/playa/?from=mail#{code}"),
+        format!("  https://example.org/playa/#{code}\n"),
+        format!("#{code}"),
+        format!(" #{code} "),
+    ]
+}
+
+#[test]
+fn links_decode_to_the_scene_of_their_code() {
+    let mut scenes = vec![with_seed(Scene::default(), 7), heavy_edit()];
+    scenes.extend(crate::presets::PRESETS.iter().map(|p| p.scene().unwrap()));
+    for scene in scenes {
+        let code = encode(&scene);
+        for link in links_to(&code) {
+            assert!(looks_like_code(&link), "{link}");
+            let decoded = decode(&link).unwrap_or_else(|e| panic!("{link}: {e}"));
+            assert_eq!(decoded, scene, "{link}");
+            assert_eq!(encode(&decoded), code, "{link}");
+        }
+    }
+}
+
+#[test]
+fn link_puts_the_code_after_the_address() {
+    let scene = with_seed(Scene::default(), 7);
+    let code = "playa1-XRGtELg";
+    for base in [
+        "https://example.org/playa/index.html",
+        "https://example.org/playa/index.html#",
+        "https://example.org/playa/index.html#playa1-oTJbEWo",
+        "https://example.org/playa/index.html#somewhere#else",
+        "  https://example.org/playa/index.html\n",
+    ] {
+        assert_eq!(
+            link(base, &scene).unwrap(),
+            format!("https://example.org/playa/index.html#{code}"),
+            "{base:?}"
+        );
+    }
+    assert_eq!(
+        link("http://127.0.0.1:8000/?a=b", &scene).unwrap(),
+        format!("http://127.0.0.1:8000/?a=b#{code}")
+    );
+    // A link to a link's scene is that link.
+    let made = link("https://example.org/p/", &heavy_edit()).unwrap();
+    assert_eq!(link(&made, &decode(&made).unwrap()).unwrap(), made);
+}
+
+#[test]
+fn link_refuses_what_is_not_a_web_address() {
+    let scene = Scene::default();
+    for (base, needle) in [
+        ("", "it is empty"),
+        ("   ", "it is empty"),
+        ("#playa1-XRGtELg", "it is empty"),
+        ("example.org/playa/", "expected one like https://"),
+        ("https://", "expected one like https://"),
+        ("://example.org/", "expected one like https://"),
+        ("1http://example.org/", "expected one like https://"),
+        ("https://example org/", "a blank or a control character"),
+        (
+            "https://example.org/\u{7}",
+            "a blank or a control character",
+        ),
+    ] {
+        let err = link(base, &scene).unwrap_err();
+        assert!(matches!(err, Error::WebAddress { .. }), "{base:?}: {err:?}");
+        let err = err.to_string();
+        assert!(
+            err.contains("is not a web address: ") && err.contains(needle),
+            "{base:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn bad_links_say_what_is_wrong() {
+    let good = encode(&Scene::default());
+    let mut typo = good.clone();
+    typo.push('A');
+    let cases = [
+        (
+            "https://example.org/playa/",
+            "the link has no share code after #",
+        ),
+        (
+            "https://example.org/playa/#",
+            "the link has no share code after #",
+        ),
+        ("#", "the link has no share code after #"),
+        (" # ", "the link has no share code after #"),
+        (
+            "https://example.org/#scene",
+            "the link's fragment \"scene\" is not a share code (they start with playa1- or playa2-)",
+        ),
+        (
+            "#hello",
+            "the link's fragment \"hello\" is not a share code",
+        ),
+        (
+            &format!("https://example.org/##{good}"),
+            "fragment \"#playa1-",
+        ),
+        (&format!("https://example.org/#{typo}"), "checksum"),
+        ("https://example.org/#playa1-AAAA", "too short"),
+        (
+            "https://example.org/#playa9-AAAAAAA",
+            "newer playa (format 9)",
+        ),
+    ];
+    for (link, needle) in cases {
+        assert!(looks_like_code(link), "{link:?}");
+        let err = decode(link).unwrap_err();
+        assert!(matches!(err, Error::ShareCode(_)), "{link:?}: {err:?}");
+        let err = err.to_string();
+        assert!(err.starts_with("share code: "), "{err}");
+        assert!(err.contains(needle), "{link:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // Text that is no link is read as a code, as before links.
+    for (text, needle) in [
+        ("example.org/#hello", "not a playa share code".to_string()),
+        (
+            &format!("{good}#x"),
+            format!("'#' (character {})", good.len() + 1),
+        ),
+    ] {
+        let err = decode(text).unwrap_err().to_string();
+        assert!(err.contains(&needle), "{text:?}: {err}");
+    }
+    for name in [
+        "death-valley",
+        "scene.ron",
+        "notes#1.ron",
+        "dir/x#y",
+        "example.org/#hello",
+        "",
+    ] {
+        assert!(!looks_like_code(name), "{name:?}");
+    }
+}
+
+#[test]
+fn sealed_values_outside_the_limits_are_refused() {
+    // A well-sealed payload asking for 2047 columns at aspect 0.25:
+    // a grid above MAX_GRID_CELLS.
+    let scene = Scene {
+        aspect: 0.25,
+        automaton: crate::scene::Automaton {
+            columns: 2047,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let code = encode(&scene);
+    let err = decode(&code).unwrap_err().to_string();
+    assert!(err.contains("cells"), "{err}");
+    // Base 7 does not exist.
+    let mut w = Bits::default();
+    w.push(7, BASE_BITS);
+    w.push(0, 3);
+    let err = decode(&seal(&w, 1)).unwrap_err().to_string();
+    assert!(err.contains("no base scene 7"), "{err}");
+}
+
+mod props {
+    use super::*;
+    use crate::layers::{Floor, Ranges, Rocks, Sky, Spiral, Tent};
+    use proptest::prelude::*;
+
+    /// Values for every setting of a `T`, as indices into their ranges.
+    fn indices<T>(fields: &'static [Setting<T>]) -> impl Strategy<Value = Vec<u64>> {
+        fields.iter().map(|f| 0..f.count()).collect::<Vec<_>>()
+    }
+
+    fn apply<T>(fields: &[Setting<T>], t: &mut T, values: &[u64]) {
+        for (f, &v) in fields.iter().zip(values) {
+            f.set_index(t, v).unwrap();
+        }
+    }
+
+    /// A layer of any kind with any settings (or its defaults, often,
+    /// so that codes also meet unchanged layers).
+    fn layer() -> impl Strategy<Value = Layer> {
+        let kind = 0..KINDS;
+        (
+            kind,
+            any::<bool>(),
+            proptest::collection::vec(any::<u64>(), 16),
+        )
+            .prop_map(|(kind, keep, raw)| {
+                let mut layer = Scene::default_layers()[kind].clone();
+                if keep {
+                    return layer;
+                }
+                fn set<K: Kind>(t: &mut K, raw: &[u64]) {
+                    // Each setting changes with probability 1/2.
+                    for (f, &r) in K::SETTINGS.iter().zip(raw) {
+                        if r & 1 == 1 {
+                            f.set_index(t, (r >> 1) % f.count()).unwrap();
+                        }
+                    }
+                }
+                match_kind!(&mut layer, l => set(l, &raw));
+                layer
+            })
+    }
+
+    /// Any valid scene: every setting anywhere in its range, at its
+    /// precision; the layers a preset's, edited, or any list.
+    pub(crate) fn scene() -> impl Strategy<Value = Scene> {
+        let preset = 0..crate::presets::PRESETS.len();
+        let layers = prop_oneof![
+            Just(None),
+            proptest::collection::vec(layer(), 0..=MAX_LAYERS).prop_map(Some),
+        ];
+        (
+            preset,
+            any::<u64>(),
+            any::<bool>(),
+            indices(Scene::SETTINGS),
+            layers,
+        )
+            .prop_map(|(preset, seed, edit, values, layers)| {
+                let mut scene = crate::presets::PRESETS[preset].scene().unwrap();
+                scene.seed = seed;
+                if edit {
+                    apply(Scene::SETTINGS, &mut scene, &values);
+                }
+                if let Some(layers) = layers {
+                    scene.layers = layers;
+                }
+                scene
+            })
+            .prop_filter("grid within MAX_GRID_CELLS", |s| s.validate().is_ok())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn decode_inverts_encode(scene in scene()) {
+            let code = encode(&scene);
+            let decoded = decode(&code).unwrap();
+            prop_assert_eq!(&decoded, &scene);
+            prop_assert_eq!(&encode(&decoded), &code);
+            let linked = link("https://example.org/playa/", &scene).unwrap();
+            prop_assert_eq!(linked, format!("https://example.org/playa/#{code}"));
+        }
+
+        #[test]
+        fn random_text_is_refused_without_panic(text in ".{0,80}") {
+            prop_assert!(decode(&text).is_err());
+            let code = format!("playa1-{text}");
+            let _ = decode(&code);
+        }
+
+        #[test]
+        fn random_sealed_payloads_never_break_decode(
+            bits in proptest::collection::vec(any::<bool>(), 0..400),
+            format in 1..=FORMAT,
+        ) {
+            // Sealed, so the checksum passes and the parser is reached.
+            let code = seal(&Bits { bits }, format);
+            if let Ok(scene) = decode(&code) {
+                scene.validate().unwrap();
+                prop_assert_eq!(decode(&encode(&scene)).unwrap(), scene);
+            }
+        }
+    }
+
+    #[test]
+    fn layer_kinds_are_in_order() {
+        let kinds: Vec<usize> = [
+            Layer::Sky(Sky::default()),
+            Layer::Ranges(Ranges::default()),
+            Layer::Floor(Floor::default()),
+            Layer::Rocks(Rocks::default()),
+            Layer::Tent(Tent::default()),
+            Layer::Spiral(Spiral::default()),
+        ]
+        .iter()
+        .map(Layer::kind_index)
+        .collect();
+        assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>());
+    }
+}
+
+/// `PLAYA_REFRESH_SHARE_BASES=1 cargo test --release share::` writes
+/// the shipped presets into `bases.ron`. Only before playa's first
+/// release: after it, codes in the wild depend on the file.
+#[test]
+fn bases_are_frozen() {
+    if std::env::var_os("PLAYA_REFRESH_SHARE_BASES").is_some() {
+        let bases: Vec<Base> = crate::presets::PRESETS
+            .iter()
+            .map(|p| Base {
+                name: p.name.to_string(),
+                scene: p.scene().unwrap(),
+            })
+            .collect();
+        let config = ron::ser::PrettyConfig::new()
+            .struct_names(false)
+            .depth_limit(4)
+            .indentor("    ");
+        let text = ron::ser::to_string_pretty(&bases, config).unwrap();
+        let header = "// The base scenes of share-code format 1 (see src/share.rs): frozen.\n";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/share/bases.ron");
+        std::fs::write(&path, format!("{header}{text}\n")).unwrap();
+        panic!(
+            "wrote {}: rebuild, then pin its hash in BASES_CRC32",
+            path.display()
+        );
+    }
+    assert!(!bases().is_empty() && bases().len() <= 1 << BASE_BITS);
+    assert!(KINDS == Scene::default_layers().len());
+    for kind in 0..KINDS {
+        assert!(bases()[0].layers.iter().any(|l| l.kind_index() == kind));
+    }
+    assert_eq!(
+        crc32fast::hash(BASES_RON.as_bytes()),
+        BASES_CRC32,
+        "src/share/bases.ron is part of share-code format 1: changing it changes what \
+         codes mean. Before playa's first release, refresh it from the presets with \
+         PLAYA_REFRESH_SHARE_BASES=1 and pin the new hash; after it, add a format."
+    );
+}
