@@ -39,7 +39,7 @@
 //! - `cells.rs`: the bare automaton as pictures ([`cells_size`]).
 //! - `stream.rs`: [`Animation::write`] window by window, [`Steps`] frame by
 //!   frame, and the [`Progress`] a watcher reads and cancels through.
-//! - `writer.rs`: [`Encoder`], the frames into the file, each cut to the
+//! - `writer.rs`: [`FrameWriter`], the frames into the file, each cut to the
 //!   rectangle that changed (`rect.rs`).
 //! - `apng.rs`, `gif.rs`, `colormap.rs`: the two formats' files and the
 //!   GIF's palette.
@@ -67,6 +67,6 @@ pub use options::{
     Options, read_options,
 };
 pub use stream::{Progress, Steps};
-pub use writer::Encoder;
+pub use writer::FrameWriter;
 
 use rect::Rect;

@@ -12,7 +12,7 @@ use image::RgbaImage;
 use rayon::prelude::*;
 
 use super::Animation;
-use super::writer::{Encoder, Framer, Prepared};
+use super::writer::{FrameWriter, Framer, Prepared};
 use crate::compose::{Generations, Plan};
 use crate::error::Result;
 
@@ -47,24 +47,24 @@ impl Animation {
     /// written. Returns `Ok(false)` if `progress` was cancelled (part of
     /// the animation may have been written to `out`).
     pub fn write<W: Write + Send>(&self, out: W, progress: &Progress) -> Result<bool> {
-        let mut encoder = self.encoder(out)?;
+        let mut writer = self.frame_writer(out)?;
         let mut plans = self.generations()?;
         // Enough frames to keep every core busy while one encodes; the
         // memory is two windows and one frame.
         let window = rayon::current_num_threads().clamp(2, 4);
         let mut previous = None;
-        let first = encoder.first_frame.take();
+        let first = writer.first_frame.take();
         let mut ready =
-            self.prepare_window(&mut plans, window, &encoder.framer, &mut previous, first)?;
+            self.prepare_window(&mut plans, window, &writer.framer, &mut previous, first)?;
         while !ready.is_empty() {
-            let Encoder {
+            let FrameWriter {
                 framer,
                 sink,
                 options,
                 count,
                 next,
                 ..
-            } = &mut encoder;
+            } = &mut writer;
             let (written, prepared) = rayon::join(
                 || -> Result<bool> {
                     for frame in ready.drain(..) {
@@ -92,7 +92,7 @@ impl Animation {
         if progress.cancelled() {
             return Ok(false);
         }
-        encoder.finish()?;
+        writer.finish()?;
         Ok(true)
     }
 
@@ -171,7 +171,7 @@ impl Animation {
     pub fn steps(&self) -> Result<Steps> {
         let bytes = SharedBytes::default();
         Ok(Steps {
-            encoder: Some(self.encoder(bytes.clone())?),
+            writer: Some(self.frame_writer(bytes.clone())?),
             plans: self.generations()?,
             animation: self.clone(),
             previous: None,
@@ -184,7 +184,7 @@ impl Animation {
 pub struct Steps {
     animation: Animation,
     plans: Generations,
-    encoder: Option<Encoder<SharedBytes>>,
+    writer: Option<FrameWriter<SharedBytes>>,
     previous: Option<RgbaImage>,
     bytes: SharedBytes,
 }
@@ -193,20 +193,20 @@ impl Steps {
     /// Renders and writes the next frame; after the last, finishes the file
     /// and returns its bytes.
     pub fn step(&mut self) -> Result<Option<Vec<u8>>> {
-        let Some(encoder) = &mut self.encoder else {
+        let Some(writer) = &mut self.writer else {
             return Ok(None);
         };
         if let Some(plan) = self.plans.next() {
-            let frame = match encoder.first_frame.take() {
+            let frame = match writer.first_frame.take() {
                 Some(first) => first,
                 None => self.animation.frame(&plan)?,
             };
-            encoder.push(self.previous.as_ref(), &frame)?;
+            writer.push(self.previous.as_ref(), &frame)?;
             self.previous = Some(frame);
             return Ok(None);
         }
-        if let Some(encoder) = self.encoder.take() {
-            encoder.finish()?;
+        if let Some(writer) = self.writer.take() {
+            writer.finish()?;
         }
         let bytes = std::mem::take(&mut *self.bytes.0.lock().expect("no panics while held"));
         Ok(Some(bytes))
@@ -214,13 +214,13 @@ impl Steps {
 
     /// Frames written so far.
     pub fn frames_written(&self) -> usize {
-        self.encoder
+        self.writer
             .as_ref()
-            .map_or_else(|| self.animation.frame_count(), |encoder| encoder.next)
+            .map_or_else(|| self.animation.frame_count(), |writer| writer.next)
     }
 }
 
-/// A byte buffer that a [`Steps`] and its encoder share.
+/// A byte buffer that a [`Steps`] and its writer share.
 #[derive(Clone, Default)]
 struct SharedBytes(Arc<Mutex<Vec<u8>>>);
 

@@ -11,10 +11,10 @@ use super::{ANIMATION_KEY, Animation, Format, Options, apng, colormap, gif};
 use crate::error::{Error, Result};
 
 impl Animation {
-    /// An encoder writing the animation's header into `out`; frames are
-    /// then pushed in order ([`Encoder::push`]). A GIF's palette is made
+    /// A frame writer that writes the animation's header into `out`; frames are
+    /// then pushed in order ([`FrameWriter::push`]). A GIF's palette is made
     /// here, from the first and last frames (rendered for it).
-    pub fn encoder<W: Write>(&self, out: W) -> Result<Encoder<W>> {
+    pub fn frame_writer<W: Write>(&self, out: W) -> Result<FrameWriter<W>> {
         let count = self.frame_count();
         let (w, h) = (self.width, self.height);
         let mut first_frame = None;
@@ -40,7 +40,7 @@ impl Animation {
                 (Framer::Gif(colormap), Sink::Gif(sink))
             }
         };
-        Ok(Encoder {
+        Ok(FrameWriter {
             framer,
             sink,
             options: self.options.clone(),
@@ -54,19 +54,19 @@ impl Animation {
 /// The frames of an animation into its file: each frame is prepared
 /// (cropped to what changed, converted, compressed where the format lets
 /// it) on any thread, then written in order.
-pub struct Encoder<W: Write> {
+pub struct FrameWriter<W: Write> {
     pub(super) framer: Framer,
     pub(super) sink: Sink<W>,
     pub(super) options: Options,
     pub(super) count: usize,
     /// Index of the next frame to write.
     pub(super) next: usize,
-    /// The first frame, when making the encoder rendered it (a GIF's
+    /// The first frame, when making the writer rendered it (a GIF's
     /// palette is cut from it): used rather than rendered again.
     pub(super) first_frame: Option<RgbaImage>,
 }
 
-impl<W: Write> Encoder<W> {
+impl<W: Write> FrameWriter<W> {
     /// Writes the next frame, `frame`; `previous` must be the frame pushed
     /// before it (`None` for the first).
     pub fn push(&mut self, previous: Option<&RgbaImage>, frame: &RgbaImage) -> Result<()> {

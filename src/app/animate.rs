@@ -33,13 +33,13 @@ fn range() -> (u32, u32, bool) {
 
 /// Whether the automaton is playing, and when it last stepped.
 #[derive(Debug, Default)]
-pub struct Animation {
+pub struct Playback {
     playing: bool,
     /// `ui.input().time` of the last step.
     last_step: Option<f64>,
 }
 
-impl Animation {
+impl Playback {
     /// Whether it is playing.
     pub fn playing(&self) -> bool {
         self.playing
@@ -176,7 +176,7 @@ mod tests {
     fn play_goes_on_from_the_generation_shown_and_from_the_end_restarts() {
         let (first, last, _) = range();
         assert_eq!((first, last), (0, crate::scene::MAX_GENERATIONS));
-        let mut a = Animation::default();
+        let mut a = Playback::default();
         let mut g = 250;
         a.toggle(&mut g);
         assert!(a.playing());

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::randomize::{self, Locks};
 use crate::scene::Scene;
-use animate::{AnimateSettings, Animation};
+use animate::{AnimateSettings, Playback};
 use animation_export::{AnimationExportDialog, AnimationExportSettings};
 use controls::Controls;
 use export::{ExportDialog, ExportSettings};
@@ -148,7 +148,7 @@ pub struct PlayaApp {
     history: History<Scene>,
     preview: Preview,
     controls: Controls,
-    animation: Animation,
+    playback: Playback,
     export: ExportDialog,
     animation_export: AnimationExportDialog,
     message: Option<Message>,
@@ -198,7 +198,7 @@ impl PlayaApp {
             history,
             preview,
             controls,
-            animation: Animation::default(),
+            playback: Playback::default(),
             export: ExportDialog::default(),
             animation_export: AnimationExportDialog::default(),
             message: None,
@@ -259,7 +259,7 @@ impl PlayaApp {
         self.state.loaded = crate::share::encode(&scene);
         self.state.scene = scene;
         self.controls.sync(&self.state.scene);
-        self.animation.stop();
+        self.playback.stop();
         self.set_message(format!("Loaded {from}"), false);
     }
 
@@ -356,7 +356,7 @@ impl PlayaApp {
                 )
                 .show(ui, |ui| {
                     let ready = self.preview.is_current(&self.state.scene);
-                    self.animation.ui(
+                    self.playback.ui(
                         ui,
                         &mut self.state.scene.automaton.generations,
                         &self.state.animate,
@@ -387,7 +387,7 @@ impl PlayaApp {
             self.last_scene = self.state.scene.clone();
         }
         let editing = ctx.input(|i| i.pointer.any_down())
-            || self.animation.playing()
+            || self.playback.playing()
             || self.controls.editing_text();
         self.editing = editing;
         self.history.observe(&self.state.scene, editing);
@@ -478,7 +478,7 @@ impl PlayaApp {
         if let Some(scene) = self.history.undo(&self.state.scene) {
             self.state.scene = scene;
             self.controls.sync(&self.state.scene);
-            self.animation.stop();
+            self.playback.stop();
         }
     }
 
@@ -528,7 +528,7 @@ impl PlayaApp {
             self.handle(vec![controls::Event::Randomize]);
         }
         if play {
-            self.animation
+            self.playback
                 .toggle(&mut self.state.scene.automaton.generations);
         }
         if fit {
@@ -542,7 +542,7 @@ impl PlayaApp {
     }
 
     fn open_animation_export(&mut self) {
-        self.animation.stop();
+        self.playback.stop();
         self.animation_export.open(
             &self.state.animation_export,
             &self.state.animate,
