@@ -188,6 +188,26 @@ fn excerpt(text: &str, quoted: bool) -> (String, Option<usize>) {
     (shown, Some(text.chars().count()))
 }
 
+/// Reads a `T` from RON `text` nested at most `recursion_limit` deep; the
+/// error, for a message naming the text's source, is "line L, column C:"
+/// and what is wrong there ([`ron_message`]).
+pub(crate) fn from_ron<T: serde::de::DeserializeOwned>(
+    text: &str,
+    recursion_limit: usize,
+) -> std::result::Result<T, String> {
+    ron::Options::default()
+        .with_recursion_limit(recursion_limit)
+        .from_str(text)
+        .map_err(|e| {
+            format!(
+                "line {}, column {}: {}",
+                e.span.start.line,
+                e.span.start.col,
+                ron_message(&e.code)
+            )
+        })
+}
+
 /// The message of a RON error, with any input it quotes (an unknown field's
 /// or variant's name, a value) cut as [`quote`] cuts. Custom messages are
 /// playa's own, which cut what they quote themselves.

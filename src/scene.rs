@@ -360,17 +360,7 @@ impl Scene {
                 text.len()
             )));
         }
-        let scene: Scene = ron::Options::default()
-            .with_recursion_limit(32)
-            .from_str(text)
-            .map_err(|e| {
-                fail(format!(
-                    "line {}, column {}: {}",
-                    e.span.start.line,
-                    e.span.start.col,
-                    crate::error::ron_message(&e.code)
-                ))
-            })?;
+        let scene: Scene = crate::error::from_ron(text, 32).map_err(fail)?;
         scene.validate().map_err(|e| fail(e.to_string()))?;
         Ok(scene)
     }

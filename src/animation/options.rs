@@ -221,17 +221,7 @@ impl Options {
         if text.len() > crate::recipe::MAX_TEXT_BYTES {
             return Err(fail("animation options are too long".into()));
         }
-        let options: Options = ron::Options::default()
-            .with_recursion_limit(8)
-            .from_str(text)
-            .map_err(|e| {
-                fail(format!(
-                    "line {}, column {}: {}",
-                    e.span.start.line,
-                    e.span.start.col,
-                    crate::error::ron_message(&e.code)
-                ))
-            })?;
+        let options: Options = crate::error::from_ron(text, 8).map_err(fail)?;
         let options = options.quantized();
         options.validate().map_err(|e| fail(e.to_string()))?;
         Ok(options)
