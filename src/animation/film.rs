@@ -14,8 +14,11 @@ use crate::scene::Scene;
 pub struct Animation {
     /// The scene, quantized, its automaton at the last frame's generation.
     pub(super) scene: Scene,
+    /// The options, quantized and checked.
     pub(super) options: Options,
+    /// Width of the frames, in pixels.
     pub(super) width: u32,
+    /// Height of the frames, in pixels.
     pub(super) height: u32,
 }
 

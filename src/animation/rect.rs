@@ -6,9 +6,13 @@ use image::RgbaImage;
 /// A rectangle of a frame, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Rect {
+    /// Left edge.
     pub(super) x: u32,
+    /// Top edge.
     pub(super) y: u32,
+    /// Width, at least 1.
     pub(super) width: u32,
+    /// Height, at least 1.
     pub(super) height: u32,
 }
 

@@ -55,9 +55,14 @@ impl Animation {
 /// (cropped to what changed, converted, compressed where the format lets
 /// it) on any thread, then written in order.
 pub struct FrameWriter<W: Write> {
+    /// The per-format work on a frame, shared with the threads preparing
+    /// frames.
     pub(super) framer: Framer,
+    /// The file being written.
     pub(super) sink: Sink<W>,
+    /// The animation's options: the frames' delays and loops.
     pub(super) options: Options,
+    /// Number of frames the file holds.
     pub(super) count: usize,
     /// Index of the next frame to write.
     pub(super) next: usize,
@@ -94,14 +99,18 @@ impl<W: Write> FrameWriter<W> {
 
 /// The per-format work on a frame that needs no file: thread-safe.
 pub(super) enum Framer {
+    /// RGBA pixels, the unchanged ones transparent.
     Apng,
+    /// Palette indices through the animation's colormap, LZW-compressed.
     Gif(colormap::Colormap),
 }
 
 /// A frame ready to be written: the rectangle that changed and its data
 /// in the format's form.
 pub(super) struct Prepared {
+    /// The rectangle of the frame that changed.
     rect: Rect,
+    /// Its pixels as the format stores them.
     data: Vec<u8>,
 }
 
@@ -145,7 +154,9 @@ impl Framer {
 
 /// Where frames are written.
 pub(super) enum Sink<W: Write> {
+    /// An APNG file.
     Apng(apng::Sink<W>),
+    /// A GIF file.
     Gif(gif::Sink<W>),
 }
 

@@ -13,10 +13,12 @@ pub(super) fn bits_for(count: u64) -> u32 {
 /// A string of bits.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Bits {
+    /// The bits, in order.
     pub(super) bits: Vec<bool>,
 }
 
 impl Bits {
+    /// Number of bits.
     pub(super) fn len(&self) -> usize {
         self.bits.len()
     }
@@ -28,10 +30,12 @@ impl Bits {
         }
     }
 
+    /// Appends one bit.
     pub(super) fn bit(&mut self, b: bool) {
         self.bits.push(b);
     }
 
+    /// Appends every bit of `other`.
     pub(super) fn append(&mut self, other: &Bits) {
         self.bits.extend_from_slice(&other.bits);
     }
@@ -44,6 +48,7 @@ pub(super) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `bits`.
     pub(super) fn new(bits: &'a Bits) -> Reader<'a> {
         Reader {
             bits: &bits.bits,
@@ -51,10 +56,12 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Number of bits not read yet.
     pub(super) fn remaining(&self) -> usize {
         self.bits.len() - self.at
     }
 
+    /// The next `n` bits as a number, most significant first.
     pub(super) fn read(&mut self, n: u32) -> Option<u64> {
         let end = self.at.checked_add(n as usize)?;
         let bits = self.bits.get(self.at..end)?;
@@ -62,6 +69,7 @@ impl<'a> Reader<'a> {
         Some(bits.iter().fold(0, |v, &b| v << 1 | u64::from(b)))
     }
 
+    /// The next bit.
     pub(super) fn bit(&mut self) -> Option<bool> {
         self.read(1).map(|v| v == 1)
     }

@@ -43,7 +43,7 @@ pub(super) fn encode_in(scene: &Scene, format: u32) -> String {
     seal(&payload, format)
 }
 
-/// The scene of a share code, or of a link holding one (see [`link`]).
+/// The scene of a share code, or of a link holding one (see [`link`](super::link)).
 /// Surrounding whitespace is ignored. Any other input — empty, cut off,
 /// mistyped, from a newer playa, holding values outside the scene's
 /// limits, or a link without a share code after its `#` — is an

@@ -17,7 +17,7 @@
 //! The payload records only what differs from a *base* scene, with every
 //! setting as a whole number of as many bits as its range needs (floats at
 //! their documented precision), in the order of the settings tables
-//! ([`Scene::SETTINGS`], each layer kind's [`crate::layers::Kind::SETTINGS`]):
+//! ([`Scene::SETTINGS`](crate::scene::Scene::SETTINGS), each layer kind's [`crate::layers::Kind::SETTINGS`]):
 //!
 //! ```text
 //! base      3 bits   which base: 0 the default scene, 1.. the shipped presets
@@ -57,7 +57,7 @@
 //! ## Formats
 //!
 //! - **1**: the layout above, with every setting of the tables as they were
-//!   (each [`Setting::since`] 1).
+//!   (each [`Setting::since`](crate::setting::Setting::since) 1).
 //! - **2**: the same layout and bases; the masks and values take in the
 //!   settings added since (the rocks' `outcrop`, `spread`, `merge`,
 //!   `roughness`, `gravel` and `sink`, at the end of their table). The bases

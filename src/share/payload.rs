@@ -19,6 +19,7 @@ const _: () = assert!(MAX_LAYERS < 1 << LAYER_COUNT_BITS);
 /// A reason a payload cannot be read.
 pub(super) type Damage = String;
 
+/// The damage of a payload that ends before its last field.
 pub(super) fn cut_off() -> Damage {
     "the code ends too early".into()
 }
