@@ -1,7 +1,50 @@
 //! playa: a generative desert-landscape renderer.
 //!
-//! Rocks grow from a Life-like cellular automaton: a seeded random soup run a
-//! few generations leaves natural clumps, and each live cell becomes a stone.
+//! A [`Scene`] is plain data: a seed, the light, a Life-like rock automaton
+//! and an ordered list of [`Layer`]s. Rocks grow from the automaton: a
+//! seeded random soup run a few generations leaves natural clumps, and each
+//! clump becomes stones on the ground, larger toward the viewer.
+//!
+//! # The pipeline
+//!
+//! ```text
+//! Source ──▶ Scene ──▶ compose::Plan ──▶ compose::Composer ──▶ picture / tiles
+//! (a preset,  (plain     (quantized,       (each visible layer    (PNG with its
+//!  .ron, PNG,  data)      automaton run     prepared at a size;    recipe, Deep
+//!  share code)            once, clumps)     bands drawn in         Zoom pyramid)
+//!                                           parallel)
+//! ```
+//!
+//! [`canvas::Canvas`] runs the same pipeline for a live preview, keeping what
+//! an edit leaves unchanged; [`animation`] runs it generation by generation
+//! into an APNG or a GIF; [`share`] turns a scene into a short code and back.
+//! The same scene gives the same bytes on any number of threads, on any
+//! machine and in the browser.
+//!
+//! # Entry points
+//!
+//! - [`render`]: a scene into an RGBA image.
+//! - [`Source::load`]: a scene from a preset's name, a `.ron` file, a playa
+//!   PNG, a share code or a link.
+//! - [`picture::render_png_file`]: a scene straight into a PNG file that
+//!   carries its recipe, streamed for large sizes.
+//! - [`canvas::Canvas::render`]: re-rendering after an edit.
+//! - [`Animation::write`]: an animation of the automaton, streamed.
+//! - [`share::encode`] and [`share::decode`]: share codes.
+//! - [`Life`], [`BitGrid`], [`Rule`]: the automaton on its own.
+//!
+//! ```
+//! let scene = playa::presets::load("death-valley")?;
+//! let image = playa::render(&scene, 320, 180)?;
+//! assert_eq!(image.dimensions(), (320, 180));
+//! # Ok::<(), playa::Error>(())
+//! ```
+//!
+//! Every function returns [`Result`]: bad input is an [`Error`], never a
+//! panic. The window app is the module `app`, behind the default cargo
+//! feature `app`.
+
+#![warn(missing_docs)]
 
 pub mod allocator;
 pub mod animation;

@@ -11,7 +11,7 @@
 //! memory holds a few frames, never the whole animation. The automaton runs
 //! once, a generation at a time ([`Plan::generations`](crate::compose::Plan::generations)).
 //!
-//! - **APNG** ([`apng`], through the `png` crate): 8-bit RGB, and every
+//! - **APNG** (`apng`, through the `png` crate): 8-bit RGB, and every
 //!   frame decodes to exactly the pixels `playa render` gives for its
 //!   generation. After the first, a frame is stored as the rectangle that
 //!   changed since the frame before (the sky and the ranges never do),
@@ -20,8 +20,8 @@
 //!   [`CODE_KEY`], holding the scene at its last generation), and its
 //!   options in [`ANIMATION_KEY`], so `playa animate anim.png` makes it
 //!   again, byte for byte; `playa render anim.png` renders its last frame.
-//! - **GIF** ([`gif`], through the `gif` crate): one global palette of 256
-//!   colours, cut from the first and last frames ([`colormap`]), and
+//! - **GIF** (`gif`, through the `gif` crate): one global palette of 256
+//!   colours, cut from the first and last frames (`colormap`), and
 //!   ordered dithering with a fixed 8×8 pattern: the same file on every
 //!   run, and what stands still in the picture stands still in the GIF.
 //!   Frames after the first are the changed rectangle too. Delays count
