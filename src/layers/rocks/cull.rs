@@ -1,0 +1,250 @@
+//! The occlusion pass: for a band, the runs of pixels each stone paints,
+//! nearest stone first, leaving out what a nearer opaque stone covers (one
+//! bit per pixel of the band), so a packed field costs its visible pixels.
+
+use super::draw::RocksDraw;
+use super::kernels::{BodyRow, ShadowRow};
+use super::outline::Stone;
+use crate::layers::{BAND_ROWS, Band};
+
+/// A run of pixels of one stone's row to draw: of its contact shadow or
+/// of its body, columns `a..b` of row `y`.
+#[derive(Clone, Copy)]
+pub(super) struct Run {
+    /// The stone, in [`Work::stones`].
+    pub(super) stone: u32,
+    pub(super) y: u32,
+    pub(super) a: u32,
+    pub(super) b: u32,
+    pub(super) part: Part,
+}
+
+/// What a [`Run`] draws, with its row's outline as worked out when the
+/// run was found (not again for each run, nor when drawn).
+#[derive(Clone, Copy)]
+pub(super) enum Part {
+    /// The body.
+    Body(BodyRow),
+    /// The contact shadow, with the row's outline: its inverse radii,
+    /// left and right, and the square of its place (`sdy`) in the shadow.
+    Shadow(ShadowRow),
+}
+
+/// Per-thread buffers of the occlusion pass, kept between bands.
+#[derive(Default)]
+pub(super) struct Work {
+    /// One bit per pixel of the band, row after row (`words` per row): set
+    /// where a nearer stone already covers the pixel opaquely.
+    mask: Vec<u64>,
+    /// What is left to draw, nearest stone first (for each row of a stone,
+    /// the runs of its body, then of its shadow).
+    pub(super) runs: Vec<Run>,
+    /// The stones that show in the band, rolled whole.
+    pub(super) stones: Vec<Stone>,
+    /// Per 64 columns, the bits set in every row of `mask`: columns the
+    /// band has covered from top to bottom.
+    full: Vec<u64>,
+    /// Stones rolled in earlier bands of the preparation `rolled_for`, by
+    /// number ([`StoneRow::first`]) modulo [`ROLLED`]: a stone is looked
+    /// at by every band it spans, mostly on the same thread in turn.
+    ///
+    /// [`StoneRow::first`]: super::place::StoneRow::first
+    rolled: Vec<Option<(u32, Stone)>>,
+    rolled_for: Option<u64>,
+}
+
+/// Slots of a thread's cache of rolled stones ([`Work::rolled`]).
+const ROLLED: usize = 2048;
+
+impl RocksDraw {
+    /// Lists in `work.runs` the pixels of `band` the stones paint, nearest
+    /// stone first. With `cull`, a pixel that a nearer stone covers
+    /// opaquely is left out (a stone hidden whole is skipped whole): it
+    /// would be painted over exactly, so leaving it out changes no pixel,
+    /// and a packed field costs its visible pixels, not its stones' area.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) unsafe fn visible_runs_avx2(&self, band: &Band, work: &mut Work, cull: bool) {
+        self.visible_runs(band, work, cull);
+    }
+
+    #[inline(always)]
+    pub(super) fn visible_runs(&self, band: &Band, work: &mut Work, cull: bool) {
+        let width = self.width;
+        let words = width.div_ceil(64) as usize;
+        let rows = band.rows as usize;
+        let (by0, by1) = (band.y0 as i32, band.y1() as i32);
+        work.runs.clear();
+        work.stones.clear();
+        work.mask.clear();
+        work.mask.resize(words * rows, 0);
+        work.full.clear();
+        work.full.resize(words, 0);
+        if work.rolled_for != Some(self.id) {
+            work.rolled.clear();
+            work.rolled.resize(ROLLED, None);
+            work.rolled_for = Some(self.id);
+        }
+        // Opaque stones hide what is behind them; translucent ones do not.
+        let cull = cull && self.opacity >= 1.0;
+        let mut open = rows as u64 * u64::from(width);
+        // Open pixels per row of the band.
+        let mut row_open = [width; BAND_ROWS as usize];
+        'rows: for r in self.index.band(band.index).rev() {
+            // Covered down to where this row and the farther ones reach:
+            // they are hidden.
+            let reach = (self.index.reach[r as usize] - by0).clamp(0, rows as i32) as usize;
+            if cull && row_open[..reach].iter().all(|&n| n == 0) {
+                break;
+            }
+            let row = &self.rows[r as usize];
+            for (i, bbox) in row.boxes.iter().enumerate().rev() {
+                if bbox[1] >= by1 || bbox[3] <= by0 {
+                    continue;
+                }
+                let y0 = bbox[1].max(by0) as u32;
+                let y1 = bbox[3].min(by1) as u32;
+                let x0 = bbox[0].clamp(0, width as i32) as u32;
+                let x1 = bbox[2].clamp(0, width as i32) as u32;
+                let mask_of = |y: u32| (y - band.y0) as usize * words;
+                if cull
+                    && (covered(&work.full, x0, x1)
+                        || (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)))
+                {
+                    continue;
+                }
+                let number = row.first + i as u32;
+                let s = match &mut work.rolled[number as usize % ROLLED] {
+                    Some((n, s)) if *n == number => *s,
+                    slot => slot.insert((number, row.stones[i].stone(&self.outline))).1,
+                };
+                let stone = work.stones.len() as u32;
+                let mut filled = false;
+                for y in y0..y1 {
+                    let m = &mut work.mask[mask_of(y)..][..words];
+                    if cull && covered(m, x0, x1) {
+                        continue;
+                    }
+                    let runs = &mut work.runs;
+                    let push = |runs: &mut Vec<Run>, part: Part, a: u32, b: u32| {
+                        runs.push(Run {
+                            stone,
+                            y,
+                            a,
+                            b,
+                            part,
+                        })
+                    };
+                    if let Some(fit) = s.fit(y) {
+                        let body = s.body(&fit, width);
+                        let part = Part::Body(BodyRow {
+                            nv: fit.nv,
+                            cx: fit.cx,
+                            inv: fit.inv,
+                        });
+                        if !cull {
+                            push(runs, part, body[0], body[1]);
+                        } else {
+                            let before = runs.len();
+                            open_runs(m, body, |a, b| push(runs, part, a, b));
+                            // Where the body shows and is whole, it hides
+                            // what is behind, its own shadow too.
+                            if runs.len() > before {
+                                let inside = s.inside(&fit, width);
+                                if inside[0] < inside[1] {
+                                    let added = fill(m, inside);
+                                    open -= added;
+                                    row_open[(y - band.y0) as usize] -= added as u32;
+                                    filled = true;
+                                }
+                            }
+                        }
+                    }
+                    if let Some((shadow, row)) = s.shadow(y, width) {
+                        let part = Part::Shadow(row);
+                        if !cull {
+                            push(runs, part, shadow[0], shadow[1]);
+                        } else {
+                            open_runs(m, shadow, |a, b| push(runs, part, a, b));
+                        }
+                    }
+                }
+                if work.runs.last().is_some_and(|run| run.stone == stone) {
+                    work.stones.push(s);
+                }
+                if filled {
+                    if open == 0 {
+                        // The band is covered: every stone farther away is
+                        // hidden.
+                        break 'rows;
+                    }
+                    // The columns covered top to bottom, where this stone
+                    // filled.
+                    let (w0, w1) = ((x0 / 64) as usize, (x1.max(1) - 1) as usize / 64);
+                    for w in w0..=w1.min(words - 1) {
+                        work.full[w] =
+                            (0..rows).fold(u64::MAX, |all, k| all & work.mask[k * words + w]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether every bit of columns `x0..x1` is set in the row `mask`.
+fn covered(mask: &[u64], x0: u32, x1: u32) -> bool {
+    if x0 >= x1 {
+        return true;
+    }
+    let (w0, w1) = ((x0 / 64) as usize, ((x1 - 1) / 64) as usize);
+    let (first, last) = (u64::MAX << (x0 % 64), u64::MAX >> (63 - (x1 - 1) % 64));
+    if w0 == w1 {
+        let bits = first & last;
+        return mask[w0] & bits == bits;
+    }
+    // (Plain slices and ranges: an inclusive range costs more per step.)
+    mask[w0] & first == first
+        && mask[w0 + 1..w1].iter().all(|&w| w == u64::MAX)
+        && mask[w1] & last == last
+}
+
+/// Calls `run(a, b)` for each run of columns of `[a, b)` whose bits are
+/// clear in the row `mask`, west to east.
+fn open_runs(mask: &[u64], [a, b]: [u32; 2], mut run: impl FnMut(u32, u32)) {
+    let mut x = a;
+    while x < b {
+        // Skip set bits, then take clear ones, a word at a time.
+        let w = mask[(x / 64) as usize] >> (x % 64);
+        let set = w.trailing_ones().min(64 - x % 64);
+        if set > 0 {
+            x += set;
+            continue;
+        }
+        let mut end = x + w.trailing_zeros().min(64 - x % 64);
+        while end < b && end.is_multiple_of(64) {
+            let w = mask[(end / 64) as usize];
+            end += w.trailing_zeros();
+            if w != 0 {
+                break;
+            }
+        }
+        let end = end.min(b);
+        run(x, end);
+        x = end;
+    }
+}
+
+/// Sets the bits of columns `a..b` in the row `mask`; returns how many were
+/// not set before.
+fn fill(mask: &mut [u64], [a, b]: [u32; 2]) -> u64 {
+    let (w0, w1) = ((a / 64) as usize, ((b - 1) / 64) as usize);
+    let mut added = 0;
+    for (w, word) in (w0..w1 + 1).zip(&mut mask[w0..w1 + 1]) {
+        let lo = if w == w0 { a % 64 } else { 0 };
+        let hi = if w == w1 { (b - 1) % 64 } else { 63 };
+        let bits = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+        added += u64::from((bits & !*word).count_ones());
+        *word |= bits;
+    }
+    added
+}

@@ -1,0 +1,52 @@
+//! Gravel: one or two grains in front of a clump's stone, rolled from the
+//! stone's cell, each a tiny stone of its own that casts no shadow.
+
+use super::outline::{Outline, Rough};
+use crate::color::{Linear, scale};
+use crate::noise::Dice;
+
+/// The gravel in front of one stone: its place, size and colour, and the
+/// dice the grains are rolled with.
+pub(super) struct Gravel {
+    pub(super) x: f32,
+    pub(super) y: f32,
+    pub(super) size: f32,
+    /// The row's stone size.
+    pub(super) d: f32,
+    /// Which way the grains lean: the stone's side of its clump.
+    pub(super) side: f32,
+    pub(super) albedo: Linear,
+    pub(super) dice: Dice,
+    /// Below this roll, two grains rather than one.
+    pub(super) many: f32,
+}
+
+impl Gravel {
+    /// The grains (one or two) that lie outside where `cleared`, calling
+    /// `near` with the centre of each, cleared or not.
+    #[inline]
+    pub(super) fn grains(
+        &self,
+        outline: &Outline,
+        cleared: impl Fn(f32, f32) -> bool,
+        mut near: impl FnMut(f32, f32),
+    ) -> [Option<([i32; 4], Rough)>; 2] {
+        let mut g = self.dice;
+        let n = 1 + usize::from(g.unit() < self.many);
+        let mut grains = [None, None];
+        for grain in grains.iter_mut().take(n) {
+            let gx = self.x + self.size * (0.35 * self.side + 0.7 * g.signed());
+            let gy = self.y + self.size * (0.12 + 0.22 * g.unit());
+            near(gx, gy);
+            if cleared(gx, gy) {
+                continue;
+            }
+            let gs = self.d * (0.09 + 0.1 * g.unit());
+            let shade = 0.9 + 0.4 * g.unit();
+            let albedo = scale(self.albedo, shade);
+            // (A second grain's place rolls on from `g` as it was.)
+            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g.ahead(), false));
+        }
+        grains
+    }
+}
