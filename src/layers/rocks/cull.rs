@@ -11,7 +11,7 @@ use crate::layers::{BAND_ROWS, Band};
 /// of its body, columns `a..b` of row `y`.
 #[derive(Clone, Copy)]
 pub(super) struct Run {
-    /// The stone, in [`Work::stones`].
+    /// The stone, in [`BandScratch::stones`].
     pub(super) stone: u32,
     pub(super) y: u32,
     pub(super) a: u32,
@@ -30,9 +30,11 @@ pub(super) enum Part {
     Shadow(ShadowRow),
 }
 
-/// Per-thread buffers of the occlusion pass, kept between bands.
+/// A thread's scratch for drawing a band, kept between bands: the occlusion
+/// pass's bit mask and the runs it finds, the stones that show, and a cache
+/// of stones rolled whole.
 #[derive(Default)]
-pub(super) struct Work {
+pub(super) struct BandScratch {
     /// One bit per pixel of the band, row after row (`words` per row): set
     /// where a nearer stone already covers the pixel opaquely.
     mask: Vec<u64>,
@@ -53,37 +55,42 @@ pub(super) struct Work {
     rolled_for: Option<u64>,
 }
 
-/// Slots of a thread's cache of rolled stones ([`Work::rolled`]).
+/// Slots of a thread's cache of rolled stones ([`BandScratch::rolled`]).
 const ROLLED: usize = 2048;
 
 impl RocksDraw {
-    /// Lists in `work.runs` the pixels of `band` the stones paint, nearest
+    /// Lists in `scratch.runs` the pixels of `band` the stones paint, nearest
     /// stone first. With `cull`, a pixel that a nearer stone covers
     /// opaquely is left out (a stone hidden whole is skipped whole): it
     /// would be painted over exactly, so leaving it out changes no pixel,
     /// and a packed field costs its visible pixels, not its stones' area.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) unsafe fn visible_runs_avx2(&self, band: &Band, work: &mut Work, cull: bool) {
-        self.visible_runs(band, work, cull);
+    pub(super) unsafe fn visible_runs_avx2(
+        &self,
+        band: &Band,
+        scratch: &mut BandScratch,
+        cull: bool,
+    ) {
+        self.visible_runs(band, scratch, cull);
     }
 
     #[inline(always)]
-    pub(super) fn visible_runs(&self, band: &Band, work: &mut Work, cull: bool) {
+    pub(super) fn visible_runs(&self, band: &Band, scratch: &mut BandScratch, cull: bool) {
         let width = self.width;
         let words = width.div_ceil(64) as usize;
         let rows = band.rows as usize;
         let (by0, by1) = (band.y0 as i32, band.y1() as i32);
-        work.runs.clear();
-        work.stones.clear();
-        work.mask.clear();
-        work.mask.resize(words * rows, 0);
-        work.full.clear();
-        work.full.resize(words, 0);
-        if work.rolled_for != Some(self.id) {
-            work.rolled.clear();
-            work.rolled.resize(ROLLED, None);
-            work.rolled_for = Some(self.id);
+        scratch.runs.clear();
+        scratch.stones.clear();
+        scratch.mask.clear();
+        scratch.mask.resize(words * rows, 0);
+        scratch.full.clear();
+        scratch.full.resize(words, 0);
+        if scratch.rolled_for != Some(self.id) {
+            scratch.rolled.clear();
+            scratch.rolled.resize(ROLLED, None);
+            scratch.rolled_for = Some(self.id);
         }
         // Opaque stones hide what is behind them; translucent ones do not.
         let cull = cull && self.opacity >= 1.0;
@@ -108,24 +115,24 @@ impl RocksDraw {
                 let x1 = bbox[2].clamp(0, width as i32) as u32;
                 let mask_of = |y: u32| (y - band.y0) as usize * words;
                 if cull
-                    && (covered(&work.full, x0, x1)
-                        || (y0..y1).all(|y| covered(&work.mask[mask_of(y)..][..words], x0, x1)))
+                    && (covered(&scratch.full, x0, x1)
+                        || (y0..y1).all(|y| covered(&scratch.mask[mask_of(y)..][..words], x0, x1)))
                 {
                     continue;
                 }
                 let number = row.first + i as u32;
-                let s = match &mut work.rolled[number as usize % ROLLED] {
+                let s = match &mut scratch.rolled[number as usize % ROLLED] {
                     Some((n, s)) if *n == number => *s,
                     slot => slot.insert((number, row.stones[i].stone(&self.outline))).1,
                 };
-                let stone = work.stones.len() as u32;
+                let stone = scratch.stones.len() as u32;
                 let mut filled = false;
                 for y in y0..y1 {
-                    let m = &mut work.mask[mask_of(y)..][..words];
+                    let m = &mut scratch.mask[mask_of(y)..][..words];
                     if cull && covered(m, x0, x1) {
                         continue;
                     }
-                    let runs = &mut work.runs;
+                    let runs = &mut scratch.runs;
                     let push = |runs: &mut Vec<Run>, part: Part, a: u32, b: u32| {
                         runs.push(Run {
                             stone,
@@ -169,8 +176,8 @@ impl RocksDraw {
                         }
                     }
                 }
-                if work.runs.last().is_some_and(|run| run.stone == stone) {
-                    work.stones.push(s);
+                if scratch.runs.last().is_some_and(|run| run.stone == stone) {
+                    scratch.stones.push(s);
                 }
                 if filled {
                     if open == 0 {
@@ -182,8 +189,8 @@ impl RocksDraw {
                     // filled.
                     let (w0, w1) = ((x0 / 64) as usize, (x1.max(1) - 1) as usize / 64);
                     for w in w0..=w1.min(words - 1) {
-                        work.full[w] =
-                            (0..rows).fold(u64::MAX, |all, k| all & work.mask[k * words + w]);
+                        scratch.full[w] =
+                            (0..rows).fold(u64::MAX, |all, k| all & scratch.mask[k * words + w]);
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! grid rows whose stones may touch it, the occlusion pass, then each run
 //! of pixels shaded, far to near.
 
-use super::cull::{Part, Work};
+use super::cull::{BandScratch, Part};
 use super::outline::Outline;
 use super::place::StoneRow;
 use super::shade::{Lighting, Shading};
@@ -57,7 +57,7 @@ impl BandRows {
 /// The rocks prepared for one picture.
 pub(super) struct RocksDraw {
     /// Which preparation this is (each has its own), for the threads'
-    /// caches of rolled stones ([`Work::rolled`]).
+    /// caches of rolled stones ([`BandScratch::rolled`]).
     pub(super) id: u64,
     pub(super) opacity: f32,
     pub(super) rows: Vec<StoneRow>,
@@ -82,7 +82,7 @@ pub(super) struct RocksDraw {
 pub(super) static PREPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 thread_local! {
-    static WORK: std::cell::RefCell<Work> = std::cell::RefCell::new(Work::default());
+    static SCRATCH: std::cell::RefCell<BandScratch> = std::cell::RefCell::new(BandScratch::default());
 }
 
 impl Draw for RocksDraw {
@@ -104,20 +104,20 @@ impl RocksDraw {
     /// Draws the stones on `band` with the `build` of the occlusion pass
     /// and the shaders (chosen once per band, not per run).
     pub(super) fn draw_with(&self, band: &mut Band, build: Build) {
-        WORK.with(|work| {
-            let work = &mut *work.borrow_mut();
+        SCRATCH.with(|scratch| {
+            let scratch = &mut *scratch.borrow_mut();
             match build {
                 // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
                 #[cfg(target_arch = "x86_64")]
-                Build::Avx2 => unsafe { self.visible_runs_avx2(band, work, self.cull) },
-                Build::Portable => self.visible_runs(band, work, self.cull),
+                Build::Avx2 => unsafe { self.visible_runs_avx2(band, scratch, self.cull) },
+                Build::Portable => self.visible_runs(band, scratch, self.cull),
             }
             // Far to near: each stone over the ones behind it, its shadow
             // under its body. A stone's runs come together: its shading is
             // worked out once.
             let mut shaded: Option<(u32, Shading)> = None;
-            for run in work.runs.iter().rev() {
-                let stone = &work.stones[run.stone as usize];
+            for run in scratch.runs.iter().rev() {
+                let stone = &scratch.stones[run.stone as usize];
                 match &run.part {
                     Part::Body(row) => {
                         let shading = match &shaded {
