@@ -51,6 +51,22 @@ pub trait Kind: Clone + Default + PartialEq + Serialize + Send + Sync + 'static 
     fn common_mut(&mut self) -> (&mut bool, &mut f32);
 }
 
+/// Writes [`Kind::common`] and [`Kind::common_mut`] inside a layer's `impl
+/// Kind`: every layer's settings struct has the fields `visible` and
+/// `opacity`, read and written alike.
+macro_rules! common_settings {
+    () => {
+        fn common(&self) -> (bool, f32) {
+            (self.visible, self.opacity)
+        }
+
+        fn common_mut(&mut self) -> (&mut bool, &mut f32) {
+            (&mut self.visible, &mut self.opacity)
+        }
+    };
+}
+use common_settings;
+
 /// How a layer kind prepares to draw one picture (every kind has it).
 pub(crate) trait Prepare {
     /// Precomputes what drawing needs for one picture.
