@@ -115,13 +115,7 @@ impl Kind for Spiral {
         ),
     ];
 
-    fn common(&self) -> (bool, f32) {
-        (self.visible, self.opacity)
-    }
-
-    fn common_mut(&mut self) -> (&mut bool, &mut f32) {
-        (&mut self.visible, &mut self.opacity)
-    }
+    super::common_settings!();
 }
 
 impl Prepare for Spiral {
