@@ -13,9 +13,13 @@ use crate::layers::{BAND_ROWS, Band};
 pub(super) struct Run {
     /// The stone, in [`BandScratch::stones`].
     pub(super) stone: u32,
+    /// Its pixel row.
     pub(super) y: u32,
+    /// The first column of the run.
     pub(super) a: u32,
+    /// The column after the run's last.
     pub(super) b: u32,
+    /// Body or shadow, with the row's outline there.
     pub(super) part: Part,
 }
 
@@ -75,6 +79,8 @@ impl RocksDraw {
         self.visible_runs(band, scratch, cull);
     }
 
+    /// What [`RocksDraw::visible_runs_avx2`] does, for any build: inlined
+    /// into the build that calls it.
     #[inline(always)]
     pub(super) fn visible_runs(&self, band: &Band, scratch: &mut BandScratch, cull: bool) {
         let width = self.width;

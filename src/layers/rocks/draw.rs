@@ -24,6 +24,8 @@ pub(super) struct BandRows {
 }
 
 impl BandRows {
+    /// The grid rows each of `bands` bands looks at, and how far down the
+    /// rows reach, from the grid rows' `stones`.
     pub(super) fn new(stones: &[StoneRow], bands: usize) -> BandRows {
         let mut rows = vec![(u32::MAX, 0u32); bands];
         let mut reach = Vec::with_capacity(stones.len());
@@ -59,21 +61,30 @@ pub(super) struct RocksDraw {
     /// Which preparation this is (each has its own), for the threads'
     /// caches of rolled stones ([`BandScratch::rolled`]).
     pub(super) id: u64,
+    /// The layer's opacity, 0 to 1 ([`Rocks::opacity`]).
+    ///
+    /// [`Rocks::opacity`]: super::Rocks::opacity
     pub(super) opacity: f32,
+    /// The stones, grid row by grid row, far to near.
     pub(super) rows: Vec<StoneRow>,
+    /// Which grid rows each band looks at.
     pub(super) index: BandRows,
+    /// The light the stones' faces are lit by.
     pub(super) lighting: Lighting,
+    /// Strength of the contact shadows: the palette's times the layer's.
     pub(super) shadow: f32,
     /// How deep the stones sit in the sand ([`Rocks::sink`]).
     ///
     /// [`Rocks::sink`]: super::Rocks::sink
     pub(super) sink: f32,
+    /// What every stone's outline shares, to roll a stone whole.
     pub(super) outline: Outline,
     /// The tents' clearings it was placed around.
     pub(super) clearings: Vec<Clearing>,
     /// Whether hidden pixels are left undrawn: always, but in the test
     /// that checks this against drawing every stone whole.
     pub(super) cull: bool,
+    /// The picture's width in pixels.
     pub(super) width: u32,
 }
 

@@ -8,14 +8,19 @@ use crate::noise::Dice;
 /// The gravel in front of one stone: its place, size and colour, and the
 /// dice the grains are rolled with.
 pub(super) struct Gravel {
+    /// The stone's centre column, in pixels: the grains lie in front of it.
     pub(super) x: f32,
+    /// The stone's centre row, in pixels.
     pub(super) y: f32,
+    /// The stone's size, in pixels.
     pub(super) size: f32,
     /// The row's stone size.
     pub(super) d: f32,
     /// Which way the grains lean: the stone's side of its clump.
     pub(super) side: f32,
+    /// The stone's colour, which the grains take, lighter or darker.
     pub(super) albedo: Linear,
+    /// The dice the grains are rolled with, seeded by the stone's cell.
     pub(super) dice: Dice,
     /// Below this roll, two grains rather than one.
     pub(super) many: f32,

@@ -15,15 +15,20 @@ use crate::simd::Build;
 /// [`RowFit`]: super::outline::RowFit
 #[derive(Clone, Copy)]
 pub(super) struct BodyRow {
+    /// The row's place in the stone: -1 at the top, 1 at the foot.
     pub(super) nv: f32,
+    /// The outline's centre column on the row.
     pub(super) cx: f32,
+    /// 1 / the outline's radius on the row, left and right.
     pub(super) inv: [f32; 2],
 }
 
 /// What the shadow shader needs of a row of the shadow's outline.
 #[derive(Clone, Copy)]
 pub(super) struct ShadowRow {
+    /// 1 / the shadow outline's radius on the row, left and right.
     pub(super) sinv: [f32; 2],
+    /// The square of the row's place in the shadow (-1 top to 1 bottom).
     pub(super) sdy2: f32,
 }
 

@@ -117,8 +117,10 @@ impl Outline {
 /// to roll ([`Outline::rough`]).
 #[derive(Clone, Copy)]
 pub(super) struct Rough {
+    /// Where and how big it is.
     pub(super) shape: StoneShape,
     blocky: f32,
+    /// Its colour.
     pub(super) albedo: Linear,
     /// Where the placing draws left the stone's dice.
     dice: Dice,
@@ -167,7 +169,9 @@ impl Rough {
 /// Where and how big a stone is, in pixels.
 #[derive(Clone, Copy)]
 pub(super) struct StoneShape {
+    /// Centre column, in pixels.
     pub(super) x: f32,
+    /// Centre row, in pixels (lowered as it sinks in the sand).
     pub(super) y: f32,
     rx_left: f32,
     rx_right: f32,
@@ -218,25 +222,33 @@ impl StoneShape {
 /// onto the ground.
 #[derive(Clone, Copy)]
 pub(super) struct Stone {
+    /// Centre column, in pixels.
     pub(super) x: f32,
+    /// Centre row, in pixels.
     pub(super) y: f32,
     /// 1 / radius: left, right, top, bottom.
     pub(super) inv: [f32; 4],
     /// Radius: left, right (= 1 / `inv`).
     radius: [f32; 2],
+    /// How it leans: the outline's centre moves `-shear` columns per pixel
+    /// row below the stone's centre.
     pub(super) shear: f32,
     /// Faces' blend across the row and down the column: stone units to
     /// blend fractions (pixels over a slightly rounded edge).
     pub(super) side_k: f32,
+    /// The top face's blend down the column (see `side_k`).
     pub(super) top_k: f32,
     /// Outline anti-aliasing: coverage is `0.5 - (f - 1) * aa` where `f` is
     /// the squared normalized radius (first-order distance in pixels), so
     /// it is 1 inside `f < inner2` and 0 outside `f > outer2`.
     pub(super) aa: f32,
+    /// The squared normalized radius inside which coverage is 1.
     pub(super) inner2: f32,
+    /// The squared normalized radius outside which coverage is 0.
     pub(super) outer2: f32,
     /// Shadow centre, 1 / radii and its horizontal radius.
     pub(super) sx: f32,
+    /// The contact shadow's centre row.
     pub(super) sy: f32,
     sinv: [f32; 2],
     sradius: f32,
@@ -244,6 +256,7 @@ pub(super) struct Stone {
     casts: bool,
     /// The profile's width factors, knot by knot.
     pub(super) knots: [f32; 2 * KNOTS],
+    /// How it looks: colour and the dice for its faces and grain.
     pub(super) look: Look,
 }
 
@@ -252,9 +265,12 @@ pub(super) struct Stone {
 /// left and right radii (and their inverses). The body's columns, its
 /// inside and every pixel drawn are worked out from these same numbers.
 pub(super) struct RowFit {
+    /// The row's place in the stone: -1 at the top, 1 at the foot.
     pub(super) nv: f32,
     nv2: f32,
+    /// The outline's centre column on the row (sheared).
     pub(super) cx: f32,
+    /// 1 / the outline's radius on the row, left and right.
     pub(super) inv: [f32; 2],
     radius: [f32; 2],
 }

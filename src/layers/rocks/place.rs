@@ -40,6 +40,8 @@ pub(super) struct Placer<'a> {
 }
 
 impl<'a> Placer<'a> {
+    /// The placer of `settings`' stones in frame `f`: its light, its
+    /// perspective and each clump's rock.
     pub(super) fn new(settings: &'a Rocks, f: &'a Frame<'a>) -> Placer<'a> {
         let grid = f.grid;
         let (cols, rows) = (grid.width(), grid.height());
@@ -458,7 +460,9 @@ enum Role {
 /// kept apart: most stones of a packed field are only ever looked at by
 /// their box, and never rolled whole.
 pub(super) struct StoneRow {
+    /// Each stone's box, as `stones`.
     pub(super) boxes: Vec<[i32; 4]>,
+    /// Each stone, placed and bounded, to roll whole when it shows.
     pub(super) stones: Vec<Rough>,
     /// Number of the row's first stone, counting from the far row's.
     pub(super) first: u32,

@@ -6,10 +6,13 @@ use crate::noise::Dice;
 
 /// The light falling on the stones.
 pub(super) struct Lighting {
+    /// The sun's light.
     pub(super) direct: Linear,
+    /// The sky's light, strongest on faces turned up.
     pub(super) ambient: Linear,
     /// Light bounced up from the sand.
     pub(super) bounce: Linear,
+    /// Toward the sun (unit: x right, y up, z toward the viewer).
     pub(super) light: [f32; 3],
     /// The lit sand banked against the stones' feet.
     pub(super) sand: Linear,
@@ -34,14 +37,19 @@ impl Lighting {
 /// A stone's three flat faces (top, left, right), lit once per stone, and
 /// where they meet, in the stone's unit coordinates.
 pub(super) struct Facets {
+    /// Colour of the top face.
     pub(super) top: Linear,
+    /// Colour of the left face.
     pub(super) left: Linear,
+    /// Colour of the right face.
     pub(super) right: Linear,
     /// The top face ends at `nv = ridge + tilt * nu`.
     pub(super) ridge: f32,
+    /// How the top face's edge slants across the stone.
     pub(super) tilt: f32,
     /// Left and right faces meet at `nu = split + lean * nv`.
     pub(super) split: f32,
+    /// How the line between the side faces slants down the stone.
     pub(super) lean: f32,
 }
 
@@ -71,17 +79,23 @@ impl Facets {
 /// grain.
 #[derive(Clone, Copy)]
 pub(super) struct Look {
+    /// Its colour.
     pub(super) albedo: Linear,
+    /// The dice its faces and grain are rolled with.
     pub(super) dice: Dice,
 }
 
 /// A stone's lit faces and grain, for drawing.
 pub(super) struct Shading {
+    /// The three faces, lit.
     pub(super) facets: Facets,
+    /// Where the stone's grain lies in the noise tile (its row and column
+    /// offsets).
     pub(super) texture: u32,
 }
 
 impl Look {
+    /// The stone's faces lit by `lighting`, and its grain.
     pub(super) fn shading(self, lighting: &Lighting) -> Shading {
         let mut dice = self.dice;
         let texture = dice.bits();
