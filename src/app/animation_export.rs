@@ -153,11 +153,12 @@ impl AnimationExport {
 /// A running animation export.
 pub struct AnimationRun {
     frames: usize,
-    work: Work,
+    runner: Runner,
 }
 
-/// The work of an export: a thread natively, frame by frame in the browser.
-enum Work {
+/// How an animation export makes its frames: on a thread natively, frame
+/// by frame on the UI thread in the browser.
+enum Runner {
     #[cfg(not(target_arch = "wasm32"))]
     Thread {
         progress: Arc<animation::Progress>,
@@ -175,7 +176,7 @@ enum Work {
 
 impl Exporter for AnimationExport {
     type Settings = AnimationExportSettings;
-    type Work = Animation;
+    type Request = Animation;
     type Run = AnimationRun;
     const TITLE: &'static str = "Export animation";
     const ID: &'static str = "animation-export-dialog";
@@ -323,7 +324,7 @@ impl Exporter for AnimationExport {
         })?;
         Ok(AnimationRun {
             frames,
-            work: Work::Thread { progress, done },
+            runner: Runner::Thread { progress, done },
         })
     }
 
@@ -331,7 +332,7 @@ impl Exporter for AnimationExport {
     fn launch(animation: Animation, path: &Path) -> Result<AnimationRun, String> {
         Ok(AnimationRun {
             frames: animation.frame_count(),
-            work: Work::Steps {
+            runner: Runner::Steps {
                 steps: Box::new(animation.steps().map_err(|e| e.to_string())?),
                 path: path.to_path_buf(),
                 format: animation.options().format,
@@ -343,22 +344,22 @@ impl Exporter for AnimationExport {
 
 impl AnimationRun {
     fn frames_written(&self) -> usize {
-        match &self.work {
+        match &self.runner {
             #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { progress, .. } => progress.frames_written(),
+            Runner::Thread { progress, .. } => progress.frames_written(),
             #[cfg(target_arch = "wasm32")]
-            Work::Steps { steps, .. } => steps.frames_written(),
+            Runner::Steps { steps, .. } => steps.frames_written(),
         }
     }
 }
 
 impl Run for AnimationRun {
     fn advance(&mut self) -> Option<crate::Result<bool>> {
-        match &mut self.work {
+        match &mut self.runner {
             #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { done, .. } => done.try_recv().ok(),
+            Runner::Thread { done, .. } => done.try_recv().ok(),
             #[cfg(target_arch = "wasm32")]
-            Work::Steps {
+            Runner::Steps {
                 steps,
                 path,
                 format,
@@ -380,20 +381,20 @@ impl Run for AnimationRun {
     }
 
     fn cancel(&mut self) {
-        match &mut self.work {
+        match &mut self.runner {
             #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { progress, .. } => progress.cancel(),
+            Runner::Thread { progress, .. } => progress.cancel(),
             #[cfg(target_arch = "wasm32")]
-            Work::Steps { cancelled, .. } => *cancelled = true,
+            Runner::Steps { cancelled, .. } => *cancelled = true,
         }
     }
 
     fn cancelling(&self) -> bool {
-        match &self.work {
+        match &self.runner {
             #[cfg(not(target_arch = "wasm32"))]
-            Work::Thread { progress, .. } => progress.cancelled(),
+            Runner::Thread { progress, .. } => progress.cancelled(),
             #[cfg(target_arch = "wasm32")]
-            Work::Steps { cancelled, .. } => *cancelled,
+            Runner::Steps { cancelled, .. } => *cancelled,
         }
     }
 

@@ -196,7 +196,7 @@ pub struct PngExport {
 }
 
 /// What a PNG export renders: the scene, at a checked size.
-pub struct PngWork {
+pub struct PngRequest {
     scene: Scene,
     size: (u32, u32),
     /// Expected total time, from the size.
@@ -222,7 +222,7 @@ pub struct PngRun {
 
 impl Exporter for PngExport {
     type Settings = ExportSettings;
-    type Work = PngWork;
+    type Request = PngRequest;
     type Run = PngRun;
     const TITLE: &'static str = "Export PNG";
     const ID: &'static str = "export-dialog";
@@ -267,7 +267,7 @@ impl Exporter for PngExport {
         ui.weak(format!("{w} × {h} pixels, {memory}"));
     }
 
-    fn prepare(&self, settings: &ExportSettings, scene: &Scene) -> Result<PngWork, String> {
+    fn prepare(&self, settings: &ExportSettings, scene: &Scene) -> Result<PngRequest, String> {
         let (w, h) = settings.pixels(scene);
         crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
         let mpx = f64::from(w) * f64::from(h) / 1e6;
@@ -276,7 +276,7 @@ impl Exporter for PngExport {
         // much again.
         let estimate =
             Duration::from_secs_f64((self.ms_per_mpx.unwrap_or(12.0) * 2.2 * mpx / 1e3).max(0.05));
-        Ok(PngWork {
+        Ok(PngRequest {
             scene: scene.clone(),
             size: (w, h),
             estimate,
@@ -284,17 +284,17 @@ impl Exporter for PngExport {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn launch(work: PngWork, path: &Path) -> Result<PngRun, String> {
+    fn launch(request: PngRequest, path: &Path) -> Result<PngRun, String> {
         let cancel = Arc::new(AtomicBool::new(false));
         let written = Arc::new(AtomicU64::new(0));
         let run_cancel = Arc::clone(&cancel);
         let run_written = Arc::clone(&written);
         let path = path.to_path_buf();
-        let PngWork {
+        let PngRequest {
             scene,
             size,
             estimate,
-        } = work;
+        } = request;
         let done = on_thread("playa-export", move || {
             export_png(&scene, size, &path, &run_cancel, &run_written)
         })?;
@@ -308,13 +308,13 @@ impl Exporter for PngExport {
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn launch(work: PngWork, path: &Path) -> Result<PngRun, String> {
+    fn launch(request: PngRequest, path: &Path) -> Result<PngRun, String> {
         Ok(PngRun {
-            size: work.size,
-            estimate: work.estimate,
+            size: request.size,
+            estimate: request.estimate,
             cancel: Arc::default(),
             written: Arc::default(),
-            pending: (work.scene, path.to_path_buf()),
+            pending: (request.scene, path.to_path_buf()),
         })
     }
 }

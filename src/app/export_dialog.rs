@@ -26,7 +26,7 @@ pub trait Exporter: Default {
     type Settings;
     /// What [`Exporter::prepare`] checked and made, for
     /// [`Exporter::launch`] to run.
-    type Work;
+    type Request;
     /// An export once started.
     type Run: Run;
     /// The dialog's heading.
@@ -55,13 +55,13 @@ pub trait Exporter: Default {
         scene: &Scene,
     );
 
-    /// Checks `settings` and makes the work of exporting `scene`; the
+    /// Checks `settings` and makes the request to export `scene`; the
     /// error is the message to show.
-    fn prepare(&self, settings: &Self::Settings, scene: &Scene) -> Result<Self::Work, String>;
+    fn prepare(&self, settings: &Self::Settings, scene: &Scene) -> Result<Self::Request, String>;
 
-    /// Starts `work`: natively on its own thread, writing the file at
+    /// Starts `request`: natively on its own thread, writing the file at
     /// `path`; in the browser, as a download named after `path`.
-    fn launch(work: Self::Work, path: &Path) -> Result<Self::Run, String>;
+    fn launch(request: Self::Request, path: &Path) -> Result<Self::Run, String>;
 }
 
 /// An export once started, moved on by its dialog each frame.
@@ -308,7 +308,7 @@ impl<E: Exporter> Dialog<E> {
         let Some(path) = target(&mut self.path, extension, replace, &mut self.replacing)? else {
             return Ok(());
         };
-        let work = self.exporter.prepare(settings, scene)?;
+        let request = self.exporter.prepare(settings, scene)?;
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
@@ -321,7 +321,7 @@ impl<E: Exporter> Dialog<E> {
             }
             *E::folder(settings) = Some(dir.to_path_buf());
         }
-        let run = E::launch(work, &path)?;
+        let run = E::launch(request, &path)?;
         self.task = Some(ExportTask {
             path,
             started: Instant::now(),
