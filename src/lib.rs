@@ -26,8 +26,9 @@
 //! - [`render`]: a scene into an RGBA image.
 //! - [`Source::load`]: a scene from a preset's name, a `.ron` file, a playa
 //!   PNG, a share code or a link.
-//! - [`picture::render_png_file`]: a scene straight into a PNG file that
-//!   carries its recipe, streamed for large sizes.
+//! - [`picture::render_png`]: a scene straight into a PNG that carries its
+//!   recipe, streamed for large sizes ([`picture::write_file`] makes it a
+//!   file, whole or not at all).
 //! - [`canvas::Canvas::render`]: re-rendering after an edit.
 //! - [`Animation::write`]: an animation of the automaton, streamed.
 //! - [`share::encode`] and [`share::decode`]: share codes.

@@ -204,20 +204,6 @@ pub fn render_png<W: Write>(
     })
 }
 
-/// [`render_png`] into a file, atomically.
-pub fn render_png_file(
-    path: &Path,
-    scene: &Scene,
-    width: u32,
-    height: u32,
-    extra_text: &[(&str, String)],
-    compression: Compression,
-) -> Result<()> {
-    write_file(path, |w| {
-        render_png(w, scene, width, height, extra_text, compression)
-    })
-}
-
 /// The text chunks of a picture of `scene`: its share code (plain, so any
 /// PNG tool shows it), its RON and `extra_text` (compressed).
 pub(crate) fn texts(
@@ -327,8 +313,11 @@ pub fn write_png(
     })
 }
 
-/// Writes a file atomically through a buffer, keeping the encoder's error.
-fn write_file(
+/// Writes a file atomically through a 1 MiB buffer: `encode` writes the
+/// bytes, and a failure (of `encode` or of the disk) leaves no file behind
+/// and returns `encode`'s own error. For example, [`render_png`] into a file:
+/// `write_file(path, |w| render_png(w, &scene, 1920, 1080, &[], Compression::Fast))`.
+pub fn write_file(
     path: &Path,
     encode: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
 ) -> Result<()> {

@@ -411,7 +411,9 @@ fn make(
     }
     let start = Instant::now();
     let (w, h) = job.size;
-    picture::render_png_file(path, &job.scene, w, h, &[], args.compression)?;
+    picture::write_file(path, |out| {
+        picture::render_png(out, &job.scene, w, h, &[], args.compression)
+    })?;
     record(job, path, manifest, start.elapsed().as_millis() as u64)?;
     Ok(Outcome::Made)
 }
