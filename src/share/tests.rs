@@ -427,7 +427,7 @@ fn bad_links_say_what_is_wrong() {
         assert!(err.contains(needle), "{link:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
-    // Text that is no link is read as a code, as before links.
+    // Text that is no link is read as a code (and refused as one).
     for (text, needle) in [
         ("example.org/#hello", "not a playa share code".to_string()),
         (

@@ -3,9 +3,9 @@
 //! The grid lies on the ground plane in perspective: its columns span the
 //! picture's width, its rows run from just below the horizon to the bottom,
 //! evenly spaced in depth, so far rows crowd toward the horizon. Each live
-//! cell becomes a stone that grows toward the viewer (the original sketch:
-//! 30 px far, 50 px near on a 1000 px canvas), jittered in place, size and
-//! shape, lit from the sun's side, with a soft contact shadow.
+//! cell becomes a stone that grows toward the viewer (by default 2.2% of
+//! the picture's height far away, 4.2% near), jittered in place, size
+//! and shape, lit from the sun's side, with a soft contact shadow.
 //!
 //! Stones are drawn far to near (the grid's row-major order). For the bands,
 //! each stone is filed under every band its box meets, in that order, so a

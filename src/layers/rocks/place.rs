@@ -56,9 +56,9 @@ impl<'a> Placer<'a> {
         let depth = settings.near_size / settings.far_size;
         let y_far = f.horizon_frac + settings.top;
         let span = settings.bottom - y_far;
-        // The stone colours are the original sketch's translucent colours
-        // laid over the sand, made opaque: the same flat colour, but solid
-        // stones that shade and overlap cleanly.
+        // The stone colours are translucent colours laid over the sand,
+        // made opaque: the same flat colour, but solid stones that shade
+        // and overlap cleanly.
         let sand = f.ground;
         let colors = [
             mix(sand, settings.primary.linear(), settings.primary_alpha),
