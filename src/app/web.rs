@@ -110,8 +110,8 @@ pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
 }
 
 /// Logs, once, how long after the page started loading the first full
-/// picture was on screen (`playa: first picture after … ms`), for the
-/// README's figure.
+/// picture was on screen (`playa: first picture after … ms`), so a
+/// browser driver can time the page's load.
 pub fn picture_shown() {
     use std::sync::atomic::{AtomicBool, Ordering};
     static LOGGED: AtomicBool = AtomicBool::new(false);
