@@ -91,6 +91,11 @@ impl Dice {
         ((lo + (hi - lo) * unit) * 1000.0).round() / 1000.0
     }
 
+    /// A float in `0..1`.
+    fn unit(&mut self) -> f32 {
+        (self.0.next_u32() >> 8) as f32 / (1u32 << 24) as f32
+    }
+
     /// An integer in `lo..=hi`.
     fn int(&mut self, lo: u32, hi: u32) -> u32 {
         lo + (self.0.next_u64() % u64::from(hi - lo + 1)) as u32
@@ -150,9 +155,10 @@ fn roll<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice) {
     }
 }
 
-/// `scene` with every unlocked group re-rolled from `roll`. Visibility,
-/// opacity and the order of the layers are never changed, nor the aspect.
-pub fn randomize(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
+/// "New scene": `scene` with every unlocked group re-rolled from `roll`.
+/// Visibility, opacity and the order of the layers are never changed, nor
+/// the aspect.
+pub fn new_scene(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
     let mut s = scene.clone();
     // Each group draws from its own stream, so locking one group does not
     // change what the others roll.
@@ -188,6 +194,134 @@ pub fn randomize(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
     s
 }
 
+/// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away. The
+/// seed always changes (unless locked); each unlocked setting that New
+/// scene rolls is nudged by up to `strength` of its rolling range, and a
+/// discrete one (a pick from a list, the time of day, the rule) changes
+/// with a chance that grows with the strength, rarely at low strengths.
+/// At strength 0 only the seed changes. Pure: the same inputs give the
+/// same scene.
+pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Scene {
+    let strength = if strength.is_finite() {
+        strength.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut s = scene.clone();
+    let dice = |group: u64| {
+        Dice(ChaCha8Rng::seed_from_u64(splitmix64(
+            roll_number ^ (group << 56) ^ 0x5641_5259,
+        )))
+    };
+    if !locks.is_locked(SEED) {
+        s.seed = new_seed(dice(1).0.next_u64());
+    }
+    if strength == 0.0 {
+        return s;
+    }
+    for (stream, group) in [(2, LIGHT), (3, AUTOMATON)] {
+        if !locks.is_locked(group) {
+            let mut d = dice(stream);
+            for setting in Scene::SETTINGS
+                .iter()
+                .filter(|x| scene_group(x.name) == group)
+            {
+                nudge(std::slice::from_ref(setting), &mut s, &mut d, strength);
+            }
+        }
+    }
+    for (i, layer) in s.layers.iter_mut().enumerate() {
+        if locks.is_locked(layer.name()) {
+            continue;
+        }
+        let mut d = dice(16 + i as u64);
+        fn nudge_layer<K: Kind>(l: &mut K, d: &mut Dice, strength: f32) {
+            nudge(K::SETTINGS, l, d, strength);
+        }
+        match_kind!(layer, l => nudge_layer(l, &mut d, strength));
+    }
+    s.quantize();
+    s
+}
+
+/// Nudges every setting of `settings` (in `t`) that has a [`Roll`]:
+/// numbers by up to `strength` of their rolling range (kept within the
+/// setting's limits), discrete values re-picked with chance
+/// `strength² / 2`.
+fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
+    let repick = |d: &mut Dice| d.unit() < strength * strength / 2.0;
+    for s in settings {
+        match &s.value {
+            Value::Float {
+                get,
+                put,
+                roll,
+                min,
+                max,
+                ..
+            } => match *roll {
+                Roll::Keep => {}
+                Roll::Range(lo, hi) => {
+                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo);
+                    put(t, (get(t) + step).clamp(*min, *max));
+                }
+                Roll::Pick(items) => {
+                    if repick(dice) {
+                        put(t, *dice.pick(items));
+                    }
+                }
+            },
+            Value::Uint {
+                get,
+                put,
+                roll,
+                min,
+                max,
+                ..
+            } => match *roll {
+                Roll::Keep => {}
+                Roll::Range(lo, hi) => {
+                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo) as f32;
+                    let v = (get(t) as f32 + step).round();
+                    put(t, (v.max(0.0) as u32).clamp(*min, *max));
+                }
+                Roll::Pick(items) => {
+                    if repick(dice) {
+                        put(t, *dice.pick(items));
+                    }
+                }
+            },
+            Value::Rgb { put, roll, .. } => {
+                if let Roll::Pick(items) = *roll
+                    && repick(dice)
+                {
+                    put(t, *dice.pick(items));
+                }
+            }
+            Value::Time { put, roll, .. } => {
+                if let Roll::Pick(items) = *roll
+                    && repick(dice)
+                {
+                    put(t, *dice.pick(items));
+                }
+            }
+            Value::Rule { put, roll, .. } => {
+                if let Roll::Pick(items) = *roll
+                    && repick(dice)
+                {
+                    put(
+                        t,
+                        dice.pick(items)
+                            .parse()
+                            .expect("the rules to roll parse (tested)"),
+                    );
+                }
+            }
+            Value::Bool { .. } | Value::Topology { .. } => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,11 +331,11 @@ mod tests {
         let scene = Scene::default();
         let locks = Locks::default();
         for roll in 0..200 {
-            let a = randomize(&scene, &locks, roll);
-            assert_eq!(a, randomize(&scene, &locks, roll));
+            let a = new_scene(&scene, &locks, roll);
+            assert_eq!(a, new_scene(&scene, &locks, roll));
             a.validate().unwrap_or_else(|e| panic!("roll {roll}: {e}"));
         }
-        assert_ne!(randomize(&scene, &locks, 1), randomize(&scene, &locks, 2));
+        assert_ne!(new_scene(&scene, &locks, 1), new_scene(&scene, &locks, 2));
     }
 
     #[test]
@@ -212,7 +346,7 @@ mod tests {
             locks.set(group, true);
         }
         for roll in 0..50 {
-            let r = randomize(&scene, &locks, roll);
+            let r = new_scene(&scene, &locks, roll);
             assert_eq!(r.seed, scene.seed);
             assert_eq!(r.automaton, scene.automaton);
             let tents = |s: &Scene| {
@@ -229,8 +363,8 @@ mod tests {
     #[test]
     fn locking_one_group_does_not_change_the_others() {
         let scene = Scene::default();
-        let free = randomize(&scene, &Locks::default(), 7);
-        let locked = randomize(
+        let free = new_scene(&scene, &Locks::default(), 7);
+        let locked = new_scene(
             &scene,
             &{
                 let mut locks = Locks::default();

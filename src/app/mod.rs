@@ -446,7 +446,7 @@ impl PlayaApp {
                 Event::Randomize => {
                     let roll = self.next_roll();
                     self.state.scene =
-                        randomize::randomize(&self.state.scene, &self.state.locks, roll);
+                        randomize::new_scene(&self.state.scene, &self.state.locks, roll);
                     self.controls.sync(&self.state.scene);
                     self.set_message(format!("Randomized (roll {roll:016x})"), false);
                 }
