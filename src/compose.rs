@@ -374,7 +374,7 @@ impl ExactSizeIterator for Generations {}
 
 /// The rock automaton's grid of a checked, quantized scene: the soup of
 /// `(columns, rows, density, seed)` run with the rule on the topology.
-fn rock_grid(scene: &Scene) -> Result<BitGrid> {
+pub(crate) fn rock_grid(scene: &Scene) -> Result<BitGrid> {
     let (cols, rows) = scene.grid_size();
     let a = &scene.automaton;
     let soup = crate::life::soup(cols, rows, f64::from(a.density), scene.seed)?;

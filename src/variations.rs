@@ -49,11 +49,7 @@ pub fn page(scene: &Scene, locks: &Locks, mode: Mode, page: u32) -> Vec<Scene> {
 /// The roll of candidate `n` of a `mode_tag` grid around `scene`: a hash
 /// of the scene's share code, so equal scenes give equal grids.
 fn roll(scene: &Scene, mode_tag: u64, n: u64) -> u64 {
-    let code = crate::share::encode(scene);
-    // FNV-1a: stable across versions and platforms, unlike std's hasher.
-    let hash = code.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let hash = randomize::scene_hash(scene);
     splitmix64(hash ^ splitmix64(mode_tag) ^ splitmix64(n.wrapping_add(0x9e37)))
 }
 

@@ -1,0 +1,794 @@
+//! Finding a scene: "New scene" rolls a whole new look whose parts agree,
+//! "Vary" a scene near the current one; locked groups stay as they are.
+//!
+//! Both are pure functions of the scene, the locks and a roll number (and
+//! Vary's strength), so the same roll always gives the same scene, in the
+//! app, on the command line (`playa random`) and in the browser.
+
+use std::collections::BTreeSet;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+mod field;
+
+use self::field::Field;
+use crate::layers::{Kind, Layer, Rocks, match_kind};
+use crate::palette::TimeOfDay;
+use crate::scene::Scene;
+use crate::setting::{Roll, Setting, Value};
+
+/// The lock group of the scene's seed.
+pub const SEED: &str = "seed";
+/// The lock group of the light: time of day, sun position, horizon.
+pub const LIGHT: &str = "light";
+/// The lock group of the rock automaton: density, generations, rule,
+/// columns.
+pub const AUTOMATON: &str = "automaton";
+
+/// The lock group of a setting of [`Scene::SETTINGS`]: the automaton's
+/// (`automaton.…`) or the light's (the rest).
+pub fn scene_group(setting_name: &str) -> &'static str {
+    if setting_name.starts_with("automaton.") {
+        AUTOMATON
+    } else {
+        LIGHT
+    }
+}
+
+/// Which groups are locked against "Randomize": [`SEED`], [`LIGHT`],
+/// [`AUTOMATON`], or a layer kind's name (which locks every layer of that
+/// kind). Default: only the spiral (an ornament that is off by default
+/// should stay as the user left it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Locks {
+    /// The locked groups.
+    pub locked: BTreeSet<String>,
+}
+
+impl Default for Locks {
+    fn default() -> Self {
+        Locks {
+            locked: BTreeSet::from([crate::layers::Spiral::NAME.to_string()]),
+        }
+    }
+}
+
+impl Locks {
+    /// Whether `group` is locked.
+    pub fn is_locked(&self, group: &str) -> bool {
+        self.locked.contains(group)
+    }
+
+    /// Locks or unlocks `group`.
+    pub fn set(&mut self, group: &str, locked: bool) {
+        if locked {
+            self.locked.insert(group.to_string());
+        } else {
+            self.locked.remove(group);
+        }
+    }
+}
+
+/// A new seed from a roll: small numbers (1 to 999 999) that are easy to
+/// read, say and type.
+pub fn new_seed(roll: u64) -> u64 {
+    1 + splitmix64(roll) % 999_999
+}
+
+/// One step of SplitMix64: a well-mixed 64-bit function of `x`.
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Uniform numbers for one re-roll.
+struct Dice(ChaCha8Rng);
+
+impl Dice {
+    /// A float in `lo..=hi`, rounded to 3 decimals so presets stay tidy.
+    fn float(&mut self, lo: f32, hi: f32) -> f32 {
+        let unit = (self.0.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        ((lo + (hi - lo) * unit) * 1000.0).round() / 1000.0
+    }
+
+    /// A float in `0..1`.
+    fn unit(&mut self) -> f32 {
+        (self.0.next_u32() >> 8) as f32 / (1u32 << 24) as f32
+    }
+
+    /// An integer in `lo..=hi`.
+    fn int(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + (self.0.next_u64() % u64::from(hi - lo + 1)) as u32
+    }
+
+    /// One item of `items`.
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.0.next_u64() as usize % items.len()]
+    }
+
+    /// A value by `roll`; `None` for [`Roll::Keep`].
+    fn roll<V: Copy>(
+        &mut self,
+        roll: &Roll<V>,
+        range: impl FnOnce(&mut Self, V, V) -> V,
+    ) -> Option<V> {
+        match *roll {
+            Roll::Keep => None,
+            Roll::Range(lo, hi) => Some(range(self, lo, hi)),
+            Roll::Pick(items) => Some(*self.pick(items)),
+        }
+    }
+}
+
+/// Re-rolls every setting of `settings` (in `t`) that has a [`Roll`], in
+/// table order.
+fn roll<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice) {
+    for s in settings {
+        match &s.value {
+            Value::Float { put, roll, .. } => {
+                if let Some(v) = dice.roll(roll, Dice::float) {
+                    put(t, v);
+                }
+            }
+            Value::Uint { put, roll, .. } => {
+                if let Some(v) = dice.roll(roll, Dice::int) {
+                    put(t, v);
+                }
+            }
+            Value::Rgb { put, roll, .. } => {
+                if let Some(v) = dice.roll(roll, |_, lo, _| lo) {
+                    put(t, v);
+                }
+            }
+            Value::Time { put, roll, .. } => {
+                if let Some(v) = dice.roll(roll, |_, lo, _| lo) {
+                    put(t, v);
+                }
+            }
+            Value::Rule { put, roll, .. } => {
+                if let Some(text) = dice.roll(roll, |_, lo, _| lo) {
+                    put(t, text.parse().expect("the rules to roll parse (tested)"));
+                }
+            }
+            Value::Bool { .. } | Value::Topology { .. } => {}
+        }
+    }
+}
+
+/// Times of day New scene picks from: the sunlit ones more often, as
+/// among the presets.
+const TIMES: &[TimeOfDay] = &[
+    TimeOfDay::Noon,
+    TimeOfDay::Noon,
+    TimeOfDay::Noon,
+    TimeOfDay::GoldenHour,
+    TimeOfDay::GoldenHour,
+    TimeOfDay::GoldenHour,
+    TimeOfDay::Dusk,
+    TimeOfDay::Dusk,
+    TimeOfDay::Night,
+    TimeOfDay::Night,
+];
+
+/// How a rule grows clumps from a soup: the rule, the soup densities and
+/// the generations that leave a field of clumps (neither a bare plain nor
+/// a carpet). Below about half, the blobby rules' soups die back to
+/// clumps; above it they fill the grid. Life thins a dense soup down.
+struct Growth {
+    rule: &'static str,
+    density: (f32, f32),
+    generations: &'static [u32],
+}
+
+/// The growths New scene picks from (Life twice: the classic look is the
+/// most likely).
+const GROWTHS: &[Growth] = &[
+    Growth {
+        rule: "B3/S23",
+        density: (0.55, 0.85),
+        generations: &[2, 4, 6, 8, 8, 10, 12, 16],
+    },
+    Growth {
+        rule: "B3/S23",
+        density: (0.55, 0.85),
+        generations: &[2, 4, 6, 8, 8, 10, 12, 16],
+    },
+    Growth {
+        rule: "B36/S23",
+        density: (0.6, 0.9),
+        generations: &[4, 6, 8, 12],
+    },
+    Growth {
+        rule: "B4678/S35678",
+        density: (0.3, 0.45),
+        generations: &[4, 6, 8, 12, 16],
+    },
+    Growth {
+        rule: "B3/S45678",
+        density: (0.35, 0.5),
+        generations: &[4, 6, 8, 12, 16],
+    },
+    Growth {
+        rule: "B35678/S5678",
+        density: (0.4, 0.48),
+        generations: &[4, 6, 8, 12],
+    },
+    Growth {
+        rule: "B3678/S34678",
+        density: (0.2, 0.3),
+        generations: &[2, 4, 8, 12, 16],
+    },
+    Growth {
+        rule: "B5678/S45678",
+        density: (0.35, 0.45),
+        generations: &[2, 4, 8, 12, 16],
+    },
+];
+
+/// Rolls New scene makes of the automaton and the stones before it takes
+/// the last one as it is.
+const ATTEMPTS: u64 = 12;
+
+/// The share of the floor New scene aims its stones at, rolled evenly: the
+/// presets cover from 2% (salt flat) to 53% (boulder field).
+const TARGET_COVER: (f32, f32) = (0.05, 0.36);
+
+/// The share of the floor a New scene's stones may be estimated to cover
+/// and still be kept.
+const KEPT_COVER: (f32, f32) = (0.025, 0.52);
+
+/// Stone sizes (fraction of the height) New scene keeps within, near and
+/// far: smaller ones are sand, larger ones boulders for giants.
+const NEAR_SIZE: (f32, f32) = (0.016, 0.1);
+const FAR_SIZE: (f32, f32) = (0.006, 0.05);
+
+/// The largest gap New scene leaves between the horizon and the farthest
+/// stones: wider, the floor shows a bare band under the ranges.
+const MAX_TOP: f32 = 0.08;
+
+/// Clearance (fraction of the height) New scene keeps between the horizon
+/// and the highest reach of its stones.
+const SKY_MARGIN: f32 = 0.004;
+
+/// A stable hash of a scene (of its share code), so that the same roll
+/// from different scenes makes different scenes.
+pub fn scene_hash(scene: &Scene) -> u64 {
+    // FNV-1a: stable across versions and platforms, unlike std's hasher.
+    crate::share::encode(scene)
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
+/// The dice of one stream of a roll: each group (and each attempt at one)
+/// draws from its own, so locking one group does not change what the
+/// others roll.
+fn stream(roll: u64, stream: u64) -> Dice {
+    Dice(ChaCha8Rng::seed_from_u64(splitmix64(
+        roll ^ splitmix64(stream ^ 0x5354_5245_414d),
+    )))
+}
+
+/// "New scene": a new look rolled from `scene`, its unlocked groups chosen
+/// to agree: the light and the ornaments (a lantern only after sunset, no
+/// constellation by day, and no day sky behind a locked night ornament),
+/// a rule and soup that leave clumps, and stones sized to cover between
+/// about a twentieth and two fifths of the floor, kept below the horizon.
+/// Locked groups stay as they are. Visibility (but for the night's
+/// ornaments), opacity, colours the tables keep, the order of the layers
+/// and the aspect never change.
+///
+/// Pure: the same scene, locks and roll give the same scene; the same roll
+/// from another scene gives another.
+pub fn new_scene(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
+    let roll_number = splitmix64(roll_number ^ scene_hash(scene));
+    let dice = |group: u64| stream(roll_number, group);
+    let mut s = scene.clone();
+    if !locks.is_locked(SEED) {
+        s.seed = new_seed(dice(1).0.next_u64());
+    }
+    if !locks.is_locked(LIGHT) {
+        let mut d = dice(2);
+        for setting in Scene::SETTINGS
+            .iter()
+            .filter(|x| scene_group(x.name) == LIGHT && x.name != "time")
+        {
+            roll(std::slice::from_ref(setting), &mut s, &mut d);
+        }
+        s.time = *d.pick(times_for(&s, locks));
+    }
+    for (i, layer) in s.layers.iter_mut().enumerate() {
+        if locks.is_locked(layer.name()) {
+            continue;
+        }
+        let mut d = dice(16 + i as u64);
+        fn roll_layer<K: Kind>(l: &mut K, d: &mut Dice) {
+            roll(K::SETTINGS, l, d);
+        }
+        match_kind!(layer, l => roll_layer(l, &mut d));
+    }
+    dress_for_the_time(&mut s, locks, &mut dice(4));
+    s.quantize();
+    // The automaton and the stones, rolled until they make a field of
+    // clumps that covers the floor as the presets do.
+    let free_automaton = !locks.is_locked(AUTOMATON);
+    let free_rocks = !locks.is_locked(Rocks::NAME);
+    let mut last = s.clone();
+    for attempt in 0..ATTEMPTS {
+        let mut candidate = s.clone();
+        if free_automaton {
+            roll_growth(&mut candidate, &mut dice(3 + 16 * attempt));
+            candidate.quantize();
+        }
+        let Some(field) = Field::of(&candidate) else {
+            break;
+        };
+        if free_rocks {
+            fit_rocks(&mut candidate, &field, &mut dice(5 + 16 * attempt));
+        }
+        if fits(&candidate, &field) || !(free_automaton || free_rocks) {
+            return candidate;
+        }
+        last = candidate;
+    }
+    last
+}
+
+/// The times of day that agree with `scene`'s locked layers: only night
+/// behind a locked, visible spiral (a constellation); after sunset under
+/// a locked tent with its lantern lit; any other time.
+fn times_for(scene: &Scene, locks: &Locks) -> &'static [TimeOfDay] {
+    let locked = |l: &Layer| locks.is_locked(l.name()) && l.visible();
+    if scene
+        .layers
+        .iter()
+        .any(|l| locked(l) && matches!(l, Layer::Spiral(_)))
+    {
+        &[TimeOfDay::Night]
+    } else if scene
+        .layers
+        .iter()
+        .any(|l| locked(l) && matches!(l, Layer::Tent(t) if t.lantern > 0.0))
+    {
+        &[TimeOfDay::Dusk, TimeOfDay::Night]
+    } else {
+        TIMES
+    }
+}
+
+/// The night's ornaments of the unlocked layers, as `scene`'s time of day
+/// has them: a tent's lantern lit at night (sometimes at dusk), out by
+/// day; the spiral, a constellation, hidden but at night.
+fn dress_for_the_time(scene: &mut Scene, locks: &Locks, d: &mut Dice) {
+    let time = scene.time;
+    for layer in &mut scene.layers {
+        if locks.is_locked(layer.name()) {
+            continue;
+        }
+        match layer {
+            Layer::Tent(t) => {
+                let lit = d.float(0.0, 1.0);
+                t.lantern = match time {
+                    TimeOfDay::Night => d.float(0.6, 1.2),
+                    TimeOfDay::Dusk if lit < 0.5 => d.float(0.3, 0.8),
+                    _ => 0.0,
+                };
+            }
+            Layer::Spiral(s) if time != TimeOfDay::Night => s.visible = false,
+            _ => {}
+        }
+    }
+}
+
+/// Rolls the automaton's rule, soup and generations from [`GROWTHS`],
+/// and its columns from its table.
+fn roll_growth(scene: &mut Scene, d: &mut Dice) {
+    let growth = d.pick(GROWTHS);
+    let a = &mut scene.automaton;
+    a.rule = growth
+        .rule
+        .parse()
+        .expect("the growths' rules parse (tested)");
+    a.density = d.float(growth.density.0, growth.density.1);
+    a.generations = *d.pick(growth.generations);
+    if let Some(columns) = crate::setting::find(Scene::SETTINGS, "automaton.columns") {
+        roll(std::slice::from_ref(columns), scene, d);
+    }
+}
+
+/// Sizes the stones of every rocks layer of `scene` to cover a rolled
+/// share of the floor ([`TARGET_COVER`]) of `field`, and sets their gap
+/// below the horizon so that none reaches into the sky.
+fn fit_rocks(scene: &mut Scene, field: &Field, d: &mut Dice) {
+    let target = d.float(TARGET_COVER.0, TARGET_COVER.1);
+    let view = scene.clone();
+    for layer in &mut scene.layers {
+        let Layer::Rocks(rocks) = layer else { continue };
+        // Cover is about 1 − e^(−k·area), and the area goes as the size
+        // squared: a few rounds of that settle the size.
+        for _ in 0..3 {
+            let now = field.estimate(&view, rocks).0.clamp(1e-4, 0.99);
+            let scale = ((1.0 - target).ln() / (1.0 - now).ln()).sqrt();
+            let lo = (NEAR_SIZE.0 / rocks.near_size).max(FAR_SIZE.0 / rocks.far_size);
+            let hi = (NEAR_SIZE.1 / rocks.near_size).min(FAR_SIZE.1 / rocks.far_size);
+            let scale = scale.clamp(lo, hi.max(lo));
+            rocks.near_size *= scale;
+            rocks.far_size *= scale;
+        }
+        clear_the_horizon(field, &view, rocks);
+        layer.quantize();
+    }
+}
+
+/// Lowers the farthest row of `rocks` until, on `field` in `scene`, its
+/// stones clear the horizon (the rows squeeze together as the gap grows:
+/// a few rounds settle it).
+fn clear_the_horizon(field: &Field, scene: &Scene, rocks: &mut Rocks) {
+    for _ in 0..4 {
+        let reach = field.estimate(scene, rocks).1 + SKY_MARGIN;
+        if reach <= 0.0 {
+            break;
+        }
+        rocks.top = (rocks.top + reach).min(0.5);
+    }
+}
+
+/// Whether `scene`'s stones, on `field`, stay inside the presets'
+/// envelope: clumps, a share of the floor in [`KEPT_COVER`], and below the
+/// horizon with a gap of at most [`MAX_TOP`].
+fn fits(scene: &Scene, field: &Field) -> bool {
+    field.is_clumpy()
+        && scene.layers.iter().all(|layer| match layer {
+            Layer::Rocks(r) if r.visible => {
+                let (cover, reach) = field.estimate(scene, r);
+                (KEPT_COVER.0..=KEPT_COVER.1).contains(&cover) && reach <= 0.0 && r.top <= MAX_TOP
+            }
+            _ => true,
+        })
+}
+
+/// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away. The
+/// seed moves to a nearby one (unless locked); each unlocked setting that
+/// New scene rolls is nudged by up to `strength` of its rolling range, and
+/// a discrete one (a pick from a list, the time of day, the rule) changes
+/// with a chance that grows with the strength, rarely at low strengths.
+/// What New scene keeps in agreement stays so: a changed time of day
+/// lights or puts out the lantern, a nudged automaton must still leave
+/// clumps (else it stays as it was), and stones are kept below the
+/// horizon. At strength 0 only the seed changes.
+///
+/// Pure: the same scene, locks, roll and strength give the same scene.
+pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Scene {
+    let strength = if strength.is_finite() {
+        strength.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let roll_number = splitmix64(roll_number ^ scene_hash(scene));
+    let dice = |group: u64| stream(roll_number, 0x100 + group);
+    let mut s = scene.clone();
+    if !locks.is_locked(SEED) {
+        s.seed = scene.seed.wrapping_add(1 + dice(1).0.next_u64() % 999);
+    }
+    if strength == 0.0 {
+        return s;
+    }
+    if !locks.is_locked(LIGHT) {
+        let mut d = dice(2);
+        for setting in Scene::SETTINGS
+            .iter()
+            .filter(|x| scene_group(x.name) == LIGHT)
+        {
+            nudge(std::slice::from_ref(setting), &mut s, &mut d, strength);
+        }
+        if !times_for(scene, locks).contains(&s.time) {
+            s.time = scene.time;
+        }
+    }
+    for (i, layer) in s.layers.iter_mut().enumerate() {
+        if locks.is_locked(layer.name()) {
+            continue;
+        }
+        let mut d = dice(16 + i as u64);
+        fn nudge_layer<K: Kind>(l: &mut K, d: &mut Dice, strength: f32) {
+            nudge(K::SETTINGS, l, d, strength);
+        }
+        match_kind!(layer, l => nudge_layer(l, &mut d, strength));
+    }
+    if s.time != scene.time {
+        dress_for_the_time(&mut s, locks, &mut dice(4));
+    }
+    s.quantize();
+    if !locks.is_locked(AUTOMATON) {
+        let automaton = Scene::SETTINGS
+            .iter()
+            .filter(|x| scene_group(x.name) == AUTOMATON);
+        let nudged = (0..ATTEMPTS).find_map(|attempt| {
+            let mut candidate = s.clone();
+            let mut d = dice(3 + 16 * attempt);
+            for setting in automaton.clone() {
+                nudge(
+                    std::slice::from_ref(setting),
+                    &mut candidate,
+                    &mut d,
+                    strength,
+                );
+            }
+            candidate.quantize();
+            Field::of(&candidate)
+                .is_some_and(|f| f.is_clumpy())
+                .then_some(candidate)
+        });
+        if let Some(nudged) = nudged {
+            s = nudged;
+        }
+    }
+    if !locks.is_locked(Rocks::NAME)
+        && let Some(field) = Field::of(&s)
+    {
+        let view = s.clone();
+        for layer in &mut s.layers {
+            if let Layer::Rocks(rocks) = layer {
+                clear_the_horizon(&field, &view, rocks);
+                layer.quantize();
+            }
+        }
+    }
+    s
+}
+
+/// Nudges every setting of `settings` (in `t`) that has a [`Roll`]:
+/// numbers by up to `strength` of their rolling range (kept within the
+/// setting's limits), discrete values re-picked with chance
+/// `strength² / 2`.
+fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
+    let repick = |d: &mut Dice| d.unit() < strength * strength / 2.0;
+    for s in settings {
+        match &s.value {
+            Value::Float {
+                get,
+                put,
+                roll,
+                min,
+                max,
+                ..
+            } => match *roll {
+                Roll::Keep => {}
+                Roll::Range(lo, hi) => {
+                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo);
+                    put(t, (get(t) + step).clamp(*min, *max));
+                }
+                Roll::Pick(items) => {
+                    if repick(dice) {
+                        put(t, *dice.pick(items));
+                    }
+                }
+            },
+            Value::Uint {
+                get,
+                put,
+                roll,
+                min,
+                max,
+                ..
+            } => match *roll {
+                Roll::Keep => {}
+                Roll::Range(lo, hi) => {
+                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo) as f32;
+                    let v = (get(t) as f32 + step).round();
+                    put(t, (v.max(0.0) as u32).clamp(*min, *max));
+                }
+                Roll::Pick(items) => {
+                    if repick(dice) {
+                        put(t, *dice.pick(items));
+                    }
+                }
+            },
+            Value::Rgb { put, roll, .. } => {
+                if let Roll::Pick(items) = *roll
+                    && repick(dice)
+                {
+                    put(t, *dice.pick(items));
+                }
+            }
+            Value::Time { put, roll, .. } => {
+                if let Roll::Pick(items) = *roll
+                    && repick(dice)
+                {
+                    put(t, *dice.pick(items));
+                }
+            }
+            Value::Rule { put, roll, .. } => {
+                if let Roll::Pick(items) = *roll
+                    && repick(dice)
+                {
+                    put(
+                        t,
+                        dice.pick(items)
+                            .parse()
+                            .expect("the rules to roll parse (tested)"),
+                    );
+                }
+            }
+            Value::Bool { .. } | Value::Topology { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_roll_is_reproducible_and_valid() {
+        let scene = Scene::default();
+        let locks = Locks::default();
+        for roll in 0..200 {
+            let a = new_scene(&scene, &locks, roll);
+            assert_eq!(a, new_scene(&scene, &locks, roll));
+            a.validate().unwrap_or_else(|e| panic!("roll {roll}: {e}"));
+        }
+        assert_ne!(new_scene(&scene, &locks, 1), new_scene(&scene, &locks, 2));
+    }
+
+    #[test]
+    fn locked_groups_survive() {
+        let scene = Scene::default();
+        let mut locks = Locks::default();
+        for group in [SEED, AUTOMATON, "tent"] {
+            locks.set(group, true);
+        }
+        for roll in 0..50 {
+            let r = new_scene(&scene, &locks, roll);
+            assert_eq!(r.seed, scene.seed);
+            assert_eq!(r.automaton, scene.automaton);
+            let tents = |s: &Scene| {
+                s.layers
+                    .iter()
+                    .filter(|l| matches!(l, crate::Layer::Tent(_)))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(tents(&r), tents(&scene));
+        }
+    }
+
+    #[test]
+    fn locking_one_group_does_not_change_the_others() {
+        let scene = Scene::default();
+        let free = new_scene(&scene, &Locks::default(), 7);
+        let locked = new_scene(
+            &scene,
+            &{
+                let mut locks = Locks::default();
+                locks.set(LIGHT, true);
+                locks
+            },
+            7,
+        );
+        assert_eq!(free.seed, locked.seed);
+        assert_eq!(free.automaton, locked.automaton);
+        assert_eq!(locked.time, scene.time);
+    }
+
+    #[test]
+    fn rules_to_roll_parse() {
+        for r in crate::scene::RULES {
+            r.parse::<crate::Rule>().unwrap();
+        }
+        for g in GROWTHS {
+            g.rule.parse::<crate::Rule>().unwrap();
+        }
+    }
+
+    /// The unlocked ornaments of a scene as its time of day has them.
+    fn dressed_for_the_time(s: &Scene) -> bool {
+        s.layers.iter().all(|l| match l {
+            Layer::Tent(t) => match s.time {
+                TimeOfDay::Noon | TimeOfDay::GoldenHour => t.lantern == 0.0,
+                TimeOfDay::Night => t.lantern > 0.0,
+                TimeOfDay::Dusk => true,
+            },
+            Layer::Spiral(sp) => !sp.visible || s.time == TimeOfDay::Night,
+            _ => true,
+        })
+    }
+
+    #[test]
+    fn a_new_scene_dresses_for_its_time_of_day() {
+        let night = crate::presets::load("night-under-stars").unwrap();
+        let mut unlocked = Locks::default();
+        unlocked.set(crate::layers::Spiral::NAME, false);
+        let mut times = std::collections::BTreeSet::new();
+        for roll in 0..60 {
+            let s = new_scene(&night, &unlocked, roll);
+            assert!(dressed_for_the_time(&s), "roll {roll}: {s:?}");
+            times.insert(format!("{:?}", s.time));
+            // Locked, the night's constellation keeps the night.
+            let kept = new_scene(&night, &Locks::default(), roll);
+            assert_eq!(kept.time, TimeOfDay::Night, "roll {roll}");
+            assert!(
+                kept.layers
+                    .iter()
+                    .any(|l| matches!(l, Layer::Spiral(s) if s.visible))
+            );
+        }
+        assert_eq!(times.len(), 4, "every time of day comes up: {times:?}");
+        // A locked, lit tent keeps it after sunset.
+        let mut tent = Locks::default();
+        tent.set(crate::layers::Tent::NAME, true);
+        for roll in 0..30 {
+            let s = new_scene(&night, &tent, roll);
+            assert!(
+                matches!(s.time, TimeOfDay::Dusk | TimeOfDay::Night),
+                "roll {roll}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_same_roll_from_another_scene_is_another_scene() {
+        let locks = Locks::default();
+        let a = new_scene(&Scene::default(), &locks, 5);
+        let b = new_scene(&crate::presets::load("badlands").unwrap(), &locks, 5);
+        assert_ne!(a.seed, b.seed);
+        assert_eq!(a, new_scene(&Scene::default(), &locks, 5));
+        assert_eq!(a, a.quantized(), "a new scene is kept to its precisions");
+    }
+
+    #[test]
+    fn vary_at_strength_zero_changes_only_the_seed() {
+        let locks = Locks::default();
+        for name in ["death-valley", "badlands", "night-under-stars"] {
+            let scene = crate::presets::load(name).unwrap();
+            for roll in 0..20 {
+                let v = vary(&scene, &locks, roll, 0.0);
+                assert_ne!(v.seed, scene.seed);
+                assert_eq!(
+                    Scene {
+                        seed: scene.seed,
+                        ..v.clone()
+                    },
+                    scene
+                );
+                let far = vary(&scene, &locks, roll, 1.0);
+                far.validate().unwrap();
+                assert_eq!(far, far.quantized());
+                assert!(dressed_for_the_time(&far) || far.time == scene.time);
+            }
+        }
+        let mut seed = Locks::default();
+        seed.set(SEED, true);
+        assert_eq!(vary(&Scene::default(), &seed, 3, 0.0), Scene::default());
+    }
+
+    #[test]
+    fn vary_is_pure_and_keeps_locked_groups() {
+        let scene = Scene::default();
+        let mut locks = Locks::default();
+        locks.set(AUTOMATON, true);
+        locks.set(LIGHT, true);
+        for roll in 0..20 {
+            let v = vary(&scene, &locks, roll, 0.8);
+            assert_eq!(v, vary(&scene, &locks, roll, 0.8));
+            assert_eq!(v.automaton, scene.automaton);
+            assert_eq!(
+                (v.time, v.sun_x, v.horizon),
+                (scene.time, scene.sun_x, scene.horizon)
+            );
+        }
+    }
+
+    #[test]
+    fn seeds_are_small_and_vary() {
+        let seeds: std::collections::HashSet<u64> = (0..1000).map(new_seed).collect();
+        assert!(seeds.len() > 990);
+        assert!(seeds.iter().all(|&s| (1..=999_999).contains(&s)));
+    }
+}
