@@ -69,6 +69,16 @@ pub enum Error {
         /// Why not, or what would have been accepted.
         reason: String,
     },
+    /// A setting named by a key (`rocks.roughness=0.8`, see
+    /// [`crate::tweak`]) that cannot be set: an unknown key, a value of the
+    /// wrong type, a layer the scene does not have.
+    #[error("{}: {reason}", clip(key))]
+    Setting {
+        /// The key as given.
+        key: String,
+        /// What is wrong, and what would have been accepted.
+        reason: String,
+    },
     /// A share code could not be decoded.
     #[error("share code: {0}")]
     ShareCode(String),

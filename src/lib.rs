@@ -76,6 +76,7 @@ pub mod share;
 mod simd;
 pub mod source;
 pub mod tiles;
+pub mod tweak;
 pub mod variations;
 
 pub use animation::Animation;

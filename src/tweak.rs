@@ -1,0 +1,893 @@
+//! Settings changed by name, as the command line's `--set KEY=VALUE` does:
+//! `seed=7`, `time=Dusk`, `automaton.density=0.6`, `rocks.roughness=0.8`
+//! (every rocks layer), `tent#2.x=0.3` (the second tent).
+//!
+//! A key is looked up in the settings tables ([`Scene::SETTINGS`] and each
+//! layer kind's [`Kind::SETTINGS`]), so every setting of every kind can be
+//! set, and a value is read by the setting's type and checked against its
+//! range, with the messages RON gives. A value may also be a sweep, several
+//! values of one setting: `A..B:N` (N values evenly from A to B, both
+//! included) or a list `v1,v2,v3`; [`Tweaks::variants`] gives one scene per
+//! value.
+
+use crate::color::Rgb;
+use crate::error::{Error, Result, quote};
+use crate::layers::{Kind, Layer, match_kind};
+use crate::life::{Rule, Topology};
+use crate::palette::TimeOfDay;
+use crate::scene::Scene;
+use crate::setting::{self, Setting, Value};
+
+/// Most values in one sweep.
+pub const MAX_SWEEP: usize = 1000;
+
+/// What a key names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    /// The scene's seed.
+    Seed,
+    /// A setting of [`Scene::SETTINGS`], by its index.
+    Scene(usize),
+    /// A setting of a layer kind: the kind's index (as
+    /// [`Layer::kind_index`]), the 1-based place among the layers of that
+    /// kind (`None`: every one) and the setting's index in its table.
+    Layer {
+        kind: usize,
+        nth: Option<usize>,
+        setting: usize,
+    },
+}
+
+/// The type and range of a setting, apart from what it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    Seed,
+    Float { min: f32, max: f32, per_unit: u32 },
+    Uint { min: u32, max: u32 },
+    Bool,
+    Rgb,
+    Time,
+    Rule,
+    Topology,
+}
+
+/// A value read for a setting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    Seed(u64),
+    Float(f32),
+    Uint(u32),
+    Bool(bool),
+    Rgb(Rgb),
+    Time(TimeOfDay),
+    Rule(Rule),
+    Topology(Topology),
+}
+
+impl Val {
+    /// The value as a label shows it: `0.25`, `GoldenHour`, `#aa8844`,
+    /// `B3/S23`.
+    fn text(&self) -> String {
+        match *self {
+            Val::Seed(v) => v.to_string(),
+            Val::Float(v) => v.to_string(),
+            Val::Uint(v) => v.to_string(),
+            Val::Bool(v) => v.to_string(),
+            Val::Rgb(Rgb(r, g, b)) => format!("#{r:02x}{g:02x}{b:02x}"),
+            Val::Time(t) => time_name(t).to_string(),
+            Val::Rule(r) => r.to_string(),
+            Val::Topology(t) => format!("{t:?}"),
+        }
+    }
+}
+
+/// The name RON gives a time of day.
+fn time_name(t: TimeOfDay) -> &'static str {
+    match t {
+        TimeOfDay::Noon => "Noon",
+        TimeOfDay::GoldenHour => "GoldenHour",
+        TimeOfDay::Dusk => "Dusk",
+        TimeOfDay::Night => "Night",
+    }
+}
+
+/// The shape of a setting.
+fn shape<T>(s: &Setting<T>) -> Shape {
+    match s.value {
+        Value::Float {
+            min, max, per_unit, ..
+        } => Shape::Float { min, max, per_unit },
+        Value::Uint { min, max, .. } => Shape::Uint { min, max },
+        Value::Bool { .. } => Shape::Bool,
+        Value::Rgb { .. } => Shape::Rgb,
+        Value::Time { .. } => Shape::Time,
+        Value::Rule { .. } => Shape::Rule,
+        Value::Topology { .. } => Shape::Topology,
+    }
+}
+
+/// Writes `v` into the setting `s` of `t` (`v` was read for its shape).
+fn put<T>(s: &Setting<T>, t: &mut T, v: Val) {
+    match (&s.value, v) {
+        (Value::Float { put, .. }, Val::Float(v)) => put(t, v),
+        (Value::Uint { put, .. }, Val::Uint(v)) => put(t, v),
+        (Value::Bool { put, .. }, Val::Bool(v)) => put(t, v),
+        (Value::Rgb { put, .. }, Val::Rgb(v)) => put(t, v),
+        (Value::Time { put, .. }, Val::Time(v)) => put(t, v),
+        (Value::Rule { put, .. }, Val::Rule(v)) => put(t, v),
+        (Value::Topology { put, .. }, Val::Topology(v)) => put(t, v),
+        _ => unreachable!("a value is read for its setting's shape"),
+    }
+}
+
+/// A layer kind's name and its settings' names and shapes.
+struct KindInfo {
+    name: &'static str,
+    settings: Vec<(&'static str, Shape)>,
+}
+
+/// Every layer kind, in kind order.
+fn kinds() -> Vec<KindInfo> {
+    fn info<K: Kind>(_: &K) -> KindInfo {
+        KindInfo {
+            name: K::NAME,
+            settings: K::SETTINGS.iter().map(|s| (s.name, shape(s))).collect(),
+        }
+    }
+    Layer::every_kind()
+        .iter()
+        .map(|l| match_kind!(l, l => info(l)))
+        .collect()
+}
+
+/// The names of the layer kinds, in kind order.
+pub fn kind_names() -> Vec<&'static str> {
+    kinds().into_iter().map(|k| k.name).collect()
+}
+
+/// Every key of the scene's own: `seed` and [`Scene::SETTINGS`]' names.
+pub fn scene_keys() -> Vec<&'static str> {
+    std::iter::once("seed")
+        .chain(Scene::SETTINGS.iter().map(|s| s.name))
+        .collect()
+}
+
+/// An error about `key`.
+fn fail(key: &str, reason: impl Into<String>) -> Error {
+    Error::Setting {
+        key: key.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// One `KEY=VALUE`: a setting and one value, or several (a sweep).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tweak {
+    /// The key as written (`rocks#2.roughness`).
+    key: String,
+    target: Target,
+    values: Vec<Val>,
+    /// Whether the values were written as a sweep (a range or a list).
+    sweep: bool,
+}
+
+impl Tweak {
+    /// Reads `KEY=VALUE`. The key is `seed`, a setting of the scene
+    /// (`time`, `automaton.density`, …), `KIND.SETTING` (every layer of
+    /// that kind) or `KIND#N.SETTING` (the Nth, from 1). The value is read
+    /// by the setting's type: a number, `true`/`false`, a colour (`#aa8844`
+    /// or `170,136,68`), a time of day (`Noon`, `GoldenHour`, `Dusk`,
+    /// `Night`), a rule (`B3/S23`) or `Torus`/`Bounded`; or several, as a
+    /// sweep: `A..B:N` (numbers only: N values evenly from A to B, both
+    /// included) or `v1,v2,…`. Every value is checked against the
+    /// setting's range.
+    pub fn parse(text: &str) -> Result<Tweak> {
+        let Some((key, value)) = text.split_once('=') else {
+            return Err(fail(
+                text,
+                "expected KEY=VALUE, e.g. rocks.roughness=0.8".to_string(),
+            ));
+        };
+        let key = key.trim();
+        let (target, shape) = target(key)?;
+        let value = value.trim();
+        if value.is_empty() {
+            return Err(fail(key, "has no value (KEY=VALUE)"));
+        }
+        let (values, sweep) = if let Some(range) = parse_range(key, shape, value)? {
+            (range, true)
+        } else {
+            let items = split_list(shape, value);
+            let values = items
+                .iter()
+                .map(|item| parse_value(key, shape, item))
+                .collect::<Result<Vec<_>>>()?;
+            let sweep = values.len() > 1;
+            (values, sweep)
+        };
+        if values.len() > MAX_SWEEP {
+            return Err(fail(
+                key,
+                format!(
+                    "a sweep of {} values is more than the limit of {MAX_SWEEP}",
+                    values.len()
+                ),
+            ));
+        }
+        for (i, v) in values.iter().enumerate() {
+            if values[..i].contains(v) {
+                return Err(fail(
+                    key,
+                    format!(
+                        "the sweep {} gives {} twice (values are kept to the setting's \
+                         precision)",
+                        quote(value),
+                        v.text()
+                    ),
+                ));
+            }
+        }
+        Ok(Tweak {
+            key: key.to_string(),
+            target,
+            values,
+            sweep,
+        })
+    }
+
+    /// The key as written.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether it gives several values (a range or a list).
+    pub fn is_sweep(&self) -> bool {
+        self.sweep
+    }
+
+    /// Whether it sets the seed.
+    pub fn sets_seed(&self) -> bool {
+        self.target == Target::Seed
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether it has no value (never: a tweak has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Value `i` as a label shows it: `0.25`, `GoldenHour`, `#aa8844`.
+    pub fn value_text(&self, i: usize) -> String {
+        self.values[i].text()
+    }
+
+    /// Sets value `i` in `scene`. An error if the scene has no layer the
+    /// key names.
+    pub fn apply(&self, scene: &mut Scene, i: usize) -> Result<()> {
+        let v = self.values[i];
+        match self.target {
+            Target::Seed => {
+                if let Val::Seed(seed) = v {
+                    scene.seed = seed;
+                }
+            }
+            Target::Scene(k) => put(&Scene::SETTINGS[k], scene, v),
+            Target::Layer { kind, nth, setting } => {
+                let mut found = 0;
+                for layer in &mut scene.layers {
+                    if layer.kind_index() != kind {
+                        continue;
+                    }
+                    found += 1;
+                    if nth.is_some_and(|n| n != found) {
+                        continue;
+                    }
+                    fn set<K: Kind>(l: &mut K, setting: usize, v: Val) {
+                        put(&K::SETTINGS[setting], l, v);
+                    }
+                    match_kind!(layer, l => set(l, setting, v));
+                }
+                let name = kinds()[kind].name;
+                match nth {
+                    _ if found == 0 => {
+                        return Err(fail(&self.key, format!("the scene has no {name} layer")));
+                    }
+                    Some(n) if n > found => {
+                        let layers = if found == 1 { "layer" } else { "layers" };
+                        return Err(fail(
+                            &self.key,
+                            format!("the scene has {found} {name} {layers}, not {n}"),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        scene.quantize();
+        Ok(())
+    }
+}
+
+/// The target of `key` and its setting's shape; an unknown key says what
+/// the keys are.
+fn target(key: &str) -> Result<(Target, Shape)> {
+    if key == "seed" {
+        return Ok((Target::Seed, Shape::Seed));
+    }
+    if let Some(i) = Scene::SETTINGS.iter().position(|s| s.name == key) {
+        return Ok((Target::Scene(i), shape(&Scene::SETTINGS[i])));
+    }
+    let kinds = kinds();
+    let unknown = || {
+        fail(
+            key,
+            format!(
+                "no such setting; the scene's are {}, and a layer's are KIND.SETTING \
+                 (every layer of the kind) or KIND#N.SETTING (the Nth), KIND one of {}",
+                scene_keys().join(", "),
+                kind_names().join(", ")
+            ),
+        )
+    };
+    let Some((head, name)) = key.split_once('.') else {
+        return Err(unknown());
+    };
+    let (kind_name, nth) = match head.split_once('#') {
+        Some((kind, n)) => {
+            let n = n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                fail(
+                    key,
+                    format!(
+                        "{} is not a layer's place: KIND#N counts the layers of a kind \
+                         from 1",
+                        quote(n)
+                    ),
+                )
+            })?;
+            (kind, Some(n))
+        }
+        None => (head, None),
+    };
+    let Some(kind) = kinds.iter().position(|k| k.name == kind_name) else {
+        return Err(unknown());
+    };
+    let info = &kinds[kind];
+    let Some(setting) = info.settings.iter().position(|(n, _)| *n == name) else {
+        let names: Vec<&str> = info.settings.iter().map(|(n, _)| *n).collect();
+        return Err(fail(
+            key,
+            format!(
+                "{kind_name} has no setting {}; its settings are {}",
+                quote(name),
+                names.join(", ")
+            ),
+        ));
+    };
+    Ok((Target::Layer { kind, nth, setting }, info.settings[setting].1))
+}
+
+/// The items of a list value: split at commas, except a colour's own
+/// (`170,136,68` is one colour; `(170,136,68),(1,2,3)` two).
+fn split_list(shape: Shape, value: &str) -> Vec<String> {
+    if shape == Shape::Rgb && parse_rgb(value).is_some() {
+        return vec![value.to_string()];
+    }
+    let mut items = Vec::new();
+    let mut depth = 0;
+    let mut item = String::new();
+    for c in value.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut item));
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    items.push(item);
+    items
+}
+
+/// A range sweep `A..B:N` of a number setting, or `None` if `value` is no
+/// range.
+fn parse_range(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>> {
+    let Some((ends, count)) = value.split_once("..").map(|(a, rest)| {
+        let (b, n) = rest.split_once(':').unwrap_or((rest, ""));
+        ((a, b), n)
+    }) else {
+        return Ok(None);
+    };
+    let syntax = || {
+        fail(
+            key,
+            format!(
+                "the sweep {} must be A..B:N, N values evenly from A to B (both included)",
+                quote(value)
+            ),
+        )
+    };
+    if !matches!(shape, Shape::Seed | Shape::Float { .. } | Shape::Uint { .. }) {
+        return Err(fail(
+            key,
+            format!(
+                "{} is a range, but {key} is not a number: list its values, v1,v2,…",
+                quote(value)
+            ),
+        ));
+    }
+    let n: usize = count.trim().parse().map_err(|_| syntax())?;
+    if n < 2 {
+        return Err(fail(
+            key,
+            format!("the sweep {} needs N of 2 or more", quote(value)),
+        ));
+    }
+    if n > MAX_SWEEP {
+        return Err(fail(
+            key,
+            format!("a sweep of {n} values is more than the limit of {MAX_SWEEP}"),
+        ));
+    }
+    let (a, b) = (
+        parse_value(key, shape, ends.0)?,
+        parse_value(key, shape, ends.1)?,
+    );
+    let values = (0..n)
+        .map(|i| {
+            let t = i as f64 / (n - 1) as f64;
+            match (a, b, shape) {
+                (Val::Seed(a), Val::Seed(b), _) => {
+                    let (a, b) = (a as i128, b as i128);
+                    let step = (b - a) * i as i128;
+                    let d = (n - 1) as i128;
+                    // Rounded to the nearest whole number, halves away from A.
+                    let q = (2 * step + step.signum() * d) / (2 * d);
+                    Val::Seed((a + q) as u64)
+                }
+                (Val::Float(a), Val::Float(b), Shape::Float { per_unit, .. }) => {
+                    let v = f64::from(a) + (f64::from(b) - f64::from(a)) * t;
+                    Val::Float(setting::round_to(v as f32, per_unit))
+                }
+                (Val::Uint(a), Val::Uint(b), _) => {
+                    let v = f64::from(a) + (f64::from(b) - f64::from(a)) * t;
+                    Val::Uint(v.round() as u32)
+                }
+                _ => unreachable!("both ends are read for the setting's shape"),
+            }
+        })
+        .collect();
+    Ok(Some(values))
+}
+
+/// One value of a setting of shape `shape`, checked against its range.
+fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
+    let text = text.trim();
+    let bad = |expected: &str| fail(key, format!("{} is not {expected}", quote(text)));
+    match shape {
+        Shape::Seed => text
+            .parse::<u64>()
+            .map(Val::Seed)
+            .map_err(|_| bad("a seed, a whole number from 0 to 18446744073709551615")),
+        Shape::Float { min, max, per_unit } => {
+            // Read as an f32, the settings' type, as RON reads it: `0.3`
+            // then passes a limit of 0.3.
+            let v: f32 = text.parse().map_err(|_| bad("a number"))?;
+            crate::limit::Limit::new(key, min.into(), max.into()).check(v.into(), text)?;
+            Ok(Val::Float(setting::round_to(v, per_unit)))
+        }
+        Shape::Uint { min, max } => {
+            let v: i64 = text.parse().map_err(|_| bad("a whole number"))?;
+            crate::limit::Limit::new(key, min.into(), max.into()).check(v as f64, text)?;
+            Ok(Val::Uint(v as u32))
+        }
+        Shape::Bool => match text {
+            "true" => Ok(Val::Bool(true)),
+            "false" => Ok(Val::Bool(false)),
+            _ => Err(bad("true or false")),
+        },
+        Shape::Rgb => parse_rgb(text)
+            .map(Val::Rgb)
+            .ok_or_else(|| bad("a colour: #rrggbb, or R,G,B with each 0 to 255")),
+        Shape::Time => {
+            let plain = |s: &str| s.replace(['-', '_'], "").to_ascii_lowercase();
+            TimeOfDay::ALL
+                .into_iter()
+                .find(|&t| plain(time_name(t)) == plain(text))
+                .map(Val::Time)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = TimeOfDay::ALL.into_iter().map(time_name).collect();
+                    bad(&format!("a time of day: {}", names.join(", ")))
+                })
+        }
+        Shape::Rule => text
+            .parse::<Rule>()
+            .map(Val::Rule)
+            .map_err(|e| fail(key, e.to_string())),
+        Shape::Topology => match text.to_ascii_lowercase().as_str() {
+            "torus" => Ok(Val::Topology(Topology::Torus)),
+            "bounded" => Ok(Val::Topology(Topology::Bounded)),
+            _ => Err(bad("Torus or Bounded")),
+        },
+    }
+}
+
+/// A colour: `#rrggbb` (or `rrggbb`), `R,G,B` or `(R,G,B)`.
+fn parse_rgb(text: &str) -> Option<Rgb> {
+    let text = text.trim();
+    let hex = text.strip_prefix('#').unwrap_or(text);
+    if hex.len() == 6 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let n = u32::from_str_radix(hex, 16).ok()?;
+        return Some(Rgb((n >> 16) as u8, (n >> 8) as u8, n as u8));
+    }
+    let inner = text
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(text);
+    let parts: Vec<u8> = inner
+        .split(',')
+        .map(|p| p.trim().parse::<u8>().ok())
+        .collect::<Option<_>>()?;
+    match parts[..] {
+        [r, g, b] => Some(Rgb(r, g, b)),
+        _ => None,
+    }
+}
+
+/// Every `--set` of a command: fixed values and at most one sweep.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tweaks {
+    tweaks: Vec<Tweak>,
+}
+
+/// One scene a set of [`Tweaks`] makes of a scene: with the fixed values,
+/// and the sweep's value, if there is a sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// The scene.
+    pub scene: Scene,
+    /// The sweep's key and this scene's value of it, as text.
+    pub swept: Option<(String, String)>,
+}
+
+impl Variant {
+    /// The label of the sweep's value, `rocks.roughness=0.25`; `None`
+    /// without a sweep.
+    pub fn label(&self) -> Option<String> {
+        self.swept.as_ref().map(|(k, v)| format!("{k}={v}"))
+    }
+
+    /// What a file name says of the sweep's value,
+    /// `rocks.roughness-0.25` (a colour without its `#`, a rule's `/` as
+    /// `_`); `None` without a sweep, or for a sweep of the seed (the seed
+    /// is in the name already).
+    pub fn file_suffix(&self) -> Option<String> {
+        let (k, v) = self.swept.as_ref()?;
+        if k == "seed" {
+            return None;
+        }
+        let v: String = v
+            .chars()
+            .filter(|&c| c != '#')
+            .map(|c| if c == '/' { '_' } else { c })
+            .collect();
+        Some(format!("{k}-{v}"))
+    }
+}
+
+impl Tweaks {
+    /// Reads every `KEY=VALUE` ([`Tweak::parse`]); refuses a second sweep
+    /// and a key given twice.
+    pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Tweaks> {
+        let mut tweaks: Vec<Tweak> = Vec::new();
+        for arg in args {
+            let tweak = Tweak::parse(arg.as_ref())?;
+            if tweaks.iter().any(|t| t.key == tweak.key) {
+                return Err(fail(&tweak.key, "is set twice"));
+            }
+            if let Some(first) = tweaks.iter().find(|t| t.sweep).filter(|_| tweak.sweep) {
+                return Err(fail(
+                    &tweak.key,
+                    format!(
+                        "a second sweep: {} is swept already, and one sweep a command is \
+                         the limit",
+                        first.key
+                    ),
+                ));
+            }
+            tweaks.push(tweak);
+        }
+        Ok(Tweaks { tweaks })
+    }
+
+    /// Whether there is nothing to set.
+    pub fn is_empty(&self) -> bool {
+        self.tweaks.is_empty()
+    }
+
+    /// The sweep, if there is one.
+    pub fn sweep(&self) -> Option<&Tweak> {
+        self.tweaks.iter().find(|t| t.sweep)
+    }
+
+    /// Whether one of them sets the seed.
+    pub fn sets_seed(&self) -> bool {
+        self.tweaks.iter().any(Tweak::sets_seed)
+    }
+
+    /// `scene` with every value set, in the order given, then checked
+    /// ([`Scene::validate`]: the automaton's grid, say, may grow too big).
+    /// A sweep gives one scene per value, in order; without one, one scene.
+    pub fn variants(&self, scene: &Scene) -> Result<Vec<Variant>> {
+        let mut base = scene.clone();
+        for t in self.tweaks.iter().filter(|t| !t.sweep) {
+            t.apply(&mut base, 0)?;
+        }
+        let Some(sweep) = self.sweep() else {
+            base.validate()?;
+            return Ok(vec![Variant {
+                scene: base,
+                swept: None,
+            }]);
+        };
+        (0..sweep.len())
+            .map(|i| {
+                let mut scene = base.clone();
+                sweep.apply(&mut scene, i)?;
+                // The fixed values come after the sweep's when they overlap
+                // (`rocks.x=0..1:3` with `rocks#2.x=0.5`), as written.
+                for t in self.tweaks.iter().filter(|t| !t.sweep) {
+                    t.apply(&mut scene, 0)?;
+                }
+                scene.validate()?;
+                Ok(Variant {
+                    scene,
+                    swept: Some((sweep.key.clone(), sweep.value_text(i))),
+                })
+            })
+            .collect()
+    }
+
+    /// `scene` with every value set: [`Tweaks::variants`] when there is no
+    /// sweep. A sweep is an error naming it.
+    pub fn apply(&self, scene: &Scene) -> Result<Scene> {
+        if let Some(sweep) = self.sweep() {
+            return Err(fail(
+                &sweep.key,
+                "is a sweep of several values, but this makes one scene",
+            ));
+        }
+        Ok(self.variants(scene)?.remove(0).scene)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(scene: &Scene, args: &[&str]) -> Result<Scene> {
+        Tweaks::parse(args)?.apply(scene)
+    }
+
+    fn err(args: &[&str]) -> String {
+        match Tweaks::parse(args).and_then(|t| t.apply(&Scene::default())) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn rocks(scene: &Scene) -> Vec<&crate::layers::Rocks> {
+        scene
+            .layers
+            .iter()
+            .filter_map(|l| match l {
+                Layer::Rocks(r) => Some(r),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_of_value_is_set() {
+        let s = set(
+            &Scene::default(),
+            &[
+                "seed=18446744073709551615",
+                "time=golden-hour",
+                "sun_x=-0.25",
+                "horizon = 0.5",
+                "automaton.density=0.6",
+                "automaton.generations=12",
+                "automaton.rule=B36/S23",
+                "automaton.topology=Bounded",
+                "rocks.roughness=0.8",
+                "rocks.visible=false",
+                "tent.color=#aa8844",
+                "spiral.color=170,136,68",
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.seed, u64::MAX);
+        assert_eq!(s.time, TimeOfDay::GoldenHour);
+        assert_eq!((s.sun_x, s.horizon), (-0.25, 0.5));
+        assert_eq!(s.automaton.density, 0.6);
+        assert_eq!(s.automaton.generations, 12);
+        assert_eq!(s.automaton.rule, "B36/S23".parse().unwrap());
+        assert_eq!(s.automaton.topology, Topology::Bounded);
+        assert_eq!(rocks(&s)[0].roughness, 0.8);
+        assert!(!rocks(&s)[0].visible);
+        for l in &s.layers {
+            match l {
+                Layer::Tent(t) => assert_eq!(t.color, Rgb(0xaa, 0x88, 0x44)),
+                Layer::Spiral(p) => assert_eq!(p.color, Rgb(170, 136, 68)),
+                _ => {}
+            }
+        }
+        // Everything else is as it was.
+        let mut back = s.clone();
+        back.seed = 1;
+        assert_ne!(back, Scene::default());
+    }
+
+    #[test]
+    fn every_setting_of_every_kind_has_a_key() {
+        let mut scene = Scene::default();
+        for kind in kinds() {
+            for (name, shape) in &kind.settings {
+                let value = match shape {
+                    Shape::Float { min, .. } => min.to_string(),
+                    Shape::Uint { min, .. } => min.to_string(),
+                    Shape::Bool => "true".into(),
+                    Shape::Rgb => "#010203".into(),
+                    _ => unreachable!("layers have numbers, switches and colours"),
+                };
+                scene = set(&scene, &[&format!("{}.{name}={value}", kind.name)])
+                    .unwrap_or_else(|e| panic!("{}.{name}: {e}", kind.name));
+            }
+        }
+    }
+
+    #[test]
+    fn the_nth_layer_of_a_kind() {
+        let mut scene = Scene::default();
+        scene.layers.push(Layer::Rocks(Default::default()));
+        let s = set(&scene, &["rocks#2.roughness=0.9"]).unwrap();
+        let before = rocks(&scene)[0].roughness;
+        assert_eq!(
+            rocks(&s).iter().map(|r| r.roughness).collect::<Vec<_>>(),
+            [before, 0.9]
+        );
+        let s = set(&scene, &["rocks.roughness=0.1"]).unwrap();
+        assert!(rocks(&s).iter().all(|r| r.roughness == 0.1));
+        let e = set(&scene, &["rocks#3.roughness=0.1"])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "rocks#3.roughness: the scene has 2 rocks layers, not 3");
+        let e = err(&["rocks#0.roughness=0.1"]);
+        assert!(e.contains("from 1"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_layer_says_so() {
+        let scene = Scene {
+            layers: vec![Layer::Sky(Default::default())],
+            ..Scene::default()
+        };
+        let e = set(&scene, &["rocks.roughness=0.5"])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "rocks.roughness: the scene has no rocks layer");
+    }
+
+    #[test]
+    fn unknown_keys_list_what_is_valid() {
+        let e = err(&["colour=1"]);
+        assert!(e.starts_with("colour: no such setting"), "{e}");
+        for name in ["seed", "sun_x", "automaton.density", "rocks", "spiral"] {
+            assert!(e.contains(name), "{name}: {e}");
+        }
+        let e = err(&["rocks.rough=1"]);
+        assert!(e.contains("rocks has no setting \"rough\""), "{e}");
+        assert!(e.contains("roughness") && e.contains("jitter"), "{e}");
+        let e = err(&["rocks"]);
+        assert!(e.contains("KEY=VALUE"), "{e}");
+        let e = err(&["rocks.roughness="]);
+        assert!(e.contains("no value"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_name_the_range_or_the_type() {
+        assert_eq!(
+            err(&["rocks.roughness=1.5"]),
+            "rocks.roughness 1.5 is out of range: must be a number from 0 to 1"
+        );
+        assert_eq!(
+            err(&["automaton.columns=0"]),
+            "automaton.columns 0 is out of range: must be a number from 1 to 2048"
+        );
+        assert!(err(&["automaton.columns=-3"]).contains("out of range"));
+        assert!(err(&["horizon=NaN"]).contains("out of range"));
+        assert!(err(&["rocks.roughness=abc"]).contains("\"abc\" is not a number"));
+        assert!(err(&["seed=-1"]).contains("is not a seed"));
+        assert!(err(&["rocks.visible=yes"]).contains("true or false"));
+        assert!(err(&["tent.color=#12345"]).contains("colour"));
+        assert!(err(&["tent.color=1,2,300"]).contains("colour"));
+        let e = err(&["time=teatime"]);
+        assert!(e.contains("Noon, GoldenHour, Dusk, Night"), "{e}");
+        assert!(err(&["automaton.rule=B0/S1"]).contains("B0"));
+        assert!(err(&["automaton.topology=sphere"]).contains("Torus or Bounded"));
+        // The grid the scene's settings make is checked too.
+        let e = err(&["aspect=0.25", "automaton.columns=2048"]);
+        assert!(e.contains("cells"), "{e}");
+    }
+
+    #[test]
+    fn sweeps_give_one_scene_per_value() {
+        let t = Tweaks::parse(&["rocks.roughness=0..1:5", "time=Dusk"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        let got: Vec<f32> = v.iter().map(|v| rocks(&v.scene)[0].roughness).collect();
+        assert_eq!(got, [0.0, 0.25, 0.5, 0.75, 1.0]);
+        assert!(v.iter().all(|v| v.scene.time == TimeOfDay::Dusk));
+        assert_eq!(v[1].label().unwrap(), "rocks.roughness=0.25");
+        assert_eq!(v[1].file_suffix().unwrap(), "rocks.roughness-0.25");
+
+        let t = Tweaks::parse(&["time=Noon,Night"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        assert_eq!(v[1].scene.time, TimeOfDay::Night);
+        assert_eq!(v[1].file_suffix().unwrap(), "time-Night");
+
+        let t = Tweaks::parse(&["tent.color=#ff0000,(0,0,255)"]).unwrap();
+        assert_eq!(t.sweep().unwrap().len(), 2);
+        let t = Tweaks::parse(&["automaton.rule=B3/S23,B36/S23"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        assert_eq!(v[0].file_suffix().unwrap(), "automaton.rule-B3_S23");
+
+        // Whole numbers and seeds are rounded; descending ranges work.
+        let t = Tweaks::parse(&["automaton.generations=8..0:5"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        let g: Vec<u32> = v.iter().map(|v| v.scene.automaton.generations).collect();
+        assert_eq!(g, [8, 6, 4, 2, 0]);
+        let t = Tweaks::parse(&["seed=10..0:3"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        let s: Vec<u64> = v.iter().map(|v| v.scene.seed).collect();
+        assert_eq!(s, [10, 5, 0]);
+        assert_eq!(v[0].file_suffix(), None);
+        assert_eq!(v[0].label().unwrap(), "seed=10");
+        let t = Tweaks::parse(&["seed=0..18446744073709551615:2"]).unwrap();
+        assert_eq!(t.sweep().unwrap().value_text(1), "18446744073709551615");
+    }
+
+    #[test]
+    fn bad_sweeps_are_refused() {
+        let e = err(&["rocks.roughness=0..1:5", "sun_x=0,1"]);
+        assert!(e.contains("second sweep"), "{e}");
+        assert!(err(&["rocks.roughness=0..1:1"]).contains("2 or more"));
+        assert!(err(&["rocks.roughness=0..1"]).contains("A..B:N"));
+        assert!(err(&["rocks.roughness=0..1:x"]).contains("A..B:N"));
+        assert!(err(&["rocks.roughness=0..2:3"]).contains("out of range"));
+        assert!(err(&["rocks.roughness=0..0.001:5"]).contains("twice"));
+        assert!(err(&["time=Noon..Night:2"]).contains("not a number"));
+        assert!(err(&["rocks.roughness=0..1:100000"]).contains("limit"));
+        assert!(err(&["horizon=0.5", "horizon=0.6"]).contains("set twice"));
+        let t = Tweaks::parse(&["horizon=0.5,0.6"]).unwrap();
+        assert!(
+            t.apply(&Scene::default())
+                .unwrap_err()
+                .to_string()
+                .contains("sweep")
+        );
+    }
+
+    #[test]
+    fn values_keep_their_setting_s_precision() {
+        let s = set(&Scene::default(), &["rocks.roughness=0.12345"]).unwrap();
+        assert_eq!(rocks(&s)[0].roughness, 0.123);
+        assert_eq!(s, s.quantized());
+    }
+}
