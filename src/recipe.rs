@@ -18,6 +18,10 @@ use crate::share;
 pub const SCENE_KEY: &str = "playa:scene";
 /// Keyword of the text chunk holding the scene's share code.
 pub const CODE_KEY: &str = "playa:code";
+/// Keyword of the text chunk of a contact sheet ([`crate::sheet`]): the
+/// share code and label of each of its thumbnails, a line each. A sheet has
+/// no scene of its own.
+pub const SHEET_KEY: &str = "playa:sheet";
 /// Largest PNG file whose recipe is read (512 MiB); bigger files are refused
 /// before reading.
 pub const MAX_PNG_BYTES: u64 = 512 << 20;
@@ -181,10 +185,10 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         reason,
     };
     let Head {
-        texts: [text, code],
+        texts: [text, code, sheet],
         width,
         height,
-    } = read_head(reader, source_name, [SCENE_KEY, CODE_KEY])?;
+    } = read_head(reader, source_name, [SCENE_KEY, CODE_KEY, SHEET_KEY])?;
     let coded = code
         .map(|code| share::decode(&code).map_err(|e| fail(format!("{CODE_KEY} chunk: {e}"))))
         .transpose()?;
@@ -202,6 +206,13 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
             }
         }
         (None, Some(coded)) => coded,
+        (None, None) if sheet.is_some() => {
+            let n = crate::sheet::parse_entries(sheet.as_deref().unwrap_or_default()).len();
+            return Err(fail(format!(
+                "a contact sheet of {n} scenes (made by playa sheet), not one scene's \
+                 picture: `playa share` on it lists their share codes"
+            )));
+        }
         (None, None) => {
             return Err(fail(format!(
                 "PNG has no {SCENE_KEY} recipe (not made by playa?)"

@@ -77,6 +77,11 @@ pub struct AnimateArgs {
     /// Overwrite an existing file (it is left alone otherwise).
     #[arg(long)]
     force: bool,
+    /// Set a setting after loading the scene: KEY=VALUE, e.g.
+    /// rocks.roughness=0.8 (the keys and values are those of `playa render
+    /// --set`; one value each, no sweep). May be given more than once.
+    #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    set: Vec<String>,
 }
 
 /// What the command line asks for: the animation and its file.
@@ -148,7 +153,15 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     };
     let (name, loaded) = load(&source)?;
     let stored = animation::read_options(&source)?;
-    let mut scene = loaded.scene;
+    let tweaks = super::random::parse_tweaks(&args.set, "an animation has one scene")?;
+    if tweaks.sets_seed() && args.seed.is_some() {
+        return Err(usage(
+            "--set seed and --seed both give the seed: give one".into(),
+        ));
+    }
+    let mut scene = tweaks
+        .apply(&loaded.scene)
+        .map_err(|e| usage(format!("--set {e}")))?;
     if let Some(seed) = args.seed {
         scene.seed = seed;
     }

@@ -3,8 +3,10 @@
 mod animate;
 mod life;
 mod manifest;
+mod random;
 mod render;
 mod share;
+mod sheet;
 
 use clap::{Parser, Subcommand};
 use playa::error::{clip, quote};
@@ -29,6 +31,10 @@ enum Command {
     Share(share::ShareArgs),
     /// Check the manifests a batch wrote into a directory.
     Manifest(manifest::ManifestArgs),
+    /// Print the scene "New scene" (or "Vary") makes of a scene with a roll, as RON.
+    Random(random::RandomArgs),
+    /// Many scenes (seeds, rolls or a setting's values) as labelled thumbnails on one PNG.
+    Sheet(sheet::SheetArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -49,6 +55,8 @@ pub fn main() -> i32 {
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Share(args)) => share::run(args),
         Some(Command::Manifest(args)) => manifest::run(args),
+        Some(Command::Random(args)) => random::run(args),
+        Some(Command::Sheet(args)) => sheet::run(args),
         None if !has_display() || !cfg!(feature = "app") => {
             if cfg!(feature = "app") {
                 eprintln!(
@@ -151,4 +159,35 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
         ));
     }
     Ok((w, h))
+}
+
+/// Parses `A..B` (B excluded, as in Rust) or `A..=B` into an inclusive
+/// range of whole numbers; `what` ("seeds", "rolls") names it in messages.
+pub fn parse_range(what: &str, text: &str) -> Result<(u64, u64), String> {
+    let (a, b, inclusive) = if let Some((a, b)) = text.split_once("..=") {
+        (a, b, true)
+    } else if let Some((a, b)) = text.split_once("..") {
+        (a, b, false)
+    } else {
+        return Err(format!(
+            "{what} {} must be a range A..B or A..=B",
+            quote(text)
+        ));
+    };
+    let num = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{what} {}: {} is not a whole number", quote(text), quote(s)))
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    let last = if inclusive {
+        b
+    } else {
+        b.checked_sub(1)
+            .ok_or_else(|| format!("{what} {} is empty", quote(text)))?
+    };
+    if last < a {
+        return Err(format!("{what} {} is empty", quote(text)));
+    }
+    Ok((a, last))
 }

@@ -19,6 +19,7 @@ use playa::picture::{self, Compression};
 use playa::shard::Shard;
 use playa::source::{Loaded, Source};
 use playa::tiles::TileFormat;
+use playa::tweak::Tweaks;
 use playa::{atomic, compose, presets, recipe, share};
 
 /// Most images one `playa render` makes (inputs × seeds).
@@ -85,6 +86,19 @@ pub struct RenderArgs {
     /// The tiles' format: jpeg or png.
     #[arg(long, default_value = "jpeg", value_parser = parse_tile_format, requires = "tiles")]
     tile_format: TileFormat,
+    /// Set a setting after loading each input: KEY=VALUE, e.g.
+    /// rocks.roughness=0.8. KEY is seed, a setting of the scene (aspect,
+    /// time, sun_x, horizon, automaton.density, automaton.generations,
+    /// automaton.rule, automaton.topology, automaton.columns), KIND.SETTING
+    /// for every layer of a kind (rocks.visible=false) or KIND#N.SETTING for
+    /// the Nth (tent#2.x=0.3). VALUE: a number, true/false, a colour
+    /// (#aa8844 or 170,136,68), Noon/GoldenHour/Dusk/Night, a rule (B3/S23),
+    /// Torus/Bounded. A sweep renders one picture per value, named
+    /// {name}_{KEY}-{VALUE}-{seed}.png: A..B:N is N values evenly from A to
+    /// B, both included (rocks.roughness=0..1:5); v1,v2,... lists them. May
+    /// be given more than once, with at most one sweep.
+    #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    set: Vec<String>,
     /// List the shipped presets with what they show, and exit.
     #[arg(long)]
     list: bool,
@@ -100,32 +114,7 @@ fn parse_compression(text: &str) -> Result<Compression, String> {
 
 /// Parses `A..B` (B excluded) or `A..=B` into an inclusive range.
 fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
-    let (a, b, inclusive) = if let Some((a, b)) = text.split_once("..=") {
-        (a, b, true)
-    } else if let Some((a, b)) = text.split_once("..") {
-        (a, b, false)
-    } else {
-        return Err(format!(
-            "seeds {} must be a range A..B or A..=B",
-            quote(text)
-        ));
-    };
-    let num = |s: &str| {
-        s.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("seeds {}: {} is not a whole number", quote(text), quote(s)))
-    };
-    let (a, b) = (num(a)?, num(b)?);
-    let last = if inclusive {
-        b
-    } else {
-        b.checked_sub(1)
-            .ok_or_else(|| format!("seeds {} is empty", quote(text)))?
-    };
-    if last < a {
-        return Err(format!("seeds {} is empty", quote(text)));
-    }
-    Ok((a, last))
+    super::parse_range("seeds", text)
 }
 
 /// Runs `playa render`: lists the presets, or renders every input at every
@@ -173,6 +162,12 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         }
         None => None,
     };
+    let tweaks = Tweaks::parse(&args.set).map_err(|e| CliError::Usage(format!("--set {e}")))?;
+    if tweaks.sets_seed() && (args.seed.is_some() || args.seeds.is_some()) {
+        return Err(CliError::Usage(
+            "--set seed and --seed or --seeds both give the seed: give one".into(),
+        ));
+    }
     let inputs = if args.inputs.is_empty() && args.codes.is_empty() {
         vec![presets::DEFAULT.to_string()]
     } else {
@@ -190,14 +185,28 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 .map(|code| (code, Ok(Source::Code(code.clone())))),
         );
     for (input, source) in sources {
-        match source.and_then(|source| load(&source)) {
-            Ok((name, l)) => loaded.push(batch::Input {
-                input: input.clone(),
-                name,
-                scene: l.scene,
-                size: l.size,
-            }),
-            Err(e) => failures.push(e.to_string()),
+        let loaded_input = source
+            .and_then(|source| load(&source))
+            .map_err(|e| e.to_string())
+            .and_then(|(name, l)| {
+                let variants = tweaks
+                    .variants(&l.scene)
+                    .map_err(|e| format!("{}: --set {e}", clip(input)))?;
+                Ok((name, l.size, variants))
+            });
+        match loaded_input {
+            // A sweep's pictures are filed under the name and the value.
+            Ok((name, size, variants)) => {
+                loaded.extend(variants.into_iter().map(|v| batch::Input {
+                    input: input.clone(),
+                    name: v
+                        .file_suffix()
+                        .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
+                    scene: v.scene,
+                    size,
+                }))
+            }
+            Err(e) => failures.push(e),
         }
     }
     let batch = Batch {

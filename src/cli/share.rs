@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::CliError;
-use playa::{Source, presets, share};
+use playa::{Source, presets, share, sheet};
 
 /// Arguments of `playa share`.
 #[derive(Debug, Args)]
@@ -22,7 +22,8 @@ pub struct ShareArgs {
     decode: Option<String>,
 }
 
-/// Runs `playa share`: prints a scene's share code, or with `--decode` the
+/// Runs `playa share`: prints a scene's share code (a contact sheet's:
+/// each thumbnail's code and label, a line each), or with `--decode` the
 /// scene a share code describes, as RON.
 pub fn run(args: ShareArgs) -> Result<(), CliError> {
     if let Some(code) = args.decode {
@@ -36,7 +37,24 @@ pub fn run(args: ShareArgs) -> Result<(), CliError> {
         return Ok(());
     }
     let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
-    let mut scene = Source::from_arg(input)?.load()?.scene;
+    let source = Source::from_arg(input)?;
+    // A contact sheet holds many scenes: their codes, each with its label.
+    if let Source::Picture(path) = &source
+        && let Some(entries) = sheet::read(path)?
+    {
+        if args.seed.is_some() {
+            return Err(CliError::Usage(format!(
+                "{} is a contact sheet of {} scenes: --seed needs one scene",
+                path.display(),
+                entries.len()
+            )));
+        }
+        for (code, label) in entries {
+            println!("{code}\t{label}");
+        }
+        return Ok(());
+    }
+    let mut scene = source.load()?.scene;
     if let Some(seed) = args.seed {
         scene.seed = seed;
     }

@@ -1,0 +1,179 @@
+//! `playa random`: the scene the app's "New scene" (or "Vary") makes of a
+//! scene with a given roll, printed as RON.
+
+use clap::Args;
+
+use super::CliError;
+use playa::error::quote;
+use playa::randomize::{self, Locks};
+use playa::tweak::{self, Tweaks};
+use playa::{Source, presets, share};
+
+/// Arguments of `playa random`.
+#[derive(Debug, Args)]
+pub struct RandomArgs {
+    /// The scene to start from: a preset file (.ron), a picture made by
+    /// playa (.png), a shipped preset's name, a share code or a link holding
+    /// one. Default: the death-valley preset.
+    #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
+    input: Option<String>,
+    /// The roll: a whole number, decimal or hex (0x1f; the app shows its
+    /// rolls in hex). The same scene and roll always give the same scene.
+    #[arg(long, value_name = "N", required = true, allow_hyphen_values = true)]
+    roll: String,
+    /// Vary the scene instead of making a new one: a scene STRENGTH away,
+    /// 0 (only the seed changes) to 1.
+    #[arg(long, value_name = "STRENGTH", allow_hyphen_values = true)]
+    vary: Option<String>,
+    /// Keep a group as it is: seed, light, automaton, or a layer kind (sky,
+    /// ranges, floor, rocks, tent, spiral). May be given more than once.
+    /// The spiral is locked unless unlocked, as in the app.
+    #[arg(long, value_name = "GROUP")]
+    lock: Vec<String>,
+    /// Let a group be re-rolled that is locked by default (the spiral).
+    #[arg(long, value_name = "GROUP")]
+    unlock: Vec<String>,
+    /// Pin a setting on the result, KEY=VALUE (see `playa render --help`);
+    /// may be given more than once.
+    #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    set: Vec<String>,
+}
+
+/// Runs `playa random`: prints the rolled scene as RON, after a comment
+/// line saying what it is and its share code. `playa render` reads it back.
+pub fn run(args: RandomArgs) -> Result<(), CliError> {
+    let roll = parse_roll(&args.roll).map_err(CliError::Usage)?;
+    let strength = args
+        .vary
+        .as_deref()
+        .map(parse_strength)
+        .transpose()
+        .map_err(CliError::Usage)?;
+    let locks = locks(&args.lock, &args.unlock).map_err(CliError::Usage)?;
+    let tweaks = parse_tweaks(&args.set, "playa random makes one scene")?;
+    let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
+    let scene = Source::from_arg(input)?.load()?.scene;
+    let rolled = match strength {
+        Some(s) => randomize::vary(&scene, &locks, roll, s),
+        None => randomize::new_scene(&scene, &locks, roll),
+    };
+    let scene = tweaks
+        .apply(&rolled)
+        .map_err(|e| CliError::Usage(format!("--set {e}")))?;
+    let what = match strength {
+        Some(s) => format!("Varied {s}"),
+        None => "New scene".to_string(),
+    };
+    println!(
+        "// {what}, roll {roll}, of {}: {}\n{}",
+        input.replace(['\n', '\r'], " "),
+        share::encode(&scene),
+        scene.to_ron()
+    );
+    Ok(())
+}
+
+/// `--set` values for a command that makes one scene: a sweep is refused,
+/// saying `why`.
+pub(super) fn parse_tweaks(set: &[String], why: &str) -> Result<Tweaks, CliError> {
+    let tweaks = Tweaks::parse(set).map_err(|e| CliError::Usage(format!("--set {e}")))?;
+    if let Some(sweep) = tweaks.sweep() {
+        return Err(CliError::Usage(format!(
+            "--set {}: a sweep of {} values, but {why} (sweeps are for playa render and \
+             playa sheet)",
+            sweep.key(),
+            sweep.len()
+        )));
+    }
+    Ok(tweaks)
+}
+
+/// Parses a roll: a whole number, decimal or `0x` hex.
+pub(super) fn parse_roll(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse::<u64>(),
+    };
+    parsed.map_err(|_| {
+        format!(
+            "--roll {} is not a roll: a whole number from 0 to 18446744073709551615, \
+             decimal or hex (0x1f)",
+            quote(text)
+        )
+    })
+}
+
+/// Parses `--vary`'s strength, 0 to 1.
+pub(super) fn parse_strength(text: &str) -> Result<f32, String> {
+    let v: f32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("--vary {} is not a number from 0 to 1", quote(text)))?;
+    playa::limit::Limit::new("--vary", 0.0, 1.0)
+        .check(v.into(), text.trim())
+        .map_err(|e| e.to_string())?;
+    Ok(v)
+}
+
+/// The locks: the app's defaults, with `lock` locked and `unlock`
+/// unlocked. An unknown group, or one given both ways, is refused naming
+/// the groups.
+pub(super) fn locks(lock: &[String], unlock: &[String]) -> Result<Locks, String> {
+    let groups: Vec<&str> = [randomize::SEED, randomize::LIGHT, randomize::AUTOMATON]
+        .into_iter()
+        .chain(tweak::kind_names())
+        .collect();
+    let mut locks = Locks::default();
+    for (flag, names, locked) in [("--lock", lock, true), ("--unlock", unlock, false)] {
+        for name in names {
+            if !groups.contains(&name.as_str()) {
+                return Err(format!(
+                    "{flag} {}: no such group; the groups are {}",
+                    quote(name),
+                    groups.join(", ")
+                ));
+            }
+            if locked && unlock.contains(name) {
+                return Err(format!("--lock {name} and --unlock {name}: give one"));
+            }
+            locks.set(name, locked);
+        }
+    }
+    Ok(locks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rolls_are_decimal_or_hex() {
+        assert_eq!(parse_roll("42"), Ok(42));
+        assert_eq!(parse_roll("0x1f"), Ok(31));
+        assert_eq!(parse_roll("0XFFFFFFFFFFFFFFFF"), Ok(u64::MAX));
+        for bad in ["", "-1", "1.5", "0x", "abc", "18446744073709551616"] {
+            assert!(parse_roll(bad).unwrap_err().starts_with("--roll"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn strengths_are_0_to_1() {
+        assert_eq!(parse_strength("0.3"), Ok(0.3));
+        assert_eq!(parse_strength("1"), Ok(1.0));
+        for bad in ["1.5", "-0.1", "NaN", "x"] {
+            assert!(parse_strength(bad).unwrap_err().contains("--vary"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn locks_start_from_the_app_s() {
+        let l = locks(&[], &[]).unwrap();
+        assert_eq!(l, Locks::default());
+        let l = locks(&["seed".into(), "rocks".into()], &["spiral".into()]).unwrap();
+        assert!(l.is_locked("seed") && l.is_locked("rocks") && !l.is_locked("spiral"));
+        let e = locks(&["sky2".into()], &[]).unwrap_err();
+        assert!(e.contains("light") && e.contains("tent"), "{e}");
+        assert!(locks(&["seed".into()], &["seed".into()]).is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! `playa random`: the scene "New scene" or "Vary" makes of a scene with a
+//! roll, as RON that `playa render` reads back.
+
+mod common;
+
+use common::cli::{assert_stderr_has, playa, playa_ok, stderr, text, words};
+use playa::randomize::{self, Locks};
+use playa::{Scene, presets};
+
+/// The scene `playa random args…` printed.
+fn random(args: &str) -> Scene {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa_ok(dir.path(), &words(&format!("random {args}")));
+    Scene::from_ron(&text(&o.stdout), "stdout").unwrap()
+}
+
+#[test]
+fn the_same_roll_gives_the_app_s_scene() {
+    let start = presets::load("golden-hour").unwrap();
+    let locks = Locks::default();
+    assert_eq!(
+        random("golden-hour --roll 7"),
+        randomize::new_scene(&start, &locks, 7)
+    );
+    // Hex as the app shows its rolls.
+    assert_eq!(
+        random("golden-hour --roll 0x00000000000000ff"),
+        randomize::new_scene(&start, &locks, 255)
+    );
+    assert_eq!(
+        random("golden-hour --roll 7 --vary 0.3"),
+        randomize::vary(&start, &locks, 7, 0.3)
+    );
+    // No input: the default preset.
+    assert_eq!(
+        random("--roll 3"),
+        randomize::new_scene(&presets::load(presets::DEFAULT).unwrap(), &locks, 3)
+    );
+    assert_ne!(random("--roll 3"), random("--roll 4"));
+}
+
+#[test]
+fn locks_keep_their_groups() {
+    let start = presets::load("badlands").unwrap();
+    let mut locks = Locks::default();
+    locks.set("seed", true);
+    locks.set("light", true);
+    locks.set("spiral", false);
+    let got = random("badlands --roll 11 --lock seed --lock light --unlock spiral");
+    assert_eq!(got, randomize::new_scene(&start, &locks, 11));
+    assert_eq!(got.seed, start.seed);
+    assert_eq!((got.time, got.sun_x), (start.time, start.sun_x));
+}
+
+#[test]
+fn set_pins_a_value_on_the_result() {
+    let got = random("--roll 5 --set time=Night --set automaton.columns=200");
+    let mut expected = randomize::new_scene(&Scene::default(), &Locks::default(), 5);
+    expected.time = playa::TimeOfDay::Night;
+    expected.automaton.columns = 200;
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn the_printed_scene_renders_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = playa_ok(d, &words("random salt-flat --roll 0x1f --vary 0.5"));
+    let out = text(&o.stdout);
+    let first = out.lines().next().unwrap();
+    let scene = Scene::from_ron(&out, "stdout").unwrap();
+    let code = playa::share::encode(&scene);
+    assert!(
+        first.starts_with("// Varied 0.5, roll 31, of salt-flat: ") && first.ends_with(&code),
+        "{first}"
+    );
+    std::fs::write(d.join("rolled.ron"), &out).unwrap();
+    playa_ok(d, &words("render rolled.ron --size 48x27 --out rolled.png"));
+    let recipe = playa::recipe::read_recipe(&d.join("rolled.png")).unwrap();
+    assert_eq!(recipe.scene, scene);
+    // And the share code of it is the code printed.
+    let o = playa_ok(d, &["share", "rolled.ron"]);
+    assert_eq!(text(&o.stdout).trim(), code);
+}
+
+#[test]
+fn bad_input_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, code, needle) in [
+        ("random --roll abc", 2, "--roll \"abc\" is not a roll"),
+        ("random --roll -1", 2, "is not a roll"),
+        ("random --roll 18446744073709551616", 2, "is not a roll"),
+        ("random --roll 1 --vary 1.5", 2, "--vary 1.5 is out of range"),
+        ("random --roll 1 --vary lots", 2, "--vary \"lots\" is not a number"),
+        ("random --roll 1 --lock sunshine", 2, "the groups are seed, light, automaton, sky"),
+        ("random --roll 1 --set rocks.roughness=2", 2, "rocks.roughness 2 is out of range"),
+        ("random --roll 1 --set time=Noon,Dusk", 2, "a sweep of 2 values"),
+        ("random no-such-preset --roll 1", 1, "no-such-preset"),
+    ] {
+        let o = playa(dir.path(), &words(args));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{args}: {err}");
+        assert!(err.contains(needle), "{args}: no {needle:?} in:\n{err}");
+        assert_eq!(err.lines().count(), 1, "{args}:\n{err}");
+        assert!(o.stdout.is_empty(), "{args}");
+    }
+    let o = playa(dir.path(), &["random"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_stderr_has(&o, "--roll");
+}
