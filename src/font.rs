@@ -125,7 +125,9 @@ pub fn glyph(c: char) -> [u8; GLYPH_ROWS as usize] {
     };
     let mut rows = [0u8; GLYPH_ROWS as usize];
     for (row, text) in rows.iter_mut().zip(GLYPHS[index].split(' ')) {
-        *row = text.bytes().fold(0, |bits, b| bits << 1 | u8::from(b == b'#'));
+        *row = text
+            .bytes()
+            .fold(0, |bits, b| bits << 1 | u8::from(b == b'#'));
     }
     rows
 }
@@ -168,7 +170,11 @@ pub fn draw(image: &mut RgbaImage, x: u32, y: u32, text: &str, color: [u8; 3], s
                     for dx in 0..scale {
                         let (px, py) = (x0 + col * scale + dx, y + r as u32 * scale + dy);
                         if px < w && py < h {
-                            image.put_pixel(px, py, image::Rgba([color[0], color[1], color[2], 255]));
+                            image.put_pixel(
+                                px,
+                                py,
+                                image::Rgba([color[0], color[1], color[2], 255]),
+                            );
                         }
                     }
                 }

@@ -102,10 +102,7 @@ impl Layout {
         let rows = (cells as u64).div_ceil(cols).max(1);
         let (w, h) = (u64::from(self.thumb.0), u64::from(self.thumb.1));
         let strip = label_lines as u64 * u64::from(font::LINE_HEIGHT) * s + gap / 2;
-        (
-            gap + cols * (w + gap),
-            gap + rows * (h + strip + gap),
-        )
+        (gap + cols * (w + gap), gap + rows * (h + strip + gap))
     }
 }
 
@@ -226,8 +223,7 @@ pub fn encode<W: std::io::Write>(out: W, sheet: &RgbaImage, cells: &[Cell]) -> R
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
     encoder.set_compression(png::Compression::Balanced);
-    let mut chunk =
-        png::text_metadata::ITXtChunk::new(SHEET_KEY.to_string(), entries_text(cells));
+    let mut chunk = png::text_metadata::ITXtChunk::new(SHEET_KEY.to_string(), entries_text(cells));
     chunk.compress_text().map_err(fail)?;
     let mut writer = encoder.write_header().map_err(fail)?;
     writer.write_text_chunk(&chunk).map_err(fail)?;

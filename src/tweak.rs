@@ -367,7 +367,10 @@ fn target(key: &str) -> Result<(Target, Shape)> {
             ),
         ));
     };
-    Ok((Target::Layer { kind, nth, setting }, info.settings[setting].1))
+    Ok((
+        Target::Layer { kind, nth, setting },
+        info.settings[setting].1,
+    ))
 }
 
 /// The items of a list value: split at commas, except a colour's own
@@ -413,7 +416,10 @@ fn parse_range(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
             ),
         )
     };
-    if !matches!(shape, Shape::Seed | Shape::Float { .. } | Shape::Uint { .. }) {
+    if !matches!(
+        shape,
+        Shape::Seed | Shape::Float { .. } | Shape::Uint { .. }
+    ) {
         return Err(fail(
             key,
             format!(

@@ -57,9 +57,12 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
         Some(s) => randomize::vary(&scene, &locks, roll, s),
         None => randomize::new_scene(&scene, &locks, roll),
     };
+    // Quantized, as every scene read back is: the RON is then exactly the
+    // scene `playa render` reads.
     let scene = tweaks
         .apply(&rolled)
-        .map_err(|e| CliError::Usage(format!("--set {e}")))?;
+        .map_err(|e| CliError::Usage(format!("--set {e}")))?
+        .quantized();
     let what = match strength {
         Some(s) => format!("Varied {s}"),
         None => "New scene".to_string(),

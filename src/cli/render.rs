@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::{CliError, parse_size};
 use playa::batch::{self, Batch, Job};
-use playa::error::{clip, quote};
+use playa::error::clip;
 use playa::manifest::{self, Entry, Header, OtherBatch};
 use playa::picture::{self, Compression};
 use playa::shard::Shard;
@@ -196,16 +196,16 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             });
         match loaded_input {
             // A sweep's pictures are filed under the name and the value.
-            Ok((name, size, variants)) => {
-                loaded.extend(variants.into_iter().map(|v| batch::Input {
+            Ok((name, size, variants)) => loaded.extend(variants.into_iter().map(|v| {
+                batch::Input {
                     input: input.clone(),
                     name: v
                         .file_suffix()
                         .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
                     scene: v.scene,
                     size,
-                }))
-            }
+                }
+            })),
             Err(e) => failures.push(e),
         }
     }

@@ -36,7 +36,12 @@ pub struct SheetArgs {
     rolls: Option<String>,
     /// With --rolls: vary each scene by STRENGTH, 0 to 1, instead of making
     /// new ones.
-    #[arg(long, value_name = "STRENGTH", requires = "rolls", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "STRENGTH",
+        requires = "rolls",
+        allow_hyphen_values = true
+    )]
     vary: Option<String>,
     /// With --rolls: keep a group as it is (seed, light, automaton or a
     /// layer kind); may be given more than once. The spiral is locked
@@ -103,7 +108,11 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         return Err(usage(format!(
             "--set {} is a sweep, and so is --{}: a sheet shows one at a time",
             sweep.key(),
-            if args.seeds.is_some() { "seeds" } else { "rolls" }
+            if args.seeds.is_some() {
+                "seeds"
+            } else {
+                "rolls"
+            }
         )));
     }
     if tweaks.sets_seed() && args.seeds.is_some() {
@@ -172,7 +181,11 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     let mut cells = Vec::new();
     for input in &inputs {
         let (name, loaded) = load(&Source::from_arg(input)?)?;
-        let prefix = if named { format!("{name} ") } else { String::new() };
+        let prefix = if named {
+            format!("{name} ")
+        } else {
+            String::new()
+        };
         let set = |scene: &Scene| {
             tweaks
                 .variants(scene)
