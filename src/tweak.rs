@@ -890,6 +890,31 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Any text after any key is a value or one clear error, never a
+        /// panic, and whatever is accepted makes a valid scene.
+        #[test]
+        fn any_value_is_set_or_refused(
+            key in proptest::sample::select(vec![
+                "seed", "aspect", "time", "sun_x", "automaton.columns", "automaton.rule",
+                "automaton.topology", "rocks.roughness", "rocks#2.outcrop", "tent.color",
+                "sky.sun", "spiral#1.segments", "nope", "rocks.nope", "rocks#x.top",
+            ]),
+            value in "[-0-9a-zA-Z.,:#()/ ]{0,24}",
+        ) {
+            let mut scene = Scene::default();
+            scene.layers.push(Layer::Rocks(Default::default()));
+            if let Ok(t) = Tweaks::parse(&[format!("{key}={value}")])
+                && let Ok(variants) = t.variants(&scene)
+            {
+                for v in variants {
+                    v.scene.validate().unwrap();
+                    proptest::prop_assert_eq!(&v.scene, &v.scene.quantized());
+                }
+            }
+        }
+    }
+
     #[test]
     fn values_keep_their_setting_s_precision() {
         let s = set(&Scene::default(), &["rocks.roughness=0.12345"]).unwrap();

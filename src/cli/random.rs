@@ -18,7 +18,7 @@ pub struct RandomArgs {
     #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
     input: Option<String>,
     /// The roll: a whole number, decimal or hex (0x1f; the app shows its
-    /// rolls in hex). The same scene and roll always give the same scene.
+    /// rolls in hex). The same input and roll always give the same scene.
     #[arg(long, value_name = "N", required = true, allow_hyphen_values = true)]
     roll: String,
     /// Vary the scene instead of making a new one: a scene STRENGTH away,

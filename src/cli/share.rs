@@ -10,7 +10,8 @@ use playa::{Source, presets, share, sheet};
 pub struct ShareArgs {
     /// The scene: a preset file (.ron), a picture made by playa (.png), the
     /// name of a shipped preset, a share code or a link holding one.
-    /// Default: the death-valley preset.
+    /// Default: the death-valley preset. Of a contact sheet (`playa
+    /// sheet`), every thumbnail's code and label, a line each.
     #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
     input: Option<String>,
     /// Share the scene with this seed instead of its own.
