@@ -32,6 +32,9 @@
 //! - [`canvas::Canvas::render`]: re-rendering after an edit.
 //! - [`Animation::write`]: an animation of the automaton, streamed.
 //! - [`share::encode`] and [`share::decode`]: share codes.
+//! - [`tweak::Tweaks`]: settings set by name (`rocks.roughness=0.8`), and
+//!   sweeps of one setting's values.
+//! - [`sheet::write_file`]: many scenes as labelled thumbnails on one PNG.
 //! - [`Life`], [`BitGrid`], [`Rule`]: the automaton on its own.
 //!
 //! ```
