@@ -204,3 +204,38 @@ fn bad_input_is_one_line_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--rolls"), "{}", stderr(&o));
 }
+
+#[test]
+fn damaged_sheets_are_one_line_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    playa_ok(d, &words("sheet --seeds 1..4 --size 32x18 --out s.png"));
+    let bytes = std::fs::read(d.join("s.png")).unwrap();
+    let mut damaged = Vec::new();
+    for cut in [0, 8, 20, 40, 60, 100, bytes.len() / 2, bytes.len() - 1] {
+        damaged.push(bytes[..cut].to_vec());
+    }
+    for i in (8..bytes.len()).step_by(bytes.len() / 13 + 1) {
+        let mut flipped = bytes.clone();
+        flipped[i] ^= 0x55;
+        damaged.push(flipped);
+    }
+    for (k, bad) in damaged.iter().enumerate() {
+        std::fs::write(d.join("bad.png"), bad).unwrap();
+        for args in [
+            &["share", "bad.png"][..],
+            &["render", "bad.png", "--size", "16x9"],
+        ] {
+            let command = args[0];
+            let o = playa(d, args);
+            let err = stderr(&o);
+            assert!(!err.contains("panicked"), "{command} {k}: {err}");
+            if !o.status.success() {
+                assert!(
+                    err.lines().all(|l| l.starts_with("playa: ")),
+                    "{command} {k}: {err}"
+                );
+            }
+        }
+    }
+}
