@@ -88,7 +88,8 @@ fn the_printed_scene_renders_back() {
 fn bad_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     for (args, code, needle) in [
-        ("random --roll abc", 2, "--roll \"abc\" is not a roll"),
+        ("random --roll xyz", 2, "--roll \"xyz\" is not a roll"),
+        ("random --roll 2a", 2, "a hex roll starts with 0x, as 0x2a"),
         ("random --roll -1", 2, "is not a roll"),
         ("random --roll 18446744073709551616", 2, "is not a roll"),
         (

@@ -99,11 +99,19 @@ pub(super) fn parse_roll(text: &str) -> Result<u64, String> {
         None => t.parse::<u64>(),
     };
     parsed.map_err(|_| {
-        format!(
-            "--roll {} is not a roll: a whole number from 0 to 18446744073709551615, \
-             decimal or hex (0x1f)",
-            quote(text)
-        )
+        // The app shows its rolls as bare hex digits.
+        if u64::from_str_radix(t, 16).is_ok() {
+            format!(
+                "--roll {}: a hex roll starts with 0x, as 0x{t}",
+                quote(text)
+            )
+        } else {
+            format!(
+                "--roll {} is not a roll: a whole number from 0 to 18446744073709551615, \
+                 decimal or hex (0x1f)",
+                quote(text)
+            )
+        }
     })
 }
 
@@ -155,9 +163,13 @@ mod tests {
         assert_eq!(parse_roll("42"), Ok(42));
         assert_eq!(parse_roll("0x1f"), Ok(31));
         assert_eq!(parse_roll("0XFFFFFFFFFFFFFFFF"), Ok(u64::MAX));
-        for bad in ["", "-1", "1.5", "0x", "abc", "18446744073709551616"] {
+        for bad in ["", "-1", "1.5", "0x", "xyz", "18446744073709551616"] {
             assert!(parse_roll(bad).unwrap_err().starts_with("--roll"), "{bad}");
         }
+        assert_eq!(
+            parse_roll("00000000000000ff").unwrap_err(),
+            "--roll \"00000000000000ff\": a hex roll starts with 0x, as 0x00000000000000ff"
+        );
     }
 
     #[test]
