@@ -9,6 +9,10 @@
 //!   density 0.4, a dense 4K rock field of small stones (~126k).
 //! - `batch`: images per second for a 1080p batch rendered to PNG in
 //!   parallel.
+//! - `variations`: a page of the app's variations grid, 16 thumbnails of
+//!   240×135 around the default scene, in each mode: made as the app makes
+//!   them (`16x240x135/…`: the candidates, then the thumbnails side by
+//!   side), and one after another, each on all cores (`one-by-one/…`).
 //!
 //! `cargo bench --bench render -- --warm-up-time 1 --measurement-time 3`
 
@@ -18,6 +22,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use playa::canvas::Canvas;
 use playa::layers::{Layer, Rocks};
 use playa::picture::{self, Compression};
+use playa::randomize::Locks;
+use playa::variations::{self, Mode, THUMBNAIL};
 use playa::{Scene, render};
 use rayon::prelude::*;
 
@@ -167,7 +173,52 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, preview, bench);
+/// A page of the variations grid, as the app makes it, in each mode.
+fn grid(c: &mut Criterion) {
+    let scene = Scene::default();
+    let locks = Locks::default();
+    let mut group = c.benchmark_group("variations");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(u64::from(variations::PAGE)));
+    let [w, h] = THUMBNAIL;
+    let modes = [
+        ("seeds", Mode::Seeds),
+        ("vary-0.5", Mode::Vary { strength: 0.5 }),
+        ("new-scene", Mode::NewScene),
+    ];
+    for (name, mode) in modes {
+        let mut page = 0;
+        group.bench_function(
+            BenchmarkId::new(format!("{}x{w}x{h}", variations::PAGE), name),
+            |b| {
+                b.iter(|| {
+                    // A new page each time: nothing is cached between pages.
+                    page += 1;
+                    let scenes = variations::page(&scene, &locks, mode, page);
+                    variations::render_thumbnails(
+                        &scenes,
+                        THUMBNAIL,
+                        || false,
+                        |_, picture| {
+                            black_box(picture.unwrap());
+                        },
+                    );
+                })
+            },
+        );
+        group.bench_function(BenchmarkId::new("one-by-one", name), |b| {
+            b.iter(|| {
+                page += 1;
+                for scene in variations::page(&scene, &locks, mode, page) {
+                    black_box(variations::thumbnail(&scene, THUMBNAIL).unwrap());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, preview, bench, grid);
 
 fn main() {
     // The allocator set up as the app runs it (the preview's work is

@@ -5,11 +5,18 @@
 //! page and its place on the page: the grid for the same scene, mode,
 //! strength and page is always the same.
 
+use image::RgbaImage;
+use rayon::prelude::*;
+
 use crate::randomize::{self, Locks, splitmix64};
 use crate::scene::Scene;
 
 /// Candidates on one page of the grid.
 pub const PAGE: u32 = 16;
+
+/// The box a thumbnail fits in, in pixels: `[width, height]`. A 16:9
+/// scene fills it; another aspect keeps its shape inside it.
+pub const THUMBNAIL: [u32; 2] = [240, 135];
 
 /// What the candidates of a grid are.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +53,49 @@ pub fn page(scene: &Scene, locks: &Locks, mode: Mode, page: u32) -> Vec<Scene> {
         .collect()
 }
 
+/// The size of `scene`'s picture fitted into a `max[0] × max[1]` box
+/// (each side at least 1 pixel).
+pub fn thumbnail_size(scene: &Scene, max: [u32; 2]) -> [u32; 2] {
+    let [bw, bh] = max.map(|v| v.max(1));
+    let aspect = f64::from(scene.aspect);
+    if f64::from(bw) / f64::from(bh) <= aspect {
+        let h = (f64::from(bw) / aspect).round().clamp(1.0, f64::from(bh));
+        [bw, h as u32]
+    } else {
+        let w = (f64::from(bh) * aspect).round().clamp(1.0, f64::from(bw));
+        [w as u32, bh]
+    }
+}
+
+/// Renders each of `scenes` fitted into a `max` box ([`thumbnail_size`]),
+/// in parallel on the current rayon pool, and hands each picture to
+/// `done(index, picture)` as soon as it is ready (in no fixed order).
+/// Thumbnails not yet started when `stop()` turns true are skipped.
+///
+/// The thumbnails are rendered side by side, each by one task; a picture
+/// of 240×135 has only 17 bands of rows, too few to keep every core busy
+/// through its automaton run and its layers' preparation, which are
+/// serial. (`cargo bench --bench render -- variations` measures both ways.)
+pub fn render_thumbnails(
+    scenes: &[Scene],
+    max: [u32; 2],
+    stop: impl Fn() -> bool + Sync,
+    done: impl Fn(usize, crate::Result<RgbaImage>) + Sync,
+) {
+    scenes.par_iter().enumerate().for_each(|(index, scene)| {
+        if stop() {
+            return;
+        }
+        done(index, thumbnail(scene, max));
+    });
+}
+
+/// `scene` rendered fitted into a `max` box ([`thumbnail_size`]).
+pub fn thumbnail(scene: &Scene, max: [u32; 2]) -> crate::Result<RgbaImage> {
+    let [w, h] = thumbnail_size(scene, max);
+    crate::render(scene, w, h)
+}
+
 /// The roll of candidate `n` of a `mode_tag` grid around `scene`: a hash
 /// of the scene's share code, so equal scenes give equal grids.
 fn roll(scene: &Scene, mode_tag: u64, n: u64) -> u64 {
@@ -69,5 +119,54 @@ mod tests {
                 s.validate().unwrap();
             }
         }
+    }
+
+    #[test]
+    fn thumbnails_keep_the_scene_aspect_inside_the_box() {
+        let at = |aspect: f32| {
+            thumbnail_size(
+                &Scene {
+                    aspect,
+                    ..Scene::default()
+                },
+                THUMBNAIL,
+            )
+        };
+        assert_eq!(at(16.0 / 9.0), [240, 135]);
+        assert_eq!(at(4.0), [240, 60]);
+        assert_eq!(at(1.0), [135, 135]);
+        assert_eq!(at(0.25), [34, 135]);
+    }
+
+    #[test]
+    fn thumbnails_in_parallel_equal_each_render_alone() {
+        let scene = Scene::default();
+        let scenes = page(&scene, &Locks::default(), Mode::NewScene, 0)[..4].to_vec();
+        let got = std::sync::Mutex::new(vec![None; scenes.len()]);
+        render_thumbnails(
+            &scenes,
+            [64, 36],
+            || false,
+            |i, picture| got.lock().unwrap()[i] = Some(picture.unwrap()),
+        );
+        for (scene, picture) in scenes.iter().zip(got.into_inner().unwrap()) {
+            let alone = crate::render(scene, 64, 36).unwrap();
+            assert_eq!(picture.as_ref(), Some(&alone));
+        }
+    }
+
+    #[test]
+    fn a_stopped_page_renders_nothing_more() {
+        let scenes = vec![Scene::default(); 3];
+        let count = std::sync::atomic::AtomicUsize::new(0);
+        render_thumbnails(
+            &scenes,
+            [32, 18],
+            || true,
+            |_, _| {
+                count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            },
+        );
+        assert_eq!(count.into_inner(), 0);
     }
 }

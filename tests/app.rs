@@ -146,7 +146,7 @@ fn locked_groups_survive_randomize() {
     settle(&mut h);
     let before = h.state().scene().clone();
 
-    h.get_by_label("🔀 Randomize").click();
+    h.get_by_label("🔀 New scene").click();
     settle(&mut h);
     let after = h.state().scene().clone();
     assert_eq!(after.seed, before.seed, "seed is locked");
@@ -156,7 +156,7 @@ fn locked_groups_survive_randomize() {
     // Unlocked, the seed moves.
     h.get_by_label("Lock seed").click();
     settle(&mut h);
-    h.get_by_label("🔀 Randomize").click();
+    h.get_by_label("🔀 New scene").click();
     settle(&mut h);
     assert_ne!(h.state().scene().seed, before.seed);
 }

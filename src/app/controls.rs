@@ -1,7 +1,8 @@
 //! The side panel: a control for every scene field, grouped by layer.
 //!
 //! Top to bottom: file actions (presets, Open…, Export PNG…, Export
-//! animation…, undo/redo), the seed with its dice and Randomize, the light,
+//! animation…, undo/redo), the seed with its dice, New scene and the
+//! Variations toggle, the light,
 //! the rock automaton, the layer list (visibility, opacity, order, and each
 //! layer's own settings), and the share field. Each group has a lock that keeps
 //! "Randomize" off it.
@@ -29,8 +30,8 @@ use crate::share;
 pub enum Event {
     /// Roll a new seed.
     Dice,
-    /// Re-roll every unlocked group.
-    Randomize,
+    /// Re-roll every unlocked group ("New scene").
+    NewScene,
     /// Replace the scene: `(scene, where it came from, the name it goes by)`
     /// (see [`AppState::preset`]), or why it could not be read.
     Load(Result<(Scene, String, String), String>),
@@ -555,7 +556,8 @@ fn absolute(p: PathBuf) -> PathBuf {
     std::path::absolute(&p).unwrap_or(p)
 }
 
-/// Seed field with ◀ ▶ and the dice, then "Randomize".
+/// Seed field with ◀ ▶ and the dice, then "New scene" and the toggle of
+/// the variations grid.
 fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
     ui.horizontal(|ui| {
         let label = ui.label("Seed");
@@ -602,15 +604,27 @@ fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
             lock_button(ui, randomize::SEED, &mut state.locks, "seed");
         });
     });
-    let randomize = ui
-        .add_sized(
-            [ui.available_width(), 26.0],
-            egui::Button::new(RichText::new("🔀 Randomize").strong()),
-        )
-        .on_hover_text("Re-roll every unlocked group (R). Locks: 🔒 next to each group.");
-    if randomize.clicked() {
-        events.push(Event::Randomize);
-    }
+    ui.horizontal(|ui| {
+        let toggle_width = 110.0;
+        let new_scene = ui
+            .add_sized(
+                [ui.available_width() - toggle_width - 8.0, 26.0],
+                egui::Button::new(RichText::new("🔀 New scene").strong()),
+            )
+            .on_hover_text("Re-roll every unlocked group (R). Locks: 🔒 next to each group.");
+        if new_scene.clicked() {
+            events.push(Event::NewScene);
+        }
+        let variations = ui
+            .add_sized(
+                [toggle_width, 26.0],
+                egui::Button::selectable(state.variations.open, "⊞ Variations"),
+            )
+            .on_hover_text("A grid of scenes around this one to pick from (V)");
+        if variations.clicked() {
+            state.variations.open = !state.variations.open;
+        }
+    });
 }
 
 /// A die showing five, drawn in `rect` (no font has a legible one at

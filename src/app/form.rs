@@ -26,9 +26,9 @@ pub fn lock_button(ui: &mut Ui, group: &str, locks: &mut Locks, what: &str) -> R
         .add(egui::Button::selectable(locked, text).frame_when_inactive(false))
         .accessible_name(format!("Lock {what}"))
         .on_hover_text(if locked {
-            format!("{what}: locked, Randomize leaves it alone")
+            format!("{what}: locked, New scene and Vary leave it alone")
         } else {
-            format!("{what}: Randomize re-rolls it; click to lock")
+            format!("{what}: New scene and Vary re-roll it; click to lock")
         });
     if response.clicked() {
         locks.set(group, !locked);

@@ -149,7 +149,7 @@ fn to_color_image(img: &image::RgbaImage) -> ColorImage {
 
 /// FNV-style hash of the bytes, eight at a time in four independent lanes
 /// (a single chain of multiplies would take longer than the copy).
-fn fingerprint(bytes: &[u8]) -> u64 {
+pub fn fingerprint(bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0100_0000_01b3;
     let mut lanes = [0xcbf2_9ce4_8422_2325u64; 4];
     let mut chunks = bytes.chunks_exact(32);

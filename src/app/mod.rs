@@ -21,6 +21,7 @@ pub mod job;
 pub mod link;
 pub mod preview;
 pub mod trace;
+pub mod variations;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod worker;
@@ -64,7 +65,8 @@ pub struct AppState {
     /// taken from [`AppState::preset`] at start-up).
     #[serde(default)]
     pub loaded: String,
-    /// Parameter groups that "Randomize" leaves alone. Default: none.
+    /// Parameter groups that New scene and Vary leave alone. Default:
+    /// the spiral.
     pub locks: Locks,
     /// Size and path of the last export.
     pub export: ExportSettings,
@@ -76,6 +78,8 @@ pub struct AppState {
     /// State of the dice: each roll advances it. Default: 0 (then seeded from
     /// the clock at start-up).
     pub dice: u64,
+    /// The variations grid: open or not, its mode and Vary's strength.
+    pub variations: variations::GridSettings,
     /// The address of playa's web page (e.g. `https://example.org/playa/`):
     /// with one, the Share field gives a link to the scene,
     /// `address#playa1-…` (see [`crate::share::link`]), instead of the bare
@@ -123,6 +127,7 @@ impl Default for AppState {
             animation_export: AnimationExportSettings::default(),
             animate: AnimateSettings::default(),
             dice: 0,
+            variations: variations::GridSettings::default(),
             web_address: String::new(),
         }
     }
@@ -165,6 +170,8 @@ pub struct PlayaApp {
     /// The scene in the page's address, in the browser.
     link: link::Link,
     trace: trace::Trace,
+    /// The variations grid's page and its thumbnails.
+    grid: variations::Grid,
 }
 
 impl PlayaApp {
@@ -208,6 +215,7 @@ impl PlayaApp {
             editing: false,
             link: link::Link::default(),
             trace,
+            grid: variations::Grid::new(),
         }
     }
 
@@ -244,6 +252,11 @@ impl PlayaApp {
     /// The scene the preview on screen was rendered from, if any.
     pub fn preview_scene(&self) -> Option<&Scene> {
         self.preview.shown_scene()
+    }
+
+    /// The variations grid's page and thumbnails.
+    pub fn grid(&self) -> &variations::Grid {
+        &self.grid
     }
 
     /// A hash of the pixels on screen, to tell pictures apart in tests.
@@ -314,6 +327,7 @@ impl PlayaApp {
                 web::picture_shown();
             }
         }
+        self.grid.receive(&ctx);
         self.export.poll(&mut self.message);
         self.animation_export.poll(&mut self.message);
         self.shortcuts(&ctx);
@@ -325,6 +339,7 @@ impl PlayaApp {
         self.trace.bench_step(&mut self.state.scene, &self.preview);
         self.expire_message(&ctx);
 
+        let mut grid_area = ctx.content_rect();
         egui::Panel::bottom("status")
             .frame(
                 egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
@@ -366,8 +381,11 @@ impl PlayaApp {
             egui::CentralPanel::no_frame().show(ui, |ui| {
                 let picture = self.state.export.pixels(&self.state.scene);
                 self.preview.ui(ui, &mut self.state.scene, picture);
+                grid_area = ui.max_rect();
             });
         });
+        let grid_events = self.grid.ui(&ctx, grid_area, &mut self.state.variations);
+        self.adopt(grid_events);
         let speed = self.preview.ms_per_mpx();
         if let Some(msg) = self
             .export
@@ -392,6 +410,13 @@ impl PlayaApp {
         self.editing = editing;
         self.history.observe(&self.state.scene, editing);
         self.preview.request(&ctx, &self.state.scene);
+        self.grid.update(
+            &ctx,
+            &self.state.variations,
+            &self.state.scene,
+            &self.state.locks,
+            editing,
+        );
         if self.message.as_ref() != self.message_shown.as_ref().map(|(m, _)| m) {
             // A message set after the status bar was drawn: show it now.
             ctx.request_repaint();
@@ -443,12 +468,12 @@ impl PlayaApp {
         for event in events {
             match event {
                 Event::Dice => self.roll_dice(),
-                Event::Randomize => {
+                Event::NewScene => {
                     let roll = self.next_roll();
                     self.state.scene =
                         randomize::new_scene(&self.state.scene, &self.state.locks, roll);
                     self.controls.sync(&self.state.scene);
-                    self.set_message(format!("Randomized (roll {roll:016x})"), false);
+                    self.set_message(format!("New scene (roll {roll:016x})"), false);
                 }
                 Event::Load(result) => match result {
                     Ok((scene, from, name)) => self.load_scene(scene, &from, &name),
@@ -459,6 +484,24 @@ impl PlayaApp {
                 Event::OpenAnimationExport => self.open_animation_export(),
                 Event::Undo => self.undo(),
                 Event::Redo => self.redo(),
+            }
+        }
+    }
+
+    /// Carries out what was done in the variations grid: a candidate
+    /// adopted becomes the scene (one undo step), a code copied is said.
+    fn adopt(&mut self, events: Vec<variations::GridEvent>) {
+        for event in events {
+            match event {
+                variations::GridEvent::Adopt(scene, number) => {
+                    self.state.scene = scene;
+                    self.controls.sync(&self.state.scene);
+                    self.playback.stop();
+                    self.set_message(format!("Variation {number} is the scene"), false);
+                }
+                variations::GridEvent::Copied(code) => {
+                    self.set_message(format!("Copied {code}"), false);
+                }
             }
         }
     }
@@ -499,7 +542,7 @@ impl PlayaApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
-        let (redo, undo, export, dice, randomize, play, fit) = ctx.input_mut(|i| {
+        let (redo, undo, export, dice, new_scene, play, fit, grid) = ctx.input_mut(|i| {
             // Ctrl+Shift+Z also matches Ctrl+Z logically: consume it first.
             let redo = i.consume_shortcut(&redo_shift) | i.consume_shortcut(&redo_y);
             (
@@ -510,6 +553,7 @@ impl PlayaApp {
                 i.consume_key(Modifiers::NONE, Key::R),
                 i.consume_key(Modifiers::NONE, Key::Space),
                 i.consume_key(Modifiers::NONE, Key::F),
+                i.consume_key(Modifiers::NONE, Key::V),
             )
         });
         if redo {
@@ -524,8 +568,11 @@ impl PlayaApp {
         if dice {
             self.roll_dice();
         }
-        if randomize {
-            self.handle(vec![controls::Event::Randomize]);
+        if new_scene {
+            self.handle(vec![controls::Event::NewScene]);
+        }
+        if grid {
+            self.state.variations.open = !self.state.variations.open;
         }
         if play {
             self.playback
@@ -639,7 +686,10 @@ impl PlayaApp {
 
     /// Whether background work (a preview, an export) is still running.
     pub fn busy(&self) -> bool {
-        self.preview.in_flight() || self.export.running() || self.animation_export.running()
+        self.preview.in_flight()
+            || self.grid.in_flight()
+            || self.export.running()
+            || self.animation_export.running()
     }
 }
 
