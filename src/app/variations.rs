@@ -7,9 +7,9 @@
 //! candidates around it, so a person walks from picture to picture. Each
 //! thumbnail has its share code to copy.
 //!
-//! The thumbnails are rendered in the background, side by side on all
-//! cores ([`variations::render_thumbnails`]), and each shows as soon as it
-//! is ready. What the grid shows is keyed by the scene, the locks, the
+//! The thumbnails are rendered in the background, in grid order, each on
+//! all cores ([`variations::render_thumbnails`]), and each shows as soon
+//! as it is ready. What the grid shows is keyed by the scene, the locks, the
 //! mode and the page: when any of them changes the thumbnails on screen
 //! are dropped, and the work for the old key stops (the newest request
 //! wins, see [`super::worker`]). During an edit (a drag) nothing new is
