@@ -5,7 +5,7 @@
 //! Variations toggle, the light,
 //! the rock automaton, the layer list (visibility, opacity, order, and each
 //! layer's own settings), and the share field. Each group has a lock that keeps
-//! "Randomize" off it.
+//! New scene and Vary off it.
 //!
 //! Controls edit the scene in place; what needs the app (loading, rolling
 //! dice, opening dialogs) comes back as [`Event`]s.
