@@ -97,6 +97,15 @@ pub enum Error {
         /// What is wrong, with the line where there is one.
         reason: String,
     },
+    /// A name a user preset cannot have, or a user preset that is not
+    /// there or cannot be kept (see [`crate::user_presets`]).
+    #[error("preset {}: {reason}", quote(name))]
+    UserPreset {
+        /// The preset's name as given.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A web address to make links to scenes with (see
     /// [`crate::share::link`]) that is not one.
     #[error("{} is not a web address: {reason}", quote(address))]

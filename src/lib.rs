@@ -82,6 +82,7 @@ mod simd;
 pub mod source;
 pub mod tiles;
 pub mod tweak;
+pub mod user_presets;
 pub mod variations;
 
 pub use animation::Animation;

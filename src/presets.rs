@@ -17,13 +17,7 @@ impl Preset {
     /// What the preset shows: its leading `//` comment, whole, its lines
     /// joined into one.
     pub fn description(&self) -> String {
-        self.ron
-            .lines()
-            .map_while(|l| l.trim_start().strip_prefix("//"))
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
+        description_of(self.ron)
     }
 
     /// The preset's scene.
@@ -49,6 +43,17 @@ presets!(
     "salt-flat",
     "boulder-field",
 );
+
+/// What a preset's RON `text` says it shows: its leading `//` comment,
+/// whole, its lines joined into one (empty when it has none).
+pub fn description_of(text: &str) -> String {
+    text.lines()
+        .map_while(|l| l.trim_start().strip_prefix("//"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// Name of the default preset (its scene is [`Scene::default`]).
 pub const DEFAULT: &str = "death-valley";

@@ -1,5 +1,6 @@
 //! Where a scene comes from: the one place that says what an input is — a
-//! shipped preset's name, a `.ron` scene file, a picture made by playa, a
+//! shipped preset's name, one of the user's presets
+//! ([`crate::user_presets`]), a `.ron` scene file, a picture made by playa, a
 //! share code or a link holding one, or scene text — and loads its scene.
 //!
 //! The command line and the app both load through here, so an input means
@@ -21,6 +22,7 @@ use crate::presets::{self, Preset};
 use crate::recipe::{self, PNG_SIGNATURE};
 use crate::scene::Scene;
 use crate::share;
+use crate::user_presets::{self, UserPreset};
 
 /// How much of a file is read to tell what it is.
 pub const HEAD_BYTES: usize = 4096;
@@ -30,6 +32,8 @@ pub const HEAD_BYTES: usize = 4096;
 pub enum Source {
     /// A shipped preset.
     Preset(&'static Preset),
+    /// One of the user's presets, loaded (see [`crate::user_presets`]).
+    User(UserPreset),
     /// A share code (`playa1-…`, or any `playaN-`, so that a code of a newer
     /// format says so when it is loaded), or a link holding one
     /// (`https://…#playa1-…`, see [`share::link`]; one without a code says
@@ -70,9 +74,11 @@ pub struct Loaded {
 
 impl Source {
     /// What `input`, an argument of the command line, is: an existing file
-    /// (see [`Source::from_path`]), else a shipped preset's name, else a
+    /// (see [`Source::from_path`]), else a shipped preset's name, else one
+    /// of the user's presets (in [`user_presets::default_folder`]), else a
     /// share code (by its `playaN-` shape). A file wins over a preset of the
-    /// same name. A link (`https://…#playa1-…`) is a share code. Anything
+    /// same name; a user's preset that does not load is an error naming its
+    /// file. A link (`https://…#playa1-…`) is a share code. Anything
     /// else is an error naming the input: a missing file
     /// when it looks like a path (it has an extension or a `/`), else an
     /// unknown preset.
@@ -90,6 +96,9 @@ impl Source {
         if let Some(preset) = presets::find(input) {
             return Ok(Source::Preset(preset));
         }
+        if let Some(preset) = user_preset(input)? {
+            return Ok(Source::User(preset));
+        }
         if share::looks_like_code(input) {
             return Ok(Source::Code(input.trim().to_string()));
         }
@@ -103,7 +112,7 @@ impl Source {
                 std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
             ));
         }
-        presets::get(input).map(Source::Preset)
+        Err(unknown_name(input))
     }
 
     /// What the file at `path` is, from its first [`HEAD_BYTES`] bytes and
@@ -197,6 +206,7 @@ impl Source {
     pub fn load(&self) -> Result<Loaded> {
         let scene = match self {
             Source::Preset(preset) => preset.scene()?,
+            Source::User(preset) => preset.scene.clone(),
             Source::Code(code) => share::decode(code).map_err(|e| Error::Scene {
                 source_name: code.clone(),
                 reason: e.to_string(),
@@ -219,6 +229,49 @@ impl Source {
             }
         };
         Ok(Loaded { scene, size: None })
+    }
+}
+
+/// The user's preset called `input`, if `input` can be a preset's name and
+/// there is a store to look in; an error if its file does not load.
+fn user_preset(input: &str) -> Result<Option<UserPreset>> {
+    if user_presets::check_name(input).is_err() {
+        return Ok(None);
+    }
+    match user_presets::Store::from_env() {
+        Ok(store) => store.find(input),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The error for `input`, a name that is no preset's: naming the shipped
+/// presets and the user's.
+fn unknown_name(input: &str) -> Error {
+    let yours = user_presets::Store::from_env()
+        .and_then(|store| store.list())
+        .map(|listing| listing.presets)
+        .unwrap_or_default();
+    let mut reason = format!(
+        "no such preset (the presets are: {}",
+        presets::PRESETS
+            .iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if !yours.is_empty() {
+        // A long list would not be one line a person reads.
+        const SHOWN: usize = 10;
+        let names: Vec<&str> = yours.iter().take(SHOWN).map(|p| p.name.as_str()).collect();
+        reason.push_str(&format!("; yours: {}", names.join(", ")));
+        if yours.len() > SHOWN {
+            reason.push_str(&format!(" and {} more", yours.len() - SHOWN));
+        }
+    }
+    reason.push(')');
+    Error::Scene {
+        source_name: input.to_string(),
+        reason,
     }
 }
 

@@ -37,8 +37,14 @@ fn list_names_every_preset_with_its_whole_description() {
     let o = playa(dir.path(), &["render", "--list"]);
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
-    // Not a terminal: one line a preset, nothing cut.
-    assert_eq!(out.lines().count(), playa::presets::PRESETS.len(), "{out}");
+    // Not a terminal: one line a preset, nothing cut; then the user's
+    // (none here).
+    let shipped = playa::presets::PRESETS.len();
+    assert_eq!(out.lines().count(), shipped + 2, "{out}");
+    assert!(
+        out.lines().nth(shipped + 1).unwrap().starts_with("Yours, in "),
+        "{out}"
+    );
     for p in playa::presets::PRESETS {
         let line = format!("{:<20} {}", p.name, p.description());
         assert!(out.lines().any(|l| l == line), "{line:?} not in:\n{out}");

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use egui::{RichText, Ui};
 
 use super::files::{self, FileDialog};
+use super::presets::Presets;
 use super::form::{escape_cancels, form, layer_rows, lock_button, section, setting_row, uint_row};
 use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
@@ -41,6 +42,8 @@ pub enum Event {
     OpenExport,
     /// Open the animation export dialog.
     OpenAnimationExport,
+    /// Open "Save scene…".
+    OpenSaveScene,
     /// Undo the last change.
     Undo,
     /// Redo the last undone change.
@@ -81,11 +84,13 @@ pub struct Controls {
     pub can_undo: bool,
     /// See [`Controls::can_undo`].
     pub can_redo: bool,
+    /// The preset picker and the user's presets.
+    pub presets: Presets,
 }
 
 impl Controls {
-    /// Controls showing `scene`, with the presets folder listed.
-    pub fn new(scene: &Scene) -> Self {
+    /// Controls showing `scene`, the user's presets in `store`.
+    pub fn new(scene: &Scene, store: crate::user_presets::Store) -> Self {
         Controls {
             rule_text: scene.automaton.rule.to_string(),
             rule_error: None,
@@ -102,6 +107,7 @@ impl Controls {
             open_path: None,
             can_undo: false,
             can_redo: false,
+            presets: Presets::new(store),
         }
     }
 
@@ -212,32 +218,18 @@ impl Controls {
         }
     }
 
-    /// Preset picker, Open…, Export PNG…, Export animation…, undo and redo.
+    /// Preset picker, Open…, Save scene…, Save as preset…, Export PNG…,
+    /// Export animation…, undo and redo.
     fn file_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
+        self.presets.begin_frame(ui.ctx());
         ui.horizontal(|ui| {
             let label = ui.label("Preset");
             let shown = state.origin_label(&self.scene_code);
             let combo = egui::ComboBox::from_id_salt("preset")
                 .selected_text(shown)
                 .width(ui.available_width() - 80.0)
-                .show_ui(ui, |ui| {
-                    for preset in crate::presets::PRESETS {
-                        let item = ui
-                            .selectable_label(state.preset == preset.name, preset.name)
-                            .on_hover_text(preset.description());
-                        if item.clicked() {
-                            events.push(Event::Load(
-                                preset
-                                    .scene()
-                                    .map(|scene| {
-                                        let from = format!("preset {}", preset.name);
-                                        (scene, from, preset.name.to_string())
-                                    })
-                                    .map_err(|e| e.to_string()),
-                            ));
-                        }
-                    }
-                });
+                .height(560.0)
+                .show_ui(ui, |ui| self.presets.menu_ui(ui, state, events));
             combo.response.labelled_by(label.id);
             let opening = self.open_dialog.is_some();
             if ui
@@ -250,6 +242,23 @@ impl Controls {
                 self.open_dialog = Some(FileDialog::open_scene(files::presets_dir().map(absolute)));
             }
         });
+        ui.horizontal(|ui| {
+            if ui
+                .button("Save scene…")
+                .on_hover_text("Save the scene as a .ron file (Ctrl+S)")
+                .clicked()
+            {
+                events.push(Event::OpenSaveScene);
+            }
+            if ui
+                .button("Save as preset…")
+                .on_hover_text("Keep the scene among your presets, in the picker above")
+                .clicked()
+            {
+                self.presets.open_save(state);
+            }
+        });
+        self.presets.windows_ui(ui.ctx(), state, events);
         ui.horizontal(|ui| {
             let export = ui
                 .add(egui::Button::new(RichText::new("Export PNG…").strong()))

@@ -35,6 +35,9 @@ pub trait Exporter: Default {
     const ID: &'static str;
     /// The dialog's width in points (the file field takes all but 160).
     const WIDTH: f32;
+    /// The word on the button that starts it, and in a failure's message.
+    /// Default: "Export".
+    const ACTION: &'static str = "Export";
 
     /// The extension, without its dot, of the file made with `settings`.
     fn extension(settings: &Self::Settings) -> &'static str;
@@ -283,7 +286,7 @@ impl<E: Exporter> Dialog<E> {
                 error: false,
             },
             Err(e) => Message {
-                text: format!("Export failed: {e}"),
+                text: format!("{} failed: {e}", E::ACTION),
                 error: true,
             },
         };
@@ -462,7 +465,7 @@ impl<E: Exporter> Dialog<E> {
                 }
             } else {
                 if ui
-                    .add(egui::Button::new("Export").min_size(egui::vec2(80.0, 0.0)))
+                    .add(egui::Button::new(E::ACTION).min_size(egui::vec2(80.0, 0.0)))
                     .clicked()
                 {
                     message = self.start_or_report(settings, scene, false);

@@ -19,7 +19,10 @@ pub mod form;
 pub mod history;
 pub mod job;
 pub mod link;
+pub mod presets;
 pub mod preview;
+pub mod scene_file;
+pub mod thumbnails;
 pub mod trace;
 pub mod variations;
 #[cfg(target_arch = "wasm32")]
@@ -40,9 +43,15 @@ use controls::Controls;
 use export::{ExportDialog, ExportSettings};
 use history::History;
 use preview::Preview;
+use scene_file::{SceneFileDialog, SceneFileSettings};
 
 /// Key of the app state in eframe's storage.
 const STORAGE_KEY: &str = "playa-app";
+
+/// Key of the user's presets in eframe's storage, in the browser (natively
+/// they are files, see [`crate::user_presets`]).
+#[cfg(target_arch = "wasm32")]
+const PRESETS_KEY: &str = "playa-presets";
 
 /// The environment variable that, set and not blank, gives the web address
 /// of the Share field's links in place of [`AppState::web_address`].
@@ -85,6 +94,8 @@ pub struct AppState {
     /// `address#playa1-…` (see [`crate::share::link`]), instead of the bare
     /// code. [`WEB_URL_VAR`] wins when set. Default: empty (bare codes).
     pub web_address: String,
+    /// The folder of the last "Save scene…".
+    pub scene_file: SceneFileSettings,
 }
 
 impl AppState {
@@ -129,6 +140,7 @@ impl Default for AppState {
             dice: 0,
             variations: variations::GridSettings::default(),
             web_address: String::new(),
+            scene_file: SceneFileSettings::default(),
         }
     }
 }
@@ -156,6 +168,7 @@ pub struct PlayaApp {
     playback: Playback,
     export: ExportDialog,
     animation_export: AnimationExportDialog,
+    save_scene: SceneFileDialog,
     message: Option<Message>,
     /// The message as last seen, and when it first showed (`ui.input`'s
     /// time), to let it expire; `None`: not seen yet.
@@ -175,10 +188,17 @@ pub struct PlayaApp {
 }
 
 impl PlayaApp {
-    /// An app showing `state`, with its preview worker started. A scene
+    /// An app showing `state`, with its preview worker started, the user's
+    /// presets in their folder (see [`crate::user_presets::default_folder`];
+    /// in the browser, none until [`PlayaApp::from_storage`]). A scene
     /// that fails validation (e.g. from an older version's storage) is
     /// replaced by the default.
-    pub fn new(mut state: AppState) -> Self {
+    pub fn new(state: AppState) -> Self {
+        PlayaApp::with_presets(state, default_store())
+    }
+
+    /// [`PlayaApp::new`] with the user's presets in `store`.
+    pub fn with_presets(mut state: AppState, store: crate::user_presets::Store) -> Self {
         if let Err(e) = state.scene.validate() {
             log_line(&format!("stored scene ignored: {e}"));
             state.scene = Scene::default();
@@ -195,7 +215,7 @@ impl PlayaApp {
             state.dice = clock_seed();
         }
         let history = History::new(state.scene.clone());
-        let controls = Controls::new(&state.scene);
+        let controls = Controls::new(&state.scene, store);
         let last_scene = state.scene.clone();
         let trace = trace::Trace::from_env();
         let mut preview = Preview::new();
@@ -208,6 +228,7 @@ impl PlayaApp {
             playback: Playback::default(),
             export: ExportDialog::default(),
             animation_export: AnimationExportDialog::default(),
+            save_scene: SceneFileDialog::default(),
             message: None,
             message_shown: None,
             last_scene,
@@ -224,6 +245,15 @@ impl PlayaApp {
         let state = storage
             .and_then(|s| eframe::get_value::<AppState>(s, STORAGE_KEY))
             .unwrap_or_default();
+        // In the browser the user's presets are kept in the page's storage.
+        #[cfg(target_arch = "wasm32")]
+        {
+            let texts = storage
+                .and_then(|s| eframe::get_value(s, PRESETS_KEY))
+                .unwrap_or_default();
+            PlayaApp::with_presets(state, crate::user_presets::Store::in_memory(texts))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
         PlayaApp::new(state)
     }
 
@@ -231,6 +261,22 @@ impl PlayaApp {
     /// every few seconds).
     pub fn save_to(&self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, STORAGE_KEY, &self.state);
+        #[cfg(target_arch = "wasm32")]
+        if let Some(texts) = self.controls.presets.store().texts() {
+            eframe::set_value(storage, PRESETS_KEY, texts);
+        }
+    }
+
+    /// The user's presets' names, as the picker last read them.
+    pub fn user_presets(&self) -> Vec<&str> {
+        self.controls.presets.names()
+    }
+
+    /// Whether the picker's thumbnail of `scene` is ready.
+    pub fn has_thumbnail(&self, scene: &Scene) -> bool {
+        self.controls
+            .presets
+            .has_thumbnail(&crate::share::encode(scene))
     }
 
     /// The scene being edited.
@@ -330,6 +376,7 @@ impl PlayaApp {
         self.grid.receive(&ctx);
         self.export.poll(&mut self.message);
         self.animation_export.poll(&mut self.message);
+        self.save_scene.poll(&mut self.message);
         self.shortcuts(&ctx);
         self.dropped_files(&ctx);
         self.poll_dropped();
@@ -396,6 +443,12 @@ impl PlayaApp {
         if let Some(msg) =
             self.animation_export
                 .ui(&ctx, &mut self.state.animation_export, &self.state.scene)
+        {
+            self.message = Some(msg);
+        }
+        if let Some(msg) = self
+            .save_scene
+            .show(&ctx, &mut self.state.scene_file, &self.state.scene)
         {
             self.message = Some(msg);
         }
@@ -482,6 +535,7 @@ impl PlayaApp {
                 Event::Message(text, error) => self.set_message(text, error),
                 Event::OpenExport => self.open_export(),
                 Event::OpenAnimationExport => self.open_animation_export(),
+                Event::OpenSaveScene => self.open_save_scene(),
                 Event::Undo => self.undo(),
                 Event::Redo => self.redo(),
             }
@@ -538,10 +592,12 @@ impl PlayaApp {
         let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
         let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
         let export = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
+        let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
         // A text field keeps its own undo and its own letters.
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        let save = ctx.input_mut(|i| i.consume_shortcut(&save));
         let (redo, undo, export, dice, new_scene, play, fit, grid) = ctx.input_mut(|i| {
             // Ctrl+Shift+Z also matches Ctrl+Z logically: consume it first.
             let redo = i.consume_shortcut(&redo_shift) | i.consume_shortcut(&redo_y);
@@ -565,6 +621,9 @@ impl PlayaApp {
         if export {
             self.open_export();
         }
+        if save {
+            self.open_save_scene();
+        }
         if dice {
             self.roll_dice();
         }
@@ -586,6 +645,11 @@ impl PlayaApp {
     fn open_export(&mut self) {
         self.export
             .open(&self.state.export, &self.state.preset, &self.state.scene);
+    }
+
+    fn open_save_scene(&mut self) {
+        self.save_scene
+            .open(&self.state.scene_file, &self.state.preset, &self.state.scene);
     }
 
     fn open_animation_export(&mut self) {
@@ -690,6 +754,7 @@ impl PlayaApp {
             || self.grid.in_flight()
             || self.export.running()
             || self.animation_export.running()
+            || self.save_scene.running()
     }
 }
 
@@ -757,6 +822,21 @@ pub fn run() -> crate::Result<()> {
             "cannot open the playa window ({e}); `playa render` makes pictures without one"
         )),
     })
+}
+
+/// The store of the user's presets: their folder natively (in memory,
+/// with a line saying why, when there is none); in the browser, empty
+/// until [`PlayaApp::from_storage`] reads it.
+fn default_store() -> crate::user_presets::Store {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::user_presets::Store::from_env().unwrap_or_else(|e| {
+            log_line(&format!("{e}; your presets are kept until playa closes"));
+            crate::user_presets::Store::in_memory(Default::default())
+        })
+    }
+    #[cfg(target_arch = "wasm32")]
+    crate::user_presets::Store::in_memory(Default::default())
 }
 
 /// Look and feel: the dark theme with slightly roomier controls.

@@ -99,7 +99,9 @@ pub struct RenderArgs {
     /// be given more than once, with at most one sweep.
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     set: Vec<String>,
-    /// List the shipped presets with what they show, and exit.
+    /// List the shipped presets with what they show, then yours (saved
+    /// with the app's "Save as preset…"; the folder is $PLAYA_CONFIG_DIR/presets
+    /// when set), and exit.
     #[arg(long)]
     list: bool,
 }
@@ -126,6 +128,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             .size_checked()
             .map(|(_, columns)| usize::from(columns));
         print!("{}", preset_list(width));
+        print!("{}", user_preset_list(width)?);
         return Ok(());
     }
     let shard = match args.shard.as_deref() {
@@ -497,6 +500,7 @@ pub(super) fn load(source: &Source) -> playa::Result<(String, Loaded)> {
     };
     let name = match source {
         Source::Preset(preset) => preset.name.to_string(),
+        Source::User(preset) => preset.name.clone(),
         Source::Code(_) => SHARED.to_string(),
         Source::Ron { .. } => "scene".to_string(),
         Source::SceneFile(path) => stem(path),
@@ -523,21 +527,63 @@ pub(super) fn picture_stem(stem: &str, seed: u64) -> String {
 fn preset_list(width: Option<usize>) -> String {
     let mut out = String::new();
     for preset in presets::PRESETS {
-        let mut line = format!("{:<20}", preset.name);
-        for (i, word) in preset.description().split_whitespace().enumerate() {
-            let columns = line.chars().count() + 1 + word.chars().count();
-            if i > 0 && width.is_some_and(|w| columns > w) {
-                out.push_str(&line);
-                out.push('\n');
-                line = " ".repeat(20);
-            }
-            line.push(' ');
-            line.push_str(word);
-        }
-        out.push_str(&line);
-        out.push('\n');
+        push_entry(&mut out, preset.name, &preset.description(), width);
     }
     out
+}
+
+/// The lines of `--list` after the shipped presets: where the user's are
+/// kept, then each as [`preset_list`] lists them. Files there that are no
+/// presets are named on stderr, one line each.
+fn user_preset_list(width: Option<usize>) -> Result<String, CliError> {
+    let Some(folder) = playa::user_presets::default_folder() else {
+        return Ok(format!(
+            "\nYours: none (no home folder to keep them in; set {})\n",
+            playa::user_presets::CONFIG_DIR_VAR
+        ));
+    };
+    let listing = playa::user_presets::Store::in_folder(&folder).list()?;
+    for note in &listing.skipped {
+        eprintln!("playa: skipped {note}");
+    }
+    Ok(user_entries(&folder, &listing.presets, width))
+}
+
+/// The user's presets in `folder` as `--list` shows them.
+fn user_entries(
+    folder: &Path,
+    presets: &[playa::user_presets::UserPreset],
+    width: Option<usize>,
+) -> String {
+    let folder = folder.display();
+    if presets.is_empty() {
+        return format!(
+            "\nYours, in {folder}: none yet (the app's \"Save as preset…\" keeps a scene there)\n"
+        );
+    }
+    let mut out = format!("\nYours, in {folder}:\n");
+    for preset in presets {
+        push_entry(&mut out, &preset.name, &preset.description, width);
+    }
+    out
+}
+
+/// Appends a preset's line to `out`: its name, then its description
+/// wrapped at spaces to `width` columns when there is a width.
+fn push_entry(out: &mut String, name: &str, description: &str, width: Option<usize>) {
+    let mut line = format!("{name:<20}");
+    for (i, word) in description.split_whitespace().enumerate() {
+        let columns = line.chars().count() + 1 + word.chars().count();
+        if i > 0 && width.is_some_and(|w| columns > w) {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(20);
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
 }
 
 #[cfg(test)]

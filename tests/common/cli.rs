@@ -19,10 +19,16 @@ pub const SCHEDULER_VARS: [&str; 8] = [
     "PLAYA_SHARDS",
 ];
 
-/// The `playa` binary, to be run in `dir` without any scheduler's variables.
+/// The `playa` binary, to be run in `dir` without any scheduler's variables,
+/// its own files (the user's presets) in `dir/.playa-config`, which it
+/// never makes: a test sees no presets of the person running it.
 pub fn command(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_playa"));
     c.current_dir(dir);
+    c.env(
+        playa::user_presets::CONFIG_DIR_VAR,
+        dir.join(".playa-config"),
+    );
     for v in SCHEDULER_VARS {
         c.env_remove(v);
     }
