@@ -476,13 +476,15 @@ fn preset_of(name: &str, text: &str, source: &str) -> Result<UserPreset> {
     })
 }
 
-/// The text of a preset: its description as a comment, then the scene.
+/// The text of a preset: its description as a comment, then the scene,
+/// quantized as every scene is when it is rendered (so the file, its share
+/// code and its pixels agree).
 fn preset_text(description: &str, scene: &Scene) -> String {
     let mut text = String::new();
     if !description.is_empty() {
         text.push_str(&format!("// {description}\n"));
     }
-    text.push_str(&scene.to_ron());
+    text.push_str(&scene.quantized().to_ron());
     text.push('\n');
     text
 }
@@ -589,7 +591,7 @@ mod tests {
             let saved = store
                 .save("evening", &scene(9), "Low sun,\n long  shadows.", false)
                 .unwrap();
-            assert_eq!(saved.scene, scene(9));
+            assert_eq!(saved.scene, scene(9).quantized());
             assert_eq!(saved.description, "Low sun, long shadows.");
             store.save("Beta", &scene(2), "", false).unwrap();
             store.save("alpha", &scene(1), "", false).unwrap();

@@ -90,8 +90,9 @@ fn bad_names_and_bad_presets_are_one_line_and_a_failure() {
     let dir = with_presets(&[("broken.ron", "(seed: -1)"), ("death-valley.ron", "(seed: 5)")]);
     let d = dir.path();
     // A name that is no preset's lists the shipped presets and the user's.
-    let o = command(d).args(["render", "nothing"]).output().unwrap();
-    assert!(!o.status.success());
+    // (`share` takes one input: its one line is the whole of stderr.)
+    let o = command(d).args(["share", "nothing"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -100,10 +101,13 @@ fn bad_names_and_bad_presets_are_one_line_and_a_failure() {
         "{err}"
     );
     // A preset whose file does not load: its file, its line.
-    let o = command(d).args(["render", "broken"]).output().unwrap();
+    let o = command(d).args(["share", "broken"]).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert_stderr_has(&o, "broken.ron: line 1");
     assert_eq!(stderr(&o).lines().count(), 1);
+    let o = command(d).args(["render", "broken"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_stderr_has(&o, "broken.ron: line 1");
     // A file named as a shipped preset never hides it.
     playa_ok(d, &["render", "death-valley", "--size", "64x36"]);
     let recipe = playa::recipe::read_recipe(&d.join("death-valley-1.png")).unwrap();

@@ -748,13 +748,15 @@ impl PlayaApp {
         }
     }
 
-    /// Whether background work (a preview, an export) is still running.
+    /// Whether background work (a preview, an export, the picker's
+    /// thumbnails) is still running.
     pub fn busy(&self) -> bool {
         self.preview.in_flight()
             || self.grid.in_flight()
             || self.export.running()
             || self.animation_export.running()
             || self.save_scene.running()
+            || self.controls.presets.rendering()
     }
 }
 

@@ -20,7 +20,7 @@ use crate::scene::Scene;
 use crate::user_presets::{Store, UserPreset, check_name};
 
 /// How large a thumbnail shows in the picker, in points.
-const THUMB: egui::Vec2 = egui::vec2(80.0, 45.0);
+const THUMB: egui::Vec2 = egui::vec2(64.0, 36.0);
 
 /// A question the presets ask in a small window.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,6 +127,11 @@ impl Presets {
         self.thumbnails.get(code).is_some()
     }
 
+    /// Whether thumbnails are being rendered.
+    pub fn rendering(&self) -> bool {
+        self.thumbnails.rendering()
+    }
+
     /// Reads the user's presets again.
     fn refresh(&mut self) {
         self.notes.clear();
@@ -178,7 +183,8 @@ impl Presets {
             );
         self.thumbnails.want(wanted.collect::<Vec<_>>());
 
-        ui.set_min_width(300.0);
+        ui.set_min_width(320.0);
+        ui.spacing_mut().item_spacing.y = 4.0;
         ui.weak("Built-in");
         for shipped in &self.shipped {
             let selected = state.preset == shipped.name;
@@ -278,16 +284,32 @@ impl Presets {
                 }
             };
             ui.vertical(|ui| {
-                let mut item = ui.selectable_label(selected, name);
-                if !description.is_empty() {
-                    item = item.on_hover_text(&description);
-                }
-                clicked = item.clicked() || thumb.clicked();
-                if yours {
-                    ui.horizontal(|ui| {
+                ui.horizontal(|ui| {
+                    let mut item = ui.selectable_label(selected, name);
+                    if !description.is_empty() {
+                        item = item.on_hover_text(&description);
+                    }
+                    clicked = item.clicked() || thumb.clicked();
+                    if !yours {
+                        return;
+                    }
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.spacing_mut().item_spacing.x = 2.0;
                         if ui
-                            .small_button("✏ Rename")
+                            .small_button("🗑")
+                            .accessible_name(format!("Delete {name}"))
+                            .on_hover_text("Delete this preset (asks first)")
+                            .clicked()
+                        {
+                            ask = Some(Ask::Delete {
+                                name: name.to_string(),
+                                error: None,
+                            });
+                        }
+                        if ui
+                            .small_button("✏")
                             .accessible_name(format!("Rename {name}"))
+                            .on_hover_text("Rename this preset")
                             .clicked()
                         {
                             ask = Some(Ask::Rename {
@@ -296,18 +318,9 @@ impl Presets {
                                 error: None,
                             });
                         }
-                        if ui
-                            .small_button("🗑 Delete")
-                            .accessible_name(format!("Delete {name}"))
-                            .clicked()
-                        {
-                            ask = Some(Ask::Delete {
-                                name: name.to_string(),
-                                error: None,
-                            });
-                        }
                     });
-                } else if !description.is_empty() {
+                });
+                if !description.is_empty() {
                     ui.add(egui::Label::new(RichText::new(&description).weak().small()).truncate());
                 }
             });

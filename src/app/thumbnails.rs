@@ -84,6 +84,11 @@ impl Thumbnails {
         self.asked.contains(code)
     }
 
+    /// Whether any thumbnail is being rendered.
+    pub fn rendering(&self) -> bool {
+        !self.asked.is_empty()
+    }
+
     /// Asks for the thumbnails of `scenes` (code and scene) not rendered
     /// or asked for yet, with those still on their way, in one batch.
     pub fn want(&mut self, scenes: impl IntoIterator<Item = (String, Scene)>) {
