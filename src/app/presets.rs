@@ -277,8 +277,16 @@ impl Presets {
                     let (rect, response) = ui.allocate_exact_size(THUMB, egui::Sense::click());
                     ui.painter()
                         .rect_filled(rect, 2.0, ui.visuals().faint_bg_color);
+                    // Still, not a spinner: a spinner repaints every frame,
+                    // and the picture comes in a moment (with a repaint).
                     if self.thumbnails.pending(code) {
-                        egui::Spinner::new().paint_at(ui, rect.shrink(12.0));
+                        ui.painter().text(
+                            rect.center(),
+                            egui::Align2::CENTER_CENTER,
+                            "…",
+                            egui::FontId::proportional(14.0),
+                            ui.visuals().weak_text_color(),
+                        );
                     }
                     response
                 }
