@@ -93,6 +93,12 @@ fn a_scene_saved_as_a_preset_is_picked_again_by_its_name() {
 
     h.get_by_label("Save as preset…").click();
     h.run();
+    // The Name field has the keyboard; an empty name is no error yet, but
+    // Save waits for one.
+    let field = h.get_by_role_and_label(Role::TextInput, "Name");
+    assert!(field.accesskit_node().is_focused());
+    assert!(h.query_by_label_contains("⚠").is_none());
+    assert!(h.get_by_label("Save").accesskit_node().is_disabled());
     // A built-in's name is refused in place, and Save cannot be pressed.
     type_into(&mut h, "Name", "Badlands");
     h.get_by_label_contains("⚠ badlands is a built-in preset; choose another name");

@@ -77,6 +77,9 @@ pub struct Presets {
     notes: Vec<String>,
     thumbnails: Thumbnails,
     ask: Option<Ask>,
+    /// Whether the Name field takes the keyboard in the next frame (a
+    /// window just opened).
+    focus_name: bool,
     /// Whether the picker was open in the last frame and in this one.
     was_open: bool,
     open_now: bool,
@@ -104,6 +107,7 @@ impl Presets {
             notes: Vec::new(),
             thumbnails: Thumbnails::new(),
             ask: None,
+            focus_name: false,
             was_open: false,
             open_now: false,
         };
@@ -231,6 +235,7 @@ impl Presets {
             ))));
         }
         if asked.is_some() {
+            self.focus_name = true;
             self.ask = asked;
         }
         for note in &self.notes {
@@ -352,6 +357,7 @@ impl Presets {
             description,
             error: None,
         });
+        self.focus_name = true;
     }
 
     /// Whether a window of the presets is open.
@@ -413,7 +419,7 @@ impl Presets {
     ) -> bool {
         ui.heading("Save as preset");
         ui.add_space(4.0);
-        let entered = name_field(ui, name, error);
+        let entered = name_field(ui, name, error, &mut self.focus_name);
         ui.horizontal(|ui| {
             let label = ui.label("Description");
             ui.add(
@@ -424,7 +430,9 @@ impl Presets {
             .labelled_by(label.id);
         });
         let (problem, existing) = self.name_problem(name, None);
-        let shown = problem.clone().or_else(|| error.clone());
+        // An empty name is not an error yet: Save waits for one.
+        let blank = name.trim().is_empty();
+        let shown = problem.clone().filter(|_| !blank).or_else(|| error.clone());
         if let Some(text) = &shown {
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
         } else if let Some(existing) = &existing {
@@ -480,12 +488,13 @@ impl Presets {
         ui.heading("Rename preset");
         ui.label(format!("Your preset {from}, renamed:"));
         ui.add_space(4.0);
-        let entered = name_field(ui, name, error);
+        let entered = name_field(ui, name, error, &mut self.focus_name);
         let (mut problem, existing) = self.name_problem(name, Some(from));
         if let Some(existing) = existing {
             problem = Some(format!("you have a preset called {existing} already"));
         }
-        if let Some(text) = problem.clone().or_else(|| error.clone()) {
+        let blank = name.trim().is_empty();
+        if let Some(text) = problem.clone().filter(|_| !blank).or_else(|| error.clone()) {
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
         }
         ui.add_space(4.0);
@@ -557,9 +566,10 @@ impl Presets {
     }
 }
 
-/// The Name field, focused when the window opens; whether Enter was
-/// pressed in it. Typing clears the last failure.
-fn name_field(ui: &mut Ui, name: &mut String, error: &mut Option<String>) -> bool {
+/// The Name field, given the keyboard when `focus` says so (the window
+/// just opened); whether Enter was pressed in it. Typing clears the last
+/// failure.
+fn name_field(ui: &mut Ui, name: &mut String, error: &mut Option<String>, focus: &mut bool) -> bool {
     let mut entered = false;
     ui.horizontal(|ui| {
         let label = ui.label("Name");
@@ -570,6 +580,9 @@ fn name_field(ui: &mut Ui, name: &mut String, error: &mut Option<String>) -> boo
                     .desired_width(f32::INFINITY),
             )
             .labelled_by(label.id);
+        if std::mem::take(focus) {
+            field.request_focus();
+        }
         if field.changed() {
             *error = None;
         }
