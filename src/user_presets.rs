@@ -138,7 +138,8 @@ pub struct Store {
 /// `%APPDATA%\playa\data` on Windows. `None` where there is no such
 /// folder (no home, the browser).
 pub fn default_folder() -> Option<PathBuf> {
-    let config = std::env::var_os(CONFIG_DIR_VAR).filter(|d| !d.to_string_lossy().trim().is_empty());
+    let config =
+        std::env::var_os(CONFIG_DIR_VAR).filter(|d| !d.to_string_lossy().trim().is_empty());
     config
         .map(PathBuf::from)
         .or_else(|| app_data_dir(APP_ID))
@@ -560,7 +561,10 @@ mod tests {
         let cases = [
             ("", "a preset needs a name"),
             ("   ", "a preset needs a name"),
-            ("death-valley", "death-valley is a built-in preset; choose another name"),
+            (
+                "death-valley",
+                "death-valley is a built-in preset; choose another name",
+            ),
             ("Golden-Hour", "golden-hour is a built-in preset"),
             ("a/b", "'/' is not allowed"),
             ("a.ron", "'.' is not allowed"),
@@ -702,7 +706,10 @@ mod tests {
         store.save("mine", &scene(1), "", false).unwrap();
         assert!(store.save("mine", &invalid, "", true).is_err());
         assert_eq!(store.get("mine").unwrap().scene, scene(1));
-        assert_eq!(std::fs::read_dir(store.folder().unwrap()).unwrap().count(), 1);
+        assert_eq!(
+            std::fs::read_dir(store.folder().unwrap()).unwrap().count(),
+            1
+        );
     }
 
     #[test]

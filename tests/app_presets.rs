@@ -115,7 +115,11 @@ fn a_scene_saved_as_a_preset_is_picked_again_by_its_name() {
     let saved = Store::in_folder(&folder).get("evening dunes").unwrap();
     assert_eq!(saved.scene, kept.quantized());
     assert_eq!(saved.description, "Randomized badlands.");
-    assert_eq!(preset_box(&h), "evening dunes", "the saved preset is current");
+    assert_eq!(
+        preset_box(&h),
+        "evening dunes",
+        "the saved preset is current"
+    );
     assert!(
         message(&h).is_some_and(|m| m.starts_with("Saved preset evening dunes in ")),
         "{:?}",
@@ -219,7 +223,10 @@ fn a_preset_is_renamed_and_deleted_from_the_picker() {
     settle(&mut h);
     assert_eq!(store_names(&folder), ["first", "later"]);
     assert_eq!(preset_box(&h), "later");
-    assert_eq!(message(&h).as_deref(), Some("Renamed preset second to later"));
+    assert_eq!(
+        message(&h).as_deref(),
+        Some("Renamed preset second to later")
+    );
 
     // Delete asks first; Cancel keeps the preset.
     open_picker(&mut h);

@@ -87,7 +87,10 @@ fn the_list_shows_the_users_presets_after_the_shipped_ones() {
 
 #[test]
 fn bad_names_and_bad_presets_are_one_line_and_a_failure() {
-    let dir = with_presets(&[("broken.ron", "(seed: -1)"), ("death-valley.ron", "(seed: 5)")]);
+    let dir = with_presets(&[
+        ("broken.ron", "(seed: -1)"),
+        ("death-valley.ron", "(seed: 5)"),
+    ]);
     let d = dir.path();
     // A name that is no preset's lists the shipped presets and the user's.
     // (`share` takes one input: its one line is the whole of stderr.)
@@ -113,7 +116,10 @@ fn bad_names_and_bad_presets_are_one_line_and_a_failure() {
     let recipe = playa::recipe::read_recipe(&d.join("death-valley-1.png")).unwrap();
     assert_eq!(recipe.scene, Scene::default());
     let o = playa_ok(d, &["render", "--list"]);
-    assert_stderr_has(&o, "death-valley.ron: not a preset: preset \"death-valley\": death-valley is a built-in preset");
+    assert_stderr_has(
+        &o,
+        "death-valley.ron: not a preset: preset \"death-valley\": death-valley is a built-in preset",
+    );
     assert_stdout_has(&o, "my dunes ");
 }
 

@@ -42,7 +42,10 @@ fn list_names_every_preset_with_its_whole_description() {
     let shipped = playa::presets::PRESETS.len();
     assert_eq!(out.lines().count(), shipped + 2, "{out}");
     assert!(
-        out.lines().nth(shipped + 1).unwrap().starts_with("Yours, in "),
+        out.lines()
+            .nth(shipped + 1)
+            .unwrap()
+            .starts_with("Yours, in "),
         "{out}"
     );
     for p in playa::presets::PRESETS {

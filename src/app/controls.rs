@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use egui::{RichText, Ui};
 
 use super::files::{self, FileDialog};
-use super::presets::Presets;
 use super::form::{escape_cancels, form, layer_rows, lock_button, section, setting_row, uint_row};
+use super::presets::Presets;
 use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
 use crate::layers::Layer;

@@ -648,8 +648,11 @@ impl PlayaApp {
     }
 
     fn open_save_scene(&mut self) {
-        self.save_scene
-            .open(&self.state.scene_file, &self.state.preset, &self.state.scene);
+        self.save_scene.open(
+            &self.state.scene_file,
+            &self.state.preset,
+            &self.state.scene,
+        );
     }
 
     fn open_animation_export(&mut self) {

@@ -157,7 +157,8 @@ impl Presets {
             }
             Err(e) => {
                 self.yours.clear();
-                self.notes.push(format!("your presets could not be read: {e}"));
+                self.notes
+                    .push(format!("your presets could not be read: {e}"));
             }
         }
     }
@@ -207,10 +208,8 @@ impl Presets {
             }
         }
         ui.separator();
-        ui.weak("Yours").on_hover_text(format!(
-            "Your presets are kept in {}",
-            self.store.place()
-        ));
+        ui.weak("Yours")
+            .on_hover_text(format!("Your presets are kept in {}", self.store.place()));
         if self.yours.is_empty() {
             ui.weak("None yet: \"Save as preset…\" keeps the scene here.");
         }
@@ -367,7 +366,12 @@ impl Presets {
 
     /// The window asking a question, when one is: "Save as preset",
     /// "Rename preset" or "Delete preset".
-    pub fn windows_ui(&mut self, ctx: &egui::Context, state: &mut AppState, events: &mut Vec<Event>) {
+    pub fn windows_ui(
+        &mut self,
+        ctx: &egui::Context,
+        state: &mut AppState,
+        events: &mut Vec<Event>,
+    ) {
         let Some(mut ask) = self.ask.take() else {
             return;
         };
@@ -446,7 +450,11 @@ impl Presets {
         ui.add_space(4.0);
         let mut done = false;
         ui.horizontal(|ui| {
-            let action = if existing.is_some() { "Replace" } else { "Save" };
+            let action = if existing.is_some() {
+                "Replace"
+            } else {
+                "Save"
+            };
             let save = ui.add_enabled(
                 problem.is_none(),
                 egui::Button::new(action).min_size(egui::vec2(80.0, 0.0)),
@@ -569,7 +577,12 @@ impl Presets {
 /// The Name field, given the keyboard when `focus` says so (the window
 /// just opened); whether Enter was pressed in it. Typing clears the last
 /// failure.
-fn name_field(ui: &mut Ui, name: &mut String, error: &mut Option<String>, focus: &mut bool) -> bool {
+fn name_field(
+    ui: &mut Ui,
+    name: &mut String,
+    error: &mut Option<String>,
+    focus: &mut bool,
+) -> bool {
     let mut entered = false;
     ui.horizontal(|ui| {
         let label = ui.label("Name");
