@@ -128,8 +128,9 @@ pub const MAX_LAYERS: usize = 32;
 pub const MAX_RON_BYTES: usize = 1 << 20;
 
 /// Rules that grow stone-like clumps from a soup (Life and its blobby
-/// relatives): what Randomize picks from, and the app's rule menu (with
-/// names) after the first.
+/// relatives): what Vary may switch a rule to, and the app's rule menu
+/// (with names) after the first. New scene picks a rule with the soups
+/// that leave it clumps (`randomize`'s growths).
 pub const RULES: &[&str] = &[
     "B3/S23",       // Life: scattered clumps and debris
     "B3/S23",       // (twice: the classic look is the most likely)

@@ -38,14 +38,14 @@ pub struct Setting<T> {
     pub label: &'static str,
     /// What it does, shown when hovering its control.
     pub hint: &'static str,
-    /// Its type, range, precision, and how Randomize rolls it.
+    /// Its type, range, precision, and how New scene and Vary roll it.
     pub value: Value<T>,
     /// The first share-code format that writes it (1 for the settings
     /// format 1 was made with); codes of earlier formats leave it out.
     pub since: u32,
 }
 
-/// How "Randomize" re-rolls a setting.
+/// How "New scene" rolls a setting, and "Vary" nudges it.
 #[derive(Clone, Copy, Debug)]
 pub enum Roll<V: 'static> {
     /// Never: the user's value stays.
@@ -73,7 +73,7 @@ pub enum Value<T> {
         per_unit: u32,
         /// Whether its slider is logarithmic (ranges over decades).
         log: bool,
-        /// How Randomize rolls it.
+        /// How New scene and Vary roll it.
         roll: Roll<f32>,
     },
     /// A whole number from `min` to `max`.
@@ -88,7 +88,7 @@ pub enum Value<T> {
         max: u32,
         /// Whether its slider is logarithmic.
         log: bool,
-        /// How Randomize rolls it.
+        /// How New scene and Vary roll it.
         roll: Roll<u32>,
     },
     /// A switch (never rolled).
@@ -104,7 +104,7 @@ pub enum Value<T> {
         get: fn(&T) -> Rgb,
         /// Writes it.
         put: fn(&mut T, Rgb),
-        /// How Randomize rolls it.
+        /// How New scene and Vary roll it.
         roll: Roll<Rgb>,
     },
     /// The time of day.
@@ -113,7 +113,7 @@ pub enum Value<T> {
         get: fn(&T) -> TimeOfDay,
         /// Writes it.
         put: fn(&mut T, TimeOfDay),
-        /// How Randomize rolls it.
+        /// How New scene and Vary roll it.
         roll: Roll<TimeOfDay>,
     },
     /// A Life-like rule.
@@ -122,7 +122,7 @@ pub enum Value<T> {
         get: fn(&T) -> Rule,
         /// Writes it.
         put: fn(&mut T, Rule),
-        /// How Randomize rolls it (rules as text, e.g. `"B3/S23"`).
+        /// How New scene and Vary roll it (rules as text, e.g. `"B3/S23"`).
         roll: Roll<&'static str>,
     },
     /// The grid's topology (never rolled).

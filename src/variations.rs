@@ -1,5 +1,6 @@
 //! Variations: pages of candidate scenes around one scene, for the app's
-//! variations grid and `playa sheet --rolls`.
+//! variations grid. (`playa sheet --rolls A..B` shows rolls by their
+//! numbers instead, the numbers `playa random --roll N` takes.)
 //!
 //! A candidate is a pure function of the scene, the locks, the mode, the
 //! page and its place on the page: the grid for the same scene, mode,

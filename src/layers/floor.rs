@@ -59,7 +59,7 @@ pub(crate) fn ground_albedo(layers: &[super::Layer]) -> Linear {
         .linear()
 }
 
-/// Sand colours Randomize picks from (sRGB).
+/// Sand colours New scene picks from (sRGB).
 const SANDS: &[Rgb] = &[
     Rgb(218, 198, 160),
     Rgb(226, 206, 170),

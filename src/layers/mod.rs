@@ -34,7 +34,7 @@ use crate::setting::{self, Roll, Setting, Value};
 /// A kind of layer: a settings struct described by its table of
 /// [`Setting`]s (how it draws itself is its `Prepare`, inside the crate).
 /// Everything generic about layers (reading, checking, rounding, share
-/// codes, the app's forms, Randomize) goes through this trait and the table.
+/// codes, the app's forms, New scene and Vary) goes through this trait and the table.
 pub trait Kind: Clone + Default + PartialEq + Serialize + Send + Sync + 'static {
     /// Short lower-case name (`"rocks"`): messages, locks, RON variant in
     /// lower case.

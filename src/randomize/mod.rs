@@ -37,7 +37,7 @@ pub fn scene_group(setting_name: &str) -> &'static str {
     }
 }
 
-/// Which groups are locked against "Randomize": [`SEED`], [`LIGHT`],
+/// Which groups New scene and Vary leave alone: [`SEED`], [`LIGHT`],
 /// [`AUTOMATON`], or a layer kind's name (which locks every layer of that
 /// kind). Default: only the spiral (an ornament that is off by default
 /// should stay as the user left it).
@@ -410,19 +410,29 @@ fn fit_rocks(scene: &mut Scene, field: &Field, d: &mut Dice) {
     let view = scene.clone();
     for layer in &mut scene.layers {
         let Layer::Rocks(rocks) = layer else { continue };
-        // Cover is about 1 − e^(−k·area), and the area goes as the size
-        // squared: a few rounds of that settle the size.
-        for _ in 0..3 {
-            let now = field.estimate(&view, rocks).0.clamp(1e-4, 0.99);
-            let scale = ((1.0 - target).ln() / (1.0 - now).ln()).sqrt();
-            let lo = (NEAR_SIZE.0 / rocks.near_size).max(FAR_SIZE.0 / rocks.far_size);
-            let hi = (NEAR_SIZE.1 / rocks.near_size).min(FAR_SIZE.1 / rocks.far_size);
-            let scale = scale.clamp(lo, hi.max(lo));
-            rocks.near_size *= scale;
-            rocks.far_size *= scale;
-        }
+        size_stones(field, &view, rocks, target);
         clear_the_horizon(field, &view, rocks);
         layer.quantize();
+    }
+}
+
+/// Scales the stones of `rocks` (near and far alike, within [`NEAR_SIZE`]
+/// and [`FAR_SIZE`]) to cover about `target` of the floor of `field` in
+/// `scene`.
+fn size_stones(field: &Field, scene: &Scene, rocks: &mut Rocks, target: f32) {
+    // Within the bounds each, any scale between `lo` and `hi` keeps both.
+    rocks.near_size = rocks.near_size.clamp(NEAR_SIZE.0, NEAR_SIZE.1);
+    rocks.far_size = rocks.far_size.clamp(FAR_SIZE.0, FAR_SIZE.1);
+    // Cover is about 1 − e^(−k·area), and the area goes as the size
+    // squared: a few rounds of that settle the size.
+    for _ in 0..3 {
+        let now = field.estimate(scene, rocks).0.clamp(1e-4, 0.99);
+        let scale = ((1.0 - target).ln() / (1.0 - now).ln()).sqrt();
+        let lo = (NEAR_SIZE.0 / rocks.near_size).max(FAR_SIZE.0 / rocks.far_size);
+        let hi = (NEAR_SIZE.1 / rocks.near_size).min(FAR_SIZE.1 / rocks.far_size);
+        let scale = scale.clamp(lo, hi);
+        rocks.near_size *= scale;
+        rocks.far_size *= scale;
     }
 }
 
@@ -460,8 +470,10 @@ fn fits(scene: &Scene, field: &Field) -> bool {
 /// with a chance that grows with the strength, rarely at low strengths.
 /// What New scene keeps in agreement stays so: a changed time of day
 /// lights or puts out the lantern, a nudged automaton must still leave
-/// clumps (else it stays as it was), and stones are kept below the
-/// horizon. At strength 0 only the seed changes.
+/// clumps (else it stays as it was), and the stones keep about the share
+/// of the floor they covered (resized if the field under them thinned or
+/// filled) and stay below the horizon. At strength 0 only the seed
+/// changes.
 ///
 /// Pure: the same scene, locks, roll and strength give the same scene.
 pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Scene {
@@ -529,16 +541,24 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
             s = nudged;
         }
     }
+    // The stones keep about the cover they had (the field under them may
+    // have thinned or filled), nudged as far as the strength goes, and stay
+    // below the horizon.
     if !locks.is_locked(Rocks::NAME)
-        && let Some(field) = Field::of(&s)
+        && let (Some(before), Some(field)) = (Field::of(scene), Field::of(&s))
     {
         let view = s.clone();
-        for layer in &mut s.layers {
-            if let Layer::Rocks(rocks) = layer {
+        let mut d = dice(5);
+        for (layer, old) in s.layers.iter_mut().zip(&scene.layers) {
+            if let (Layer::Rocks(rocks), Layer::Rocks(old)) = (layer, old) {
+                let had = before.estimate(scene, old).0;
+                let nudged = had * (1.0 + strength * (d.unit() - 0.5));
+                let target = nudged.clamp(had.min(KEPT_COVER.0), had.max(KEPT_COVER.1));
+                size_stones(&field, &view, rocks, target);
                 clear_the_horizon(&field, &view, rocks);
-                layer.quantize();
             }
         }
+        s.quantize();
     }
     s
 }
@@ -745,7 +765,8 @@ mod tests {
     #[test]
     fn vary_at_strength_zero_changes_only_the_seed() {
         let locks = Locks::default();
-        for name in ["death-valley", "badlands", "night-under-stars"] {
+        for p in crate::presets::PRESETS {
+            let name = p.name;
             let scene = crate::presets::load(name).unwrap();
             for roll in 0..20 {
                 let v = vary(&scene, &locks, roll, 0.0);
