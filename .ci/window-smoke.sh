@@ -120,7 +120,7 @@ wait_changed() {
 # The dice sits in the seed row of the side panel; its place follows from
 # the fixed layout (egui's bundled fonts, scale 1 under Xvfb).
 dice_x=214
-dice_y=74
+dice_y=100
 xdotool mousemove --window "$win" "$dice_x" "$dice_y" click 1
 clicked="$out/2-dice-clicked.png"
 n=$(wait_changed "$first" "$clicked") || fail "the picture did not change after clicking the dice at $dice_x,$dice_y; see $clicked"

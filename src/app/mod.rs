@@ -751,6 +751,12 @@ impl PlayaApp {
         }
     }
 
+    /// Whether thumbnails (the variations grid's, the preset picker's) are
+    /// still being rendered.
+    pub fn thumbnails_rendering(&self) -> bool {
+        self.grid.in_flight() || self.controls.presets.rendering()
+    }
+
     /// Whether background work (a preview, an export, the picker's
     /// thumbnails) is still running.
     pub fn busy(&self) -> bool {

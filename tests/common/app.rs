@@ -32,13 +32,14 @@ pub fn harness_of(app: PlayaApp) -> Harness<'static, PlayaApp> {
 }
 
 /// Runs frames until the full preview of the current scene is on screen
-/// (the worker renders on its own thread) and the UI is idle; bounded, so a
-/// broken worker fails the test instead of hanging it.
+/// (the worker renders on its own thread), no thumbnail is on its way (each
+/// that arrives asks for a frame) and the UI is idle; bounded, so a broken
+/// worker fails the test instead of hanging it.
 pub fn settle(h: &mut Harness<'_, PlayaApp>) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
         h.step();
-        if h.state().preview_is_current() {
+        if h.state().preview_is_current() && !h.state().thumbnails_rendering() {
             // One more frame so the UI shows what arrived, then settle.
             h.step();
             h.run();
