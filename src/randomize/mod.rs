@@ -517,6 +517,8 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
         dress_for_the_time(&mut s, locks, &mut dice(4));
     }
     s.quantize();
+    // The field of the scene as it will be, once worked out.
+    let mut field = None;
     if !locks.is_locked(AUTOMATON) {
         let automaton = Scene::SETTINGS
             .iter()
@@ -534,18 +536,20 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
             }
             candidate.quantize();
             Field::of(&candidate)
-                .is_some_and(|f| f.is_clumpy())
-                .then_some(candidate)
+                .filter(Field::is_clumpy)
+                .map(|f| (candidate, f))
         });
-        if let Some(nudged) = nudged {
+        if let Some((nudged, its_field)) = nudged {
             s = nudged;
+            field = Some(its_field);
         }
     }
     // The stones keep about the cover they had (the field under them may
     // have thinned or filled), nudged as far as the strength goes, and stay
     // below the horizon.
     if !locks.is_locked(Rocks::NAME)
-        && let (Some(before), Some(field)) = (Field::of(scene), Field::of(&s))
+        && let Some(before) = Field::of(scene)
+        && let Some(field) = field.or_else(|| Field::of(&s))
     {
         let view = s.clone();
         let mut d = dice(5);
