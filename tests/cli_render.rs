@@ -3,21 +3,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::cli::{playa, playa_ok, stderr, words};
-
-/// Names of the files in `dir`, sorted, but the batch's manifests (see
-/// `tests/cli_shard.rs`).
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !playa::manifest::is_manifest_name(n))
-        .collect();
-    names.sort();
-    names
-}
+use common::cli::{files, playa, playa_ok, stderr, words};
 
 #[test]
 fn no_input_renders_the_default_preset() {

@@ -4,22 +4,9 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::cli::{assert_stderr_has, playa, playa_ok, stderr, words};
+use common::cli::{assert_stderr_has, files, playa, playa_ok, stderr, words};
 use playa::Layer;
 use playa::recipe::read_recipe;
-
-/// Names of the files in `dir`, sorted, but the batch's manifests.
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !playa::manifest::is_manifest_name(n))
-        .collect();
-    names.sort();
-    names
-}
 
 fn roughness(scene: &playa::Scene) -> Vec<f32> {
     scene

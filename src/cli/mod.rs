@@ -141,6 +141,18 @@ fn has_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|d| !d.is_empty()))
 }
 
+/// The threads a command works on: `jobs` (its `--jobs`), or one per core.
+pub fn thread_pool(jobs: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
+    let threads = jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Failed(e.into()))
+}
+
 /// Parses `WxH` (e.g. `1920x1080`).
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let (w, h) = text

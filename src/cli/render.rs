@@ -299,14 +299,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         atomic::remove_stale(dir, &files);
     }
 
-    let threads = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::Failed(e.into()))?;
+    let pool = super::thread_pool(args.jobs)?;
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {

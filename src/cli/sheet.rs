@@ -243,14 +243,7 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         return Ok(());
     }
     let layout = Layout { cols, thumb };
-    let threads = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::Failed(e.into()))?;
+    let pool = super::thread_pool(args.jobs)?;
     let start = Instant::now();
     pool.install(|| sheet::write_file(&args.out, &cells, &layout))?;
     println!(

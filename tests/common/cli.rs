@@ -80,3 +80,15 @@ pub fn assert_stderr_has(o: &Output, needle: &str) {
     let err = stderr(o);
     assert!(err.contains(needle), "no {needle:?} in:\n{err}");
 }
+
+/// Names of the files in `dir`, sorted, but the batch's manifests (see
+/// `tests/cli_shard.rs`).
+pub fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !playa::manifest::is_manifest_name(n))
+        .collect();
+    names.sort();
+    names
+}
