@@ -18,6 +18,7 @@ pub mod files;
 pub mod form;
 pub mod history;
 pub mod job;
+pub mod layers;
 pub mod link;
 pub mod presets;
 pub mod preview;
