@@ -142,6 +142,20 @@ pub const RULES: &[&str] = &[
     "B5678/S45678", // Vote-like: compact clumps
 ];
 
+/// The rules of [`RULES`] with their names, in the app's rule menu and in
+/// the words that describe a scene.
+pub const RULE_NAMES: &[(&str, &str)] = &[
+    ("Life", "B3/S23"),
+    ("Anneal", "B4678/S35678"),
+    ("Coral", "B3/S45678"),
+    ("Diamoeba", "B35678/S5678"),
+    ("HighLife", "B36/S23"),
+    ("Day & Night", "B3678/S34678"),
+    ("Majority", "B5678/S45678"),
+];
+
+const _: () = assert!(RULE_NAMES.len() + 1 == RULES.len());
+
 checked!(de_aspect: f32 = "aspect");
 checked!(de_sun_x: f32 = "sun_x");
 checked!(de_horizon: f32 = "horizon");

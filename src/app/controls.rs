@@ -21,7 +21,7 @@ use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
 use crate::palette::TimeOfDay;
 use crate::randomize::{self, Locks};
-use crate::scene::{self, RULES, Scene};
+use crate::scene::{self, RULE_NAMES, Scene};
 use crate::setting;
 use crate::share;
 
@@ -532,19 +532,6 @@ impl Controls {
         }
     }
 }
-
-/// Rules with names, for the rule menu.
-const RULE_NAMES: &[(&str, &str)] = &[
-    ("Life", "B3/S23"),
-    ("Anneal", "B4678/S35678"),
-    ("Coral", "B3/S45678"),
-    ("Diamoeba", "B35678/S5678"),
-    ("HighLife", "B36/S23"),
-    ("Day & Night", "B3678/S34678"),
-    ("Majority", "B5678/S45678"),
-];
-
-const _: () = assert!(RULE_NAMES.len() + 1 == RULES.len());
 
 /// An event loading the scene at `path`.
 pub fn load_path(path: &std::path::Path) -> Event {
