@@ -410,6 +410,37 @@ impl Scene {
         ron::ser::to_string_pretty(self, config).expect("a scene always serializes")
     }
 
+    /// The scene as [`Scene::to_ron`] writes it, for a person to read:
+    /// a comment line names each layer of a kind that occurs more than
+    /// once (`// Tent 2, --set tent#2.…`), as the app's layer list names
+    /// it. Reads back as the same scene; hashes and pins use
+    /// [`Scene::to_ron`], which stays bare.
+    pub fn to_commented_ron(&self) -> String {
+        let ron = self.to_ron();
+        let names = layer_names(&self.layers);
+        let mut out = String::with_capacity(ron.len() + 40 * names.len());
+        let mut layers = names.iter();
+        let mut in_layers = false;
+        for line in ron.lines() {
+            if line == "    layers: [" {
+                in_layers = true;
+            } else if in_layers && line == "    ]," {
+                in_layers = false;
+            } else if in_layers
+                && line.starts_with("        ")
+                && line[8..].starts_with(|c: char| c.is_ascii_uppercase())
+                && let Some(name) = layers.next()
+                && let Some(nth) = name.nth
+            {
+                out.push_str(&format!("        // {name}, --set {}#{nth}.…\n", name.key));
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.pop();
+        out
+    }
+
     /// Checks every number against its documented range (the settings
     /// tables of the scene and of each layer) and the grid against
     /// [`MAX_GRID_CELLS`].
@@ -473,6 +504,49 @@ impl Scene {
     pub fn file_stem(name: &str, seed: u64) -> String {
         format!("{name}-{seed}")
     }
+}
+
+/// A layer's name in the layer list, in messages and in commented RON:
+/// its kind's title, numbered among the layers of its kind when there is
+/// more than one ("Tent 2"), as `--set tent#2.x=…` counts them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerName {
+    /// The kind's title in the app, e.g. `"Stones"`.
+    pub title: &'static str,
+    /// The kind's name in RON and `--set`, e.g. `"rocks"`.
+    pub key: &'static str,
+    /// Its place among the layers of its kind, from 1; `None` when it is
+    /// the only one.
+    pub nth: Option<usize>,
+}
+
+impl std::fmt::Display for LayerName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.nth {
+            Some(n) => write!(f, "{} {n}", self.title),
+            None => f.write_str(self.title),
+        }
+    }
+}
+
+/// The names of `layers`, in order: kinds that occur more than once are
+/// numbered from 1 ("Tent 1", "Tent 2"), the others go by their title.
+pub fn layer_names(layers: &[Layer]) -> Vec<LayerName> {
+    let count = |kind: usize| layers.iter().filter(|l| l.kind_index() == kind).count();
+    let mut seen = Vec::new();
+    layers
+        .iter()
+        .map(|layer| {
+            let kind = layer.kind_index();
+            seen.push(kind);
+            let nth = seen.iter().filter(|&&k| k == kind).count();
+            LayerName {
+                title: layer.title(),
+                key: layer.name(),
+                nth: (count(kind) > 1).then_some(nth),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -581,6 +655,56 @@ mod tests {
         fields.sort();
         names.sort();
         assert_eq!(names, fields);
+    }
+
+    fn with_tents() -> Scene {
+        let mut scene = Scene::default();
+        scene.add_layer(Layer::Tent(Default::default()));
+        scene.add_layer(Layer::Tent(Default::default()));
+        scene
+    }
+
+    #[test]
+    fn layers_of_one_kind_are_numbered_and_the_others_are_not() {
+        let names: Vec<String> = layer_names(&with_tents().layers)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Sky", "Ranges", "Floor", "Stones", "Tent 1", "Spiral", "Tent 2", "Tent 3"
+            ]
+        );
+        let names = layer_names(&Scene::default().layers);
+        assert!(names.iter().all(|n| n.nth.is_none()), "{names:?}");
+    }
+
+    #[test]
+    fn commented_ron_names_repeated_layers_and_reads_back() {
+        let scene = with_tents();
+        let text = scene.to_commented_ron();
+        assert_eq!(Scene::from_ron(&text, "t").unwrap(), scene);
+        let comments: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("//"))
+            .map(str::trim)
+            .collect();
+        assert_eq!(
+            comments,
+            [
+                "// Tent 1, --set tent#1.…",
+                "// Tent 2, --set tent#2.…",
+                "// Tent 3, --set tent#3.…"
+            ]
+        );
+        let tent2 = text.find("// Tent 2").unwrap();
+        assert!(text[tent2..].lines().nth(1).unwrap().trim() == "Tent((");
+        // Nothing repeated: the bare RON.
+        assert_eq!(
+            Scene::default().to_commented_ron(),
+            Scene::default().to_ron()
+        );
     }
 
     #[test]

@@ -130,3 +130,32 @@ fn bad_input_is_one_line() {
     assert_eq!(o.status.code(), Some(2));
     assert_stderr_has(&o, "--roll");
 }
+
+#[test]
+fn the_printed_scene_names_the_layers_set_by_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut scene = Scene::default();
+    scene.add_layer(playa::layers::Layer::Tent(Default::default()));
+    std::fs::write(d.join("two.ron"), scene.to_ron()).unwrap();
+    let o = playa_ok(
+        d,
+        &words("random two.ron --roll 2 --lock tent --set tent#2.x=0.9"),
+    );
+    let out = text(&o.stdout);
+    let rolled = Scene::from_ron(&out, "stdout").unwrap();
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "// Tent 2, --set tent#2.…")
+        .unwrap_or_else(|| panic!("Tent 2 is not named:\n{out}"));
+    assert_eq!(lines[at + 1], "Tent((");
+    assert!(
+        lines[at + 2..].iter().take(8).any(|l| *l == "x: 0.9,"),
+        "{out}"
+    );
+    let Some(playa::layers::Layer::Tent(tent)) = rolled.layers.last() else {
+        panic!("the second tent is last")
+    };
+    assert_eq!(tent.x, 0.9);
+}

@@ -224,3 +224,31 @@ fn two_scenes_for_one_file_are_refused() {
     );
     assert!(stdout(&o).starts_with("1 images"), "{}", stdout(&o));
 }
+
+/// A scene with three tents: the Tent layers numbered as `--set tent#N`
+/// counts them.
+fn with_tents() -> Scene {
+    let mut scene = Scene::default();
+    scene.add_layer(playa::layers::Layer::Tent(Default::default()));
+    scene.add_layer(playa::layers::Layer::Tent(Default::default()));
+    scene
+}
+
+#[test]
+fn decoded_ron_names_layers_of_one_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = with_tents();
+    let o = playa_ok(dir.path(), &["share", "--decode", &share::encode(&scene)]);
+    let ron = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(Scene::from_ron(&ron, "decoded").unwrap(), scene);
+    let lines: Vec<&str> = ron.lines().map(str::trim).collect();
+    for n in 1..=3 {
+        let at = lines
+            .iter()
+            .position(|l| *l == format!("// Tent {n}, --set tent#{n}.…"))
+            .unwrap_or_else(|| panic!("no comment for Tent {n}:\n{ron}"));
+        assert_eq!(lines[at + 1], "Tent((");
+    }
+    // Layers alone of their kind keep their bare RON.
+    assert!(!ron.contains("// Sky"), "{ron}");
+}

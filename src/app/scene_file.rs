@@ -30,7 +30,7 @@ pub struct SceneFileSettings {
 /// quantized as every scene is when it is rendered (so the file, the share
 /// code and the pixels agree).
 pub fn scene_text(scene: &Scene) -> String {
-    let mut text = scene.quantized().to_ron();
+    let mut text = scene.quantized().to_commented_ron();
     text.push('\n');
     text
 }

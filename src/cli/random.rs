@@ -71,7 +71,7 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
         "// {what}, roll {roll}, of {}: {}\n{}",
         input.replace(['\n', '\r'], " "),
         share::encode(&scene),
-        scene.to_ron()
+        scene.to_commented_ron()
     );
     Ok(())
 }

@@ -33,7 +33,7 @@ pub fn run(args: ShareArgs) -> Result<(), CliError> {
         println!(
             "// Shared scene {}\n{}",
             share::encode(&scene),
-            scene.to_ron()
+            scene.to_commented_ron()
         );
         return Ok(());
     }
