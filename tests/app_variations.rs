@@ -105,7 +105,13 @@ fn a_click_adopts_that_candidate_and_undo_restores_the_scene() {
     h.step();
     assert_eq!(h.state().scene(), &chosen);
     let said = h.state().message().map(|m| m.text.clone());
-    assert_eq!(said.as_deref(), Some("Variation 6 is the scene"));
+    assert_eq!(
+        said,
+        Some(format!(
+            "Variation 6 is the scene: {}",
+            playa::randomize::describe(&before, &chosen)
+        ))
+    );
     wait_grid(&mut h);
 
     // The grid stays open and shows the variations around the new scene.

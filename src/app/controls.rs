@@ -151,7 +151,7 @@ impl Controls {
                 ui.separator();
                 light_ui(ui, &mut state.scene, &mut state.locks);
                 self.automaton_ui(ui, &mut state.scene, &mut state.locks, &mut events);
-                super::layers::layers_ui(ui, &mut state.scene, &mut state.locks);
+                super::layers::layers_ui(ui, state, &mut events);
                 ui.separator();
                 self.share_ui(ui, state, &mut events);
                 ui.add_space(8.0);

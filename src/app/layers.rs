@@ -1,13 +1,18 @@
 //! The layer list in the side panel, back to front: each layer's
 //! visibility, lock, order and its own settings, "+ Add layer" and
 //! "Reset layers".
+//!
+//! Layers of one kind are numbered ("Tent 1", "Tent 2",
+//! [`crate::scene::layer_names`]) as `--set tent#2.…` counts them; their
+//! lock is the kind's, and says so.
 
 use egui::{RichText, Ui};
 
+use super::AppState;
+use super::controls::Event;
 use super::form::{form, layer_rows, lock_button};
 use crate::layers::Layer;
-use crate::randomize::Locks;
-use crate::scene::Scene;
+use crate::scene::{Scene, layer_names};
 
 /// A change to the layer list, applied after the list is drawn.
 enum ListEdit {
@@ -17,9 +22,16 @@ enum ListEdit {
     Add(Layer),
 }
 
-/// The layer list, back to front: each layer's visibility, lock, order and
-/// its own settings.
-pub fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
+/// The layer list of `state`'s scene, back to front: each layer's
+/// visibility, lock, order and its own settings; "Reset layers" brings
+/// back the layers of the scene as loaded, saying how to undo it.
+pub fn layers_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
+    let loaded = loaded_layers(ui, &state.loaded);
+    let origin = match state.preset.as_str() {
+        "" => "the pasted scene".to_string(),
+        name => name.to_string(),
+    };
+    let AppState { scene, locks, .. } = state;
     ui.add_space(4.0);
     ui.horizontal(|ui| {
         ui.label(RichText::new("Layers").strong());
@@ -27,15 +39,21 @@ pub fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
     });
     let mut edit = None;
     let count = scene.layers.len();
-    for (i, layer) in scene.layers.iter_mut().enumerate() {
-        let title = layer.title();
+    let names = layer_names(&scene.layers);
+    for (i, (layer, name)) in scene.layers.iter_mut().zip(&names).enumerate() {
+        let title = name.to_string();
         let group = layer.name();
-        let id = ui.make_persistent_id(("layer", i, title));
+        // The lock is the kind's: with several of a kind, it says so.
+        let lock_what = match name.nth {
+            Some(_) => format!("{group} (every {group} layer)"),
+            None => layer.title().to_lowercase(),
+        };
+        let id = ui.make_persistent_id(("layer", i, layer.title()));
         egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false)
             .show_header(ui, |ui| {
                 let (visible, _) = layer.common_mut();
-                ui.checkbox(visible, title)
-                    .on_hover_text(format!("Show the {} layer", title.to_lowercase()));
+                ui.checkbox(visible, &title)
+                    .on_hover_text(format!("Show {title}"));
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     ui.spacing_mut().item_spacing.x = 2.0;
                     if ui
@@ -63,7 +81,7 @@ pub fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
                         edit = Some(ListEdit::Up(i));
                     }
                     ui.add_space(4.0);
-                    lock_button(ui, group, locks, &title.to_lowercase());
+                    lock_button(ui, group, locks, &lock_what);
                 });
             })
             .body(|ui| {
@@ -83,12 +101,22 @@ pub fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
                 }
             }
         });
-        if ui
-            .button("Reset layers")
-            .on_hover_text("Back to the default layer list")
-            .clicked()
-        {
-            scene.layers = Scene::default_layers();
+        let reset = ui
+            .add_enabled(scene.layers != loaded, egui::Button::new("Reset layers"))
+            .on_hover_text(format!(
+                "Back to the layers of {origin}, as loaded (undo brings these back)"
+            ))
+            .on_disabled_hover_text(format!("The layers are {origin}'s, as loaded"));
+        if reset.clicked() {
+            scene.layers = loaded;
+            let undo = ui.ctx().format_shortcut(&egui::KeyboardShortcut::new(
+                egui::Modifiers::COMMAND,
+                egui::Key::Z,
+            ));
+            events.push(Event::Message(
+                format!("Layers reset to {origin}'s — Undo ({undo}) brings them back"),
+                false,
+            ));
         }
     });
     match edit {
@@ -102,4 +130,19 @@ pub fn layers_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
         }
         _ => {}
     }
+}
+
+/// The layers of the scene as loaded (its share code `loaded`, see
+/// [`AppState::loaded`]), what "Reset layers" brings back; the default
+/// list when the code does not read. Decoded once per code, not per frame.
+fn loaded_layers(ui: &Ui, loaded: &str) -> Vec<Layer> {
+    let id = ui.make_persistent_id(("loaded layers", loaded));
+    if let Some(layers) = ui.data(|d| d.get_temp::<Vec<Layer>>(id)) {
+        return layers;
+    }
+    let layers = crate::share::decode(loaded)
+        .map(|scene| scene.layers)
+        .unwrap_or_else(|_| Scene::default_layers());
+    ui.data_mut(|d| d.insert_temp(id, layers.clone()));
+    layers
 }

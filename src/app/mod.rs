@@ -171,6 +171,9 @@ pub struct PlayaApp {
     animation_export: AnimationExportDialog,
     save_scene: SceneFileDialog,
     message: Option<Message>,
+    /// More about the message, shown on hovering it: the message it
+    /// belongs to, and the text (a roll's number).
+    message_hover: Option<(Message, String)>,
     /// The message as last seen, and when it first showed (`ui.input`'s
     /// time), to let it expire; `None`: not seen yet.
     message_shown: Option<(Message, f64)>,
@@ -217,6 +220,11 @@ impl PlayaApp {
         }
         let history = History::new(state.scene.clone());
         let controls = Controls::new(&state.scene, store);
+        if state.preset.is_empty()
+            && let Some(name) = controls.presets.preset_with_code(&state.loaded)
+        {
+            state.preset = name;
+        }
         let last_scene = state.scene.clone();
         let trace = trace::Trace::from_env();
         let mut preview = Preview::new();
@@ -231,6 +239,7 @@ impl PlayaApp {
             animation_export: AnimationExportDialog::default(),
             save_scene: SceneFileDialog::default(),
             message: None,
+            message_hover: None,
             message_shown: None,
             last_scene,
             dropped: None,
@@ -314,13 +323,22 @@ impl PlayaApp {
     /// Replaces the scene (as loading a preset, a file or a paste does) and
     /// says so in the status bar; `name` is the name the scene goes by
     /// from now on (see [`AppState::preset`]). One undo step.
+    /// A scene with no name of its own (pasted, a link) that is exactly a
+    /// preset goes by the preset's.
     pub fn load_scene(&mut self, scene: Scene, from: &str, name: &str) {
-        self.state.preset = name.to_string();
         self.state.loaded = crate::share::encode(&scene);
+        let preset = Some(name)
+            .filter(|name| name.is_empty())
+            .and_then(|_| self.controls.presets.preset_with_code(&self.state.loaded));
+        let text = match &preset {
+            Some(preset) => format!("Loaded {from}: preset {preset}"),
+            None => format!("Loaded {from}"),
+        };
+        self.state.preset = preset.unwrap_or_else(|| name.to_string());
         self.state.scene = scene;
         self.controls.sync(&self.state.scene);
         self.playback.stop();
-        self.set_message(format!("Loaded {from}"), false);
+        self.set_message(text, false);
     }
 
     /// Shows `text` in the status bar. Only there: what a person does in
@@ -331,6 +349,12 @@ impl PlayaApp {
             error,
         });
         self.message_shown = None;
+    }
+
+    /// Shows `text` in the status bar, with `hover` when it is hovered.
+    fn set_message_with_hover(&mut self, text: String, hover: String) {
+        self.set_message(text, false);
+        self.message_hover = self.message.clone().map(|m| (m, hover));
     }
 
     /// Clears the message once it has shown long enough (however it was
@@ -511,7 +535,11 @@ impl PlayaApp {
                 } else {
                     ui.visuals().weak_text_color()
                 };
-                ui.add(egui::Label::new(egui::RichText::new(&msg.text).color(color)).truncate());
+                let label = ui
+                    .add(egui::Label::new(egui::RichText::new(&msg.text).color(color)).truncate());
+                if let Some((_, hover)) = self.message_hover.as_ref().filter(|(m, _)| m == msg) {
+                    label.on_hover_text(hover);
+                }
             }
         });
     }
@@ -524,10 +552,18 @@ impl PlayaApp {
                 Event::Dice => self.roll_dice(),
                 Event::NewScene => {
                     let roll = self.next_roll();
-                    self.state.scene =
-                        randomize::new_scene(&self.state.scene, &self.state.locks, roll);
+                    let old = self.state.scene.clone();
+                    self.state.scene = randomize::new_scene(&old, &self.state.locks, roll);
                     self.controls.sync(&self.state.scene);
-                    self.set_message(format!("New scene (roll {roll:016x})"), false);
+                    let text = format!(
+                        "New scene: {}",
+                        randomize::describe(&old, &self.state.scene)
+                    );
+                    let hover = format!(
+                        "{text}\nRoll 0x{roll:016x} (playa random --roll 0x{roll:016x} \
+                         makes it again from the scene before)"
+                    );
+                    self.set_message_with_hover(text, hover);
                 }
                 Event::Load(result) => match result {
                     Ok((scene, from, name)) => self.load_scene(scene, &from, &name),
@@ -549,10 +585,11 @@ impl PlayaApp {
         for event in events {
             match event {
                 variations::GridEvent::Adopt(scene, number) => {
+                    let changed = randomize::describe(&self.state.scene, &scene);
                     self.state.scene = scene;
                     self.controls.sync(&self.state.scene);
                     self.playback.stop();
-                    self.set_message(format!("Variation {number} is the scene"), false);
+                    self.set_message(format!("Variation {number} is the scene: {changed}"), false);
                 }
                 variations::GridEvent::Copied(code) => {
                     self.set_message(format!("Copied {code}"), false);

@@ -125,6 +125,23 @@ impl Presets {
         self.yours.iter().map(|y| y.preset.name.as_str()).collect()
     }
 
+    /// The name of the preset, shipped or the user's (the shipped first),
+    /// that is exactly `scene`, if one is: a scene pasted, linked or
+    /// restored goes by it rather than as "pasted scene".
+    pub fn preset_with(&self, scene: &Scene) -> Option<String> {
+        self.preset_with_code(&crate::share::encode(scene))
+    }
+
+    /// [`Presets::preset_with`] for the scene whose share code is `code`
+    /// (the code is exact: equal codes, equal quantized scenes).
+    pub fn preset_with_code(&self, code: &str) -> Option<String> {
+        let shipped = self.shipped.iter().find(|s| s.code == code);
+        let yours = || self.yours.iter().find(|y| y.code == code);
+        shipped
+            .map(|s| s.name.to_string())
+            .or_else(|| yours().map(|y| y.preset.name.clone()))
+    }
+
     /// Whether a thumbnail of the scene whose share code is `code` is
     /// ready.
     pub fn has_thumbnail(&self, code: &str) -> bool {

@@ -11,8 +11,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+mod describe;
 mod field;
 
+pub use self::describe::describe;
 use self::field::Field;
 use crate::layers::{Kind, Layer, Rocks, match_kind};
 use crate::palette::TimeOfDay;

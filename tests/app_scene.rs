@@ -1,0 +1,176 @@
+#![cfg(feature = "app")]
+//! The scene as the app names and changes it, driven with egui_kittest: a
+//! preset's exact code goes by the preset's name however it arrives,
+//! layers of one kind are numbered, Reset layers says how to undo it, and
+//! New scene and the variations grid say what changed in words.
+
+mod common;
+
+use common::app::{harness, harness_with, settle};
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use playa::app::{AppState, PlayaApp};
+use playa::layers::Layer;
+use playa::scene::Scene;
+use playa::{presets, randomize, share};
+
+/// What the Preset box shows.
+fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
+    h.get_by_role_and_label(Role::ComboBox, "Preset")
+        .value()
+        .expect("the preset box shows a name")
+}
+
+/// The status bar's message, if any.
+fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
+    h.state().message().map(|m| m.text.clone())
+}
+
+#[test]
+fn a_preset_s_exact_code_is_named_after_the_preset() {
+    let golden = presets::load("golden-hour").unwrap();
+    let code = share::encode(&golden);
+
+    // Pasted.
+    let mut h = harness();
+    h.event(egui::Event::Paste(code.clone()));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &golden);
+    assert_eq!(preset_box(&h), "golden-hour");
+    assert_eq!(
+        message(&h).as_deref(),
+        Some("Loaded pasted scene: preset golden-hour")
+    );
+    // Edited, it is the preset edited; anything else is still a paste.
+    h.get_by_label("Next seed").click();
+    settle(&mut h);
+    assert_eq!(preset_box(&h), "golden-hour (edited)");
+    let other = Scene {
+        seed: 31,
+        ..golden.clone()
+    };
+    h.event(egui::Event::Paste(share::encode(&other)));
+    settle(&mut h);
+    assert_eq!(preset_box(&h), "pasted scene");
+
+    // In a link, as the browser loads it.
+    let link = format!("#{}", share::encode(&presets::load("badlands").unwrap()));
+    h.state_mut().sync_link(&link);
+    settle(&mut h);
+    assert_eq!(preset_box(&h), "badlands");
+    assert_eq!(h.state().state.preset, "badlands");
+
+    // Restored from a session that stored it as a paste.
+    let state = AppState {
+        scene: golden.clone(),
+        preset: String::new(),
+        loaded: code,
+        ..AppState::default()
+    };
+    let h = harness_with(state);
+    assert_eq!(preset_box(&h), "golden-hour");
+}
+
+/// The scene with one more tent, added as "+ Add layer" does.
+fn add_tent(h: &mut Harness<'_, PlayaApp>) {
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Tent").click();
+    settle(h);
+}
+
+#[test]
+fn layers_of_one_kind_are_numbered() {
+    let mut h = harness();
+    h.get_by_role_and_label(Role::CheckBox, "Tent");
+    add_tent(&mut h);
+    let tents = |h: &Harness<'_, PlayaApp>| {
+        h.state()
+            .scene()
+            .layers
+            .iter()
+            .filter(|l| matches!(l, Layer::Tent(_)))
+            .count()
+    };
+    assert_eq!(tents(&h), 2);
+    assert!(h.query_by_role_and_label(Role::CheckBox, "Tent").is_none());
+    h.get_by_role_and_label(Role::CheckBox, "Tent 1");
+    h.get_by_role_and_label(Role::CheckBox, "Tent 2");
+    // Each is addressed by its number; the lock says it is the kind's.
+    assert_eq!(
+        h.query_all_by_label("Lock tent (every tent layer)").count(),
+        2
+    );
+    h.get_by_label("Remove Tent 1").click();
+    settle(&mut h);
+    assert_eq!(tents(&h), 1);
+    h.get_by_role_and_label(Role::CheckBox, "Tent");
+    h.get_by_label("Lock tent");
+
+    // Saved for a person to read, the repeated layers are named.
+    add_tent(&mut h);
+    let text = playa::app::scene_file::scene_text(h.state().scene());
+    assert!(text.contains("// Tent 2, --set tent#2.…"), "{text}");
+    assert_eq!(Scene::from_ron(&text, "saved").unwrap(), *h.state().scene());
+}
+
+#[test]
+fn reset_layers_is_one_undo_step_and_says_so() {
+    let mut h = harness();
+    let reset = |h: &Harness<'_, PlayaApp>| {
+        !h.get_by_label("Reset layers")
+            .accesskit_node()
+            .is_disabled()
+    };
+    assert!(!reset(&h), "the layers are the preset's already");
+    h.get_by_label("Remove Tent").click();
+    settle(&mut h);
+    let edited = h.state().scene().layers.clone();
+    assert!(reset(&h));
+
+    h.get_by_label("Reset layers").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().layers, Scene::default_layers());
+    assert_eq!(
+        message(&h).as_deref(),
+        Some("Layers reset to death-valley's — Undo (Ctrl+Z) brings them back")
+    );
+    assert!(!reset(&h));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene().layers, edited);
+
+    // A preset's own layers are what it resets to.
+    h.state_mut()
+        .paste(&share::encode(&presets::load("night-under-stars").unwrap()));
+    settle(&mut h);
+    let night = h.state().scene().layers.clone();
+    assert_ne!(night, Scene::default_layers());
+    h.get_by_label("Remove Tent").click();
+    settle(&mut h);
+    h.get_by_label("Reset layers").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().layers, night);
+}
+
+#[test]
+fn new_scene_says_what_changed_in_words() {
+    let mut h = harness();
+    let before = h.state().scene().clone();
+    h.get_by_label("🔀 New scene").click();
+    settle(&mut h);
+    let after = h.state().scene().clone();
+    let said = message(&h).expect("New scene says what it did");
+    assert_eq!(
+        said,
+        format!("New scene: {}", randomize::describe(&before, &after))
+    );
+    assert!(!said.contains("roll"), "{said}");
+    assert!(said.contains(&format!("seed {}", after.seed)), "{said}");
+
+    // The roll, for whoever wants to make it again, is in the hover.
+    h.get_by_label(&said).hover();
+    h.run();
+    assert!(h.query_by_label_contains("Roll 0x").is_some());
+}
