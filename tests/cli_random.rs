@@ -75,6 +75,11 @@ fn the_printed_scene_renders_back() {
         first.starts_with("// Varied 0.5, roll 31, of salt-flat: ") && first.ends_with(&code),
         "{first}"
     );
+    let changed = randomize::describe(&presets::load("salt-flat").unwrap(), &scene);
+    assert_eq!(
+        out.lines().nth(1).unwrap(),
+        format!("// Changed: {changed}")
+    );
     std::fs::write(d.join("rolled.ron"), &out).unwrap();
     playa_ok(d, &words("render rolled.ron --size 48x27 --out rolled.png"));
     let recipe = playa::recipe::read_recipe(&d.join("rolled.png")).unwrap();

@@ -44,9 +44,10 @@ pub fn layers_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
         let title = name.to_string();
         let group = layer.name();
         // The lock is the kind's: with several of a kind, it says so.
+        let kind = layer.title().to_lowercase();
         let lock_what = match name.nth {
-            Some(_) => format!("{group} (every {group} layer)"),
-            None => layer.title().to_lowercase(),
+            Some(_) => format!("{kind} (every {kind} layer)"),
+            None => kind,
         };
         let id = ui.make_persistent_id(("layer", i, layer.title()));
         egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false)

@@ -39,8 +39,8 @@ pub struct RandomArgs {
     set: Vec<String>,
 }
 
-/// Runs `playa random`: prints the rolled scene as RON, after a comment
-/// line saying what it is and its share code. `playa render` reads it back.
+/// Runs `playa random`: prints the rolled scene as RON, after comment
+/// lines saying what it is, its share code and what changed, in words. `playa render` reads it back.
 pub fn run(args: RandomArgs) -> Result<(), CliError> {
     let roll = parse_roll(&args.roll).map_err(CliError::Usage)?;
     let strength = args
@@ -52,10 +52,10 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
     let locks = locks(&args.lock, &args.unlock).map_err(CliError::Usage)?;
     let tweaks = parse_tweaks(&args.set, "playa random makes one scene")?;
     let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
-    let scene = Source::from_arg(input)?.load()?.scene;
+    let start = Source::from_arg(input)?.load()?.scene;
     let rolled = match strength {
-        Some(s) => randomize::vary(&scene, &locks, roll, s),
-        None => randomize::new_scene(&scene, &locks, roll),
+        Some(s) => randomize::vary(&start, &locks, roll, s),
+        None => randomize::new_scene(&start, &locks, roll),
     };
     // Quantized, as every scene read back is: the RON is then exactly the
     // scene `playa render` reads.
@@ -68,9 +68,10 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
         None => "New scene".to_string(),
     };
     println!(
-        "// {what}, roll {roll}, of {}: {}\n{}",
+        "// {what}, roll {roll}, of {}: {}\n// Changed: {}\n{}",
         input.replace(['\n', '\r'], " "),
         share::encode(&scene),
+        randomize::describe(&start, &scene),
         scene.to_commented_ron()
     );
     Ok(())

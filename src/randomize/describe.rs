@@ -159,7 +159,7 @@ pub fn describe(old: &Scene, new: &Scene) -> String {
         // Layers changed beyond what was said: named, as the layer list
         // names them.
         let names = layer_names(&new.layers);
-        let others: Vec<String> = new
+        let changed: Vec<_> = new
             .layers
             .iter()
             .zip(&old.layers)
@@ -167,8 +167,20 @@ pub fn describe(old: &Scene, new: &Scene) -> String {
             .filter(|((n, o), _)| {
                 changed_beyond_said(n, o) && !(matches!(n, Layer::Rocks(_)) && cover.is_some())
             })
-            .map(|(_, name)| name.to_string().to_lowercase())
+            .map(|(_, name)| name)
             .collect();
+        // Several of a kind are counted, not listed: "3 tent layers".
+        let mut others: Vec<String> = Vec::new();
+        for name in &changed {
+            let of_kind = changed.iter().filter(|n| n.key == name.key).count();
+            let words = match (name.nth, of_kind) {
+                (Some(_), 2..) => format!("{of_kind} {} layers", name.title.to_lowercase()),
+                _ => name.to_string().to_lowercase(),
+            };
+            if !others.contains(&words) {
+                others.push(words);
+            }
+        }
         if !others.is_empty() {
             said.push(format!("new {}", and_list(&others)));
         }
@@ -231,6 +243,28 @@ mod tests {
         let said = describe(&old, &new);
         assert!(said.starts_with("rule B36/S125, stones cover "), "{said}");
         assert!(said.ends_with(", new sky and floor"), "{said}");
+    }
+
+    #[test]
+    fn several_layers_of_a_kind_are_counted() {
+        let mut old = Scene::default();
+        old.add_layer(Layer::Tent(Default::default()));
+        old.add_layer(Layer::Tent(Default::default()));
+        let mut new = old.clone();
+        for layer in &mut new.layers {
+            if let Layer::Tent(t) = layer {
+                t.size = 0.3;
+            }
+        }
+        assert_eq!(describe(&old, &new), "new 3 tent layers");
+        let Layer::Tent(t) = &mut new.layers[4] else {
+            panic!("the fifth layer is a tent")
+        };
+        t.size = 0.2;
+        assert_eq!(describe(&old, &new), "new 2 tent layers");
+        new.layers[4] = old.layers[4].clone();
+        new.layers[6] = old.layers[6].clone();
+        assert_eq!(describe(&old, &new), "new tent 3");
     }
 
     #[test]
