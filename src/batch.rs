@@ -14,6 +14,7 @@ use crate::compose;
 use crate::error::{Error, Result, clip};
 use crate::picture::Compression;
 use crate::scene::Scene;
+use crate::window::Window;
 
 /// Default picture width; the height follows the scene's aspect ratio.
 pub const DEFAULT_WIDTH: u32 = 1920;
@@ -29,6 +30,9 @@ pub struct Input {
     pub scene: Scene,
     /// A picture input's own size; `None` for the other kinds.
     pub size: Option<(u32, u32)>,
+    /// The part of the scene's picture a picture input shows, when it was
+    /// cut from a larger one ([`crate::window`]).
+    pub window: Option<Window>,
 }
 
 /// Every input × every seed.
@@ -43,6 +47,11 @@ pub struct Batch {
     pub size: Option<(u32, u32)>,
     /// The PNG compression. Default: [`Compression::Fast`].
     pub compression: Compression,
+    /// Whether a size of another aspect than the scene's is the centred
+    /// crop of the scene's picture ([`Window::crop`]) rather than the scene
+    /// laid out again at that aspect. A cropped picture input is cropped
+    /// again whatever this says. Default: false.
+    pub crop: bool,
 }
 
 /// One picture to make.
@@ -56,6 +65,9 @@ pub struct Job {
     pub scene: Scene,
     /// The picture size.
     pub size: (u32, u32),
+    /// The part of the scene's picture at a size of its aspect that the
+    /// picture is, when it is cropped.
+    pub window: Option<Window>,
 }
 
 impl Job {
@@ -90,10 +102,18 @@ impl Batch {
                     .size
                     .or(input.size)
                     .unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH));
+                // A cropped picture's own size keeps its own window; at
+                // another size it is cropped the same way.
+                let window = match (input.window, self.size) {
+                    (Some(window), None) => Some(window),
+                    (Some(_), Some((w, h))) => Window::crop(scene.aspect, w, h),
+                    (None, _) if self.crop => Window::crop(scene.aspect, size.0, size.1),
+                    (None, _) => None,
+                };
                 let key = Scene::file_stem(&input.name, seed);
                 if let Some(&first) = by_key.get(&key) {
                     let first: &Job = &jobs[first];
-                    if first.scene == scene && first.size == size {
+                    if first.scene == scene && first.size == size && first.window == window {
                         continue;
                     }
                     return Err(Error::Batch(format!(
@@ -109,6 +129,7 @@ impl Batch {
                     input: input.input.clone(),
                     scene,
                     size,
+                    window,
                 });
             }
         }
@@ -201,6 +222,7 @@ mod tests {
             name: name.to_string(),
             scene,
             size: None,
+            window: None,
         }
     }
 
@@ -211,6 +233,7 @@ mod tests {
             seeds: Some((3, 5)),
             size: Some((64, 36)),
             compression: Compression::Fast,
+            crop: false,
         };
         let jobs = batch.jobs().unwrap();
         let keys: Vec<&str> = jobs.iter().map(|j| j.key.as_str()).collect();
@@ -241,6 +264,7 @@ mod tests {
             seeds: None,
             size: None,
             compression: Compression::Fast,
+            crop: false,
         };
         assert_eq!(batch.jobs().unwrap().len(), 1);
         assert_eq!(batch.record().keys(), ["salt-flat-1"]);
@@ -253,5 +277,37 @@ mod tests {
         };
         let err = batch.jobs().unwrap_err().to_string();
         assert!(err.contains("salt-flat and edited.ron"), "{err}");
+    }
+
+    #[test]
+    fn crops_follow_the_size_and_a_cropped_input_s_window() {
+        let square = Window::crop(16.0 / 9.0, 36, 36).unwrap();
+        let mut cropped = input("salt-flat", 1);
+        cropped.size = Some((36, 36));
+        cropped.window = Some(square);
+        let batch = Batch {
+            inputs: vec![cropped, input("badlands", 2)],
+            seeds: None,
+            size: None,
+            compression: Compression::Fast,
+            crop: false,
+        };
+        let jobs = batch.jobs().unwrap();
+        assert_eq!((jobs[0].size, jobs[0].window), ((36, 36), Some(square)));
+        assert_eq!(jobs[1].window, None);
+        let batch = Batch {
+            size: Some((20, 40)),
+            crop: true,
+            ..batch
+        };
+        for job in batch.jobs().unwrap() {
+            assert_eq!(
+                job.window,
+                Window::crop(job.scene.aspect, 20, 40),
+                "{}",
+                job.key
+            );
+            assert!(job.window.is_some());
+        }
     }
 }

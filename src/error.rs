@@ -85,6 +85,10 @@ pub enum Error {
     /// A batch that cannot be rendered as given (two scenes for one file).
     #[error("{0}")]
     Batch(String),
+    /// A picture size playa does not draw (too thin: see
+    /// [`crate::window::check_aspect`]), or a crop it cannot make.
+    #[error("{0}")]
+    InvalidSize(String),
     /// A shard of a batch that cannot be worked out (see [`crate::shard`]).
     #[error("{0}")]
     Shard(String),

@@ -84,6 +84,7 @@ pub mod tiles;
 pub mod tweak;
 pub mod user_presets;
 pub mod variations;
+pub mod window;
 
 pub use animation::Animation;
 pub use compose::render;

@@ -3,7 +3,10 @@
 //! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
 //! with the scene's RON in a compressed iTXt chunk, keyword [`SCENE_KEY`],
 //! and its share code in a tEXt chunk, keyword [`CODE_KEY`], both placed
-//! before the image data, where [`crate::recipe`] reads them back.
+//! before the image data, where [`crate::recipe`] reads them back. A
+//! picture cut from a larger one of the scene's aspect
+//! ([`render_png_window`]) records its [`Window`] in a tEXt chunk, keyword
+//! [`WINDOW_KEY`], so it can be made again.
 
 use std::io::Write;
 use std::path::Path;
@@ -15,9 +18,11 @@ use rayon::prelude::*;
 use crate::compose::Composer;
 use crate::encoder::{self, STRIP_ROWS};
 use crate::error::{Error, Result, quote};
-use crate::recipe::{CODE_KEY, PNG_SIGNATURE, SCENE_KEY};
+use crate::layers::BAND_ROWS;
+use crate::recipe::{CODE_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
 use crate::scene::Scene;
 use crate::share;
+use crate::window::Window;
 
 /// How hard the PNG encoder works.
 ///
@@ -126,12 +131,22 @@ pub fn encode_png<W: Write>(
     extra_text: &[(&str, String)],
     compression: Compression,
 ) -> Result<()> {
-    let (width, height) = image.dimensions();
     let texts = texts(scene, extra_text)?;
+    encode_png_with(out, image, &texts, compression)
+}
+
+/// [`encode_png`] with its text chunks made.
+fn encode_png_with<W: Write>(
+    out: W,
+    image: &RgbaImage,
+    texts: &[png::text_metadata::ITXtChunk],
+    compression: Compression,
+) -> Result<()> {
+    let (width, height) = image.dimensions();
     if compression == Compression::Fast {
         let raw = image.as_raw();
         let strip_bytes = width as usize * 4 * STRIP_ROWS as usize;
-        return write_strips(out, width, height, &texts, |i, buffers| {
+        return write_strips(out, width, height, texts, |i, buffers| {
             let rows = &raw[i * strip_bytes..((i + 1) * strip_bytes).min(raw.len())];
             encoder::compress_strip(rows, width as usize, buffers)
         });
@@ -146,7 +161,7 @@ pub fn encode_png<W: Write>(
     encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
     encoder.set_compression(compression.png());
     let mut writer = encoder.write_header().map_err(fail)?;
-    for chunk in &texts {
+    for chunk in texts {
         writer.write_text_chunk(chunk).map_err(fail)?;
     }
     let mut stream = writer.stream_writer_with_size(1 << 20).map_err(fail)?;
@@ -204,6 +219,102 @@ pub fn render_png<W: Write>(
     })
 }
 
+/// Renders the part `window` of `scene`'s picture at `window.full_w ×
+/// window.full_h` straight into a PNG of `window.w × window.h`, pixel for
+/// pixel as that picture has them there, recording the window in the
+/// [`WINDOW_KEY`] chunk (after the scene's chunks and `extra_text`). This
+/// is how a picture of another aspect than the scene's is made (see
+/// [`crate::window`]). The whole picture's size keeps [`render_png`]'s
+/// limits; with [`Compression::Fast`] only the bands of rows the window
+/// spans are drawn, strip by strip.
+pub fn render_png_window<W: Write>(
+    out: W,
+    scene: &Scene,
+    window: &Window,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    if !window.is_inside() {
+        return Err(crate::Error::InvalidSize(format!(
+            "window {window} is not inside its picture"
+        )));
+    }
+    let mut texts = texts(scene, extra_text)?;
+    texts.push(png::text_metadata::ITXtChunk::new(
+        WINDOW_KEY,
+        window.to_string(),
+    ));
+    let &Window {
+        x,
+        y,
+        w,
+        h,
+        full_w,
+        full_h,
+    } = window;
+    if compression != Compression::Fast {
+        crate::compose::check_size(full_w, full_h)?;
+        let image =
+            crate::compose::Plan::new(scene)?.render_window(full_w, full_h, [x, y, w, h])?;
+        return encode_png_with(out, &image, &texts, compression);
+    }
+    let composer = Composer::streamed(scene, full_w, full_h)?;
+    let full_row = full_w as usize * 4;
+    let cols = x as usize * 4..(x + w) as usize * 4;
+    write_strips(out, w, h, &texts, |i, buffers| {
+        // The strip's rows of the full picture, drawn band by band as the
+        // whole picture's are (the dither follows the full picture's rows).
+        let y0 = y + i as u32 * STRIP_ROWS;
+        let y1 = y0 + STRIP_ROWS.min(h - i as u32 * STRIP_ROWS);
+        let first = y0 / BAND_ROWS * BAND_ROWS;
+        let last = (y1.div_ceil(BAND_ROWS) * BAND_ROWS).min(full_h);
+        let mut full = vec![0; (last - first) as usize * full_row];
+        if buffers.scratch.is_empty() {
+            buffers.scratch = composer.scratch();
+        }
+        composer.render_rows(first, &mut full, &mut buffers.scratch);
+        let mut rgba = std::mem::take(&mut buffers.rgba);
+        rgba.clear();
+        for row in full
+            .chunks_exact(full_row)
+            .skip((y0 - first) as usize)
+            .take((y1 - y0) as usize)
+        {
+            rgba.extend_from_slice(&row[cols.clone()]);
+        }
+        let strip = encoder::compress_strip(&rgba, w as usize, buffers);
+        buffers.rgba = rgba;
+        strip
+    })
+}
+
+/// [`render_png_window`] when a `window` is given, else [`render_png`] at
+/// `width × height`: a picture as a job or an export describes it.
+pub fn render_png_framed<W: Write>(
+    out: W,
+    scene: &Scene,
+    (width, height): (u32, u32),
+    window: Option<&Window>,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+) -> Result<()> {
+    match window {
+        Some(window) => render_png_window(out, scene, window, extra_text, compression),
+        None => render_png(out, scene, width, height, extra_text, compression),
+    }
+}
+
+/// How long something took, as playa's messages say it: milliseconds below
+/// a second ("166 ms"), else seconds to a tenth ("1.4 s").
+pub fn duration_text(took: std::time::Duration) -> String {
+    let ms = took.as_secs_f64() * 1e3;
+    if ms < 999.5 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", took.as_secs_f64())
+    }
+}
+
 /// The text chunks of a picture of `scene`: its share code (plain, so any
 /// PNG tool shows it), its RON and `extra_text` (compressed).
 pub(crate) fn texts(
@@ -212,7 +323,7 @@ pub(crate) fn texts(
 ) -> Result<Vec<png::text_metadata::ITXtChunk>> {
     if let Some((keyword, _)) = extra_text
         .iter()
-        .find(|(k, _)| *k == SCENE_KEY || *k == CODE_KEY)
+        .find(|(k, _)| [SCENE_KEY, CODE_KEY, WINDOW_KEY].contains(k))
     {
         return Err(Error::Png {
             source_name: "PNG encoder".into(),
@@ -347,6 +458,56 @@ pub(crate) mod tests {
         let scene = Scene::default();
         let image = crate::render(&scene, 48, 27).unwrap();
         (scene, image)
+    }
+
+    #[test]
+    fn a_window_is_the_full_picture_s_pixels_there_with_its_chunk() {
+        let scene = Scene::default();
+        // Rows that start and end mid-band and mid-strip.
+        for window in [
+            Window::crop(scene.aspect, 40, 40).unwrap(),
+            Window::crop(scene.aspect, 96, 20).unwrap(),
+            Window {
+                x: 3,
+                y: 5,
+                w: 50,
+                h: 70,
+                full_w: 160,
+                full_h: 90,
+            },
+        ] {
+            let full = crate::render(&scene, window.full_w, window.full_h).unwrap();
+            let cut =
+                image::imageops::crop_imm(&full, window.x, window.y, window.w, window.h).to_image();
+            for c in Compression::ALL {
+                let mut bytes = Vec::new();
+                render_png_window(&mut bytes, &scene, &window, &[], c).unwrap();
+                let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
+                assert_eq!(decoded, cut, "{window} {c:?}");
+                let text = crate::recipe::read_text(std::io::Cursor::new(&bytes), "m", WINDOW_KEY);
+                assert_eq!(text.unwrap(), Some(window.to_string()));
+            }
+        }
+        let outside = Window {
+            x: 100,
+            y: 0,
+            w: 100,
+            h: 90,
+            full_w: 160,
+            full_h: 90,
+        };
+        let err = render_png_window(Vec::new(), &scene, &outside, &[], Compression::Fast);
+        assert!(err.unwrap_err().to_string().contains("not inside"));
+    }
+
+    #[test]
+    fn durations_below_a_second_are_in_milliseconds() {
+        use std::time::Duration;
+        assert_eq!(duration_text(Duration::from_micros(166_400)), "166 ms");
+        assert_eq!(duration_text(Duration::ZERO), "0 ms");
+        assert_eq!(duration_text(Duration::from_millis(999)), "999 ms");
+        assert_eq!(duration_text(Duration::from_millis(1000)), "1.0 s");
+        assert_eq!(duration_text(Duration::from_millis(1420)), "1.4 s");
     }
 
     #[test]

@@ -13,11 +13,15 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::scene::{MAX_RON_BYTES, Scene};
 use crate::share;
+use crate::window::Window;
 
 /// Keyword of the text chunk holding the scene's RON.
 pub const SCENE_KEY: &str = "playa:scene";
 /// Keyword of the text chunk holding the scene's share code.
 pub const CODE_KEY: &str = "playa:code";
+/// Keyword of the text chunk of a picture cut from a larger one of the
+/// scene's aspect: its [`Window`] (`1080x1080+420+0 of 1920x1080`).
+pub const WINDOW_KEY: &str = "playa:window";
 /// Keyword of the text chunk of a contact sheet ([`crate::sheet`]): the
 /// share code and label of each of its thumbnails, a line each. A sheet has
 /// no scene of its own.
@@ -40,6 +44,9 @@ pub struct Recipe {
     pub width: u32,
     /// The picture's height in pixels.
     pub height: u32,
+    /// The part of the scene's picture it shows, when it was cut from a
+    /// larger one of the scene's aspect (its [`WINDOW_KEY`] chunk).
+    pub window: Option<Window>,
 }
 
 /// The text of the chunk `keyword` of the PNG read from `reader`, looking
@@ -185,10 +192,29 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         reason,
     };
     let Head {
-        texts: [text, code, sheet],
+        texts: [text, code, sheet, window],
         width,
         height,
-    } = read_head(reader, source_name, [SCENE_KEY, CODE_KEY, SHEET_KEY])?;
+    } = read_head(
+        reader,
+        source_name,
+        [SCENE_KEY, CODE_KEY, SHEET_KEY, WINDOW_KEY],
+    )?;
+    let window = window
+        .map(|text| {
+            let window: Window = text
+                .parse()
+                .map_err(|e| fail(format!("{WINDOW_KEY} chunk: {e}")))?;
+            if (window.w, window.h) != (width, height) {
+                return Err(fail(format!(
+                    "its {WINDOW_KEY} chunk is {}x{}, the picture {width}x{height} \
+                     (was the file edited?)",
+                    window.w, window.h
+                )));
+            }
+            Ok(window)
+        })
+        .transpose()?;
     let coded = code
         .map(|code| share::decode(&code).map_err(|e| fail(format!("{CODE_KEY} chunk: {e}"))))
         .transpose()?;
@@ -223,6 +249,7 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         scene,
         width,
         height,
+        window,
     })
 }
 
@@ -240,8 +267,8 @@ mod tests {
                 encode_png_to_vec(&image, &scene, &[("playa:note", "x1".into())], c).unwrap();
             let recipe = decode_recipe(&bytes, "mem").unwrap();
             assert_eq!(
-                (recipe.scene, recipe.width, recipe.height),
-                (scene.clone(), 48, 27)
+                (recipe.scene, recipe.width, recipe.height, recipe.window),
+                (scene.clone(), 48, 27, None)
             );
             let note = read_text(std::io::Cursor::new(&bytes), "mem", "playa:note").unwrap();
             assert_eq!(note.as_deref(), Some("x1"));
@@ -263,6 +290,34 @@ mod tests {
         }
         let recipe = decode_recipe(&png_with(&[(CODE_KEY, &share::encode(&scene))]), "x").unwrap();
         assert_eq!((recipe.width, recipe.height), (2, 2));
+    }
+
+    #[test]
+    fn a_cropped_picture_s_window_is_read_back_and_checked() {
+        let scene = Scene::default();
+        let window = Window::crop(scene.aspect, 30, 30).unwrap();
+        let mut bytes = Vec::new();
+        crate::picture::render_png_window(&mut bytes, &scene, &window, &[], Compression::Fast)
+            .unwrap();
+        let recipe = decode_recipe(&bytes, "c.png").unwrap();
+        assert_eq!(recipe.window, Some(window));
+        assert_eq!((recipe.width, recipe.height), (30, 30));
+
+        let code = share::encode(&scene);
+        let err = decode_recipe(
+            &png_with(&[(CODE_KEY, &code), (WINDOW_KEY, &window.to_string())]),
+            "e.png",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("e.png") && err.contains("was the file edited"),
+            "{err}"
+        );
+        let err = decode_recipe(&png_with(&[(CODE_KEY, &code), (WINDOW_KEY, "x")]), "b.png")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("playa:window chunk: window"), "{err}");
     }
 
     /// A small PNG with the text chunks `texts` (keyword, text).

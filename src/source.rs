@@ -70,6 +70,11 @@ pub struct Loaded {
     /// size the scene renders to the same pixels again. `None` for the
     /// other kinds of input.
     pub size: Option<(u32, u32)>,
+    /// The part of the scene's picture a picture input shows, when it was
+    /// cut from a larger one ([`crate::window`]): with it the picture is
+    /// made again byte for byte. `None` for a whole picture and the other
+    /// kinds of input.
+    pub window: Option<crate::window::Window>,
 }
 
 impl Source {
@@ -218,6 +223,7 @@ impl Source {
                 return Ok(Loaded {
                     scene: recipe.scene,
                     size: Some((recipe.width, recipe.height)),
+                    window: recipe.window,
                 });
             }
             Source::PictureBytes { bytes, name } => {
@@ -225,10 +231,15 @@ impl Source {
                 return Ok(Loaded {
                     scene: recipe.scene,
                     size: Some((recipe.width, recipe.height)),
+                    window: recipe.window,
                 });
             }
         };
-        Ok(Loaded { scene, size: None })
+        Ok(Loaded {
+            scene,
+            size: None,
+            window: None,
+        })
     }
 }
 
@@ -344,7 +355,8 @@ mod tests {
                 arg(input).unwrap(),
                 Loaded {
                     scene: scene.clone(),
-                    size: None
+                    size: None,
+                    window: None,
                 }
             );
         }

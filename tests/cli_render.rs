@@ -296,3 +296,61 @@ fn no_temporary_files_are_left() {
             .all(|f| f.ends_with(".png") && !f.starts_with('.'))
     );
 }
+
+#[test]
+fn a_crop_is_the_scene_s_picture_cut_and_renders_again_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    playa_ok(
+        dir.path(),
+        &words("render badlands --size 54x54 --crop --out crop.png"),
+    );
+    playa_ok(
+        dir.path(),
+        &words("render badlands --size 96x54 --out full.png"),
+    );
+    let crop = dir.path().join("crop.png");
+    let recipe = playa::recipe::read_recipe(&crop).unwrap();
+    let window = recipe.window.expect("the crop is recorded");
+    assert_eq!(window.to_string(), "54x54+21+0 of 96x54");
+    // The middle of the scene's own picture, not the scene laid out square.
+    let full = image::open(dir.path().join("full.png")).unwrap().to_rgba8();
+    let cut = image::imageops::crop_imm(&full, 21, 0, 54, 54).to_image();
+    assert_eq!(image::open(&crop).unwrap().to_rgba8(), cut);
+
+    // Made again from the picture alone: the same bytes, window and all.
+    playa_ok(dir.path(), &words("render crop.png --out again.png"));
+    let again = std::fs::read(dir.path().join("again.png")).unwrap();
+    assert_eq!(again, std::fs::read(&crop).unwrap());
+
+    let o = playa(dir.path(), &words("render crop.png --tiles pyramid"));
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--tiles makes pyramids of whole pictures"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_size_thinner_than_8_to_1_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (size, says) in [
+        (
+            "16384x3",
+            "16384×3 is 5461:1; playa draws aspects up to 8:1",
+        ),
+        (
+            "3x16384",
+            "3×16384 is 1:5461; playa draws aspects up to 1:8",
+        ),
+    ] {
+        let o = playa(dir.path(), &["render", "--size", size]);
+        assert!(!o.status.success(), "{size}");
+        let err = stderr(&o);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    assert!(files(dir.path()).is_empty());
+    playa_ok(dir.path(), &words("render --size 400x50"));
+}

@@ -122,14 +122,16 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     })?;
     bar.finish_and_clear();
     debug_assert!(written, "nothing cancels the command line's animation");
-    let seconds = start.elapsed().as_secs_f64();
+    let took = start.elapsed();
+    let seconds = took.as_secs_f64();
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let (w, h) = animation.size();
     let options = animation.options();
     println!(
-        "{count} frames (generations {}..{}) at {w}x{h} in {seconds:.2} s ({:.1} frames/s): {}, {}",
+        "{count} frames (generations {}..{}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
         options.first,
         options.last,
+        playa::picture::duration_text(took),
         count as f64 / seconds.max(1e-9),
         path.display(),
         size_text(bytes),

@@ -53,6 +53,13 @@ pub struct RenderArgs {
     /// by band) or --tiles, else 16384 per side and 2^28 pixels.
     #[arg(long, value_parser = parse_size)]
     size: Option<(usize, usize)>,
+    /// At a --size of another aspect than the scene's, cut the centre of
+    /// the scene's picture (drawn at its own aspect, covering the size)
+    /// instead of laying the scene out again at that aspect, as the app's
+    /// "Crop to the frame" does. The PNG records the crop (its playa:window
+    /// chunk), so rendering it again makes the same picture.
+    #[arg(long, requires = "size")]
+    crop: bool,
     /// Output directory (created if needed), or a file ending in .png when
     /// the batch is one image. Default: the current directory.
     #[arg(long, value_name = "DIR|FILE.png")]
@@ -160,7 +167,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                     )
                 })
             };
-            check.map_err(|e| CliError::Usage(format!("--size: {e}")))?;
+            check
+                .and_then(|()| playa::window::check_aspect(w, h))
+                .map_err(|e| CliError::Usage(format!("--size: {e}")))?;
             Some((w, h))
         }
         None => None,
@@ -195,11 +204,11 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 let variants = tweaks
                     .variants(&l.scene)
                     .map_err(|e| format!("{}: --set {e}", clip(input)))?;
-                Ok((name, l.size, variants))
+                Ok((name, l.size, l.window, variants))
             });
         match loaded_input {
             // A sweep's pictures are filed under the name and the value.
-            Ok((name, size, variants)) => loaded.extend(variants.into_iter().map(|v| {
+            Ok((name, size, window, variants)) => loaded.extend(variants.into_iter().map(|v| {
                 batch::Input {
                     input: input.clone(),
                     name: v
@@ -207,6 +216,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                         .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
                     scene: v.scene,
                     size,
+                    window,
                 }
             })),
             Err(e) => failures.push(e),
@@ -217,6 +227,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         seeds: args.seeds.or(args.seed.map(|s| (s, s))),
         size,
         compression: args.compression,
+        crop: args.crop,
     };
     let count = batch.count();
     if count > MAX_BATCH {
@@ -251,6 +262,12 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 all_jobs.len()
             )));
         };
+        if let Some(window) = &job.window {
+            return Err(CliError::Usage(format!(
+                "--tiles makes pyramids of whole pictures, and {} is cropped ({window})",
+                clip(&job.input)
+            )));
+        }
         for line in &failures {
             eprintln!("playa: {line}");
         }
@@ -335,7 +352,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         });
     });
     bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
+    let took = start.elapsed();
+    let seconds = took.as_secs_f64();
     let mut errors = errors.into_inner().expect("no panics while held");
     errors.sort();
     failures.extend(errors.into_iter().map(|(_, e)| e));
@@ -362,7 +380,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         notes += &format!(", {} failed", failures.len());
     }
     println!(
-        "{made} images in {seconds:.2} s ({:.1} images/s){notes}",
+        "{made} images in {} ({:.1} images/s){notes}",
+        picture::duration_text(took),
         made as f64 / seconds.max(1e-9),
     );
     if failures.is_empty() {
@@ -417,7 +436,14 @@ fn make(
     let start = Instant::now();
     let (w, h) = job.size;
     picture::write_file(path, |out| {
-        picture::render_png(out, &job.scene, w, h, &[], args.compression)
+        picture::render_png_framed(
+            out,
+            &job.scene,
+            (w, h),
+            job.window.as_ref(),
+            &[],
+            args.compression,
+        )
     })?;
     record(job, path, manifest, start.elapsed().as_millis() as u64)?;
     Ok(Outcome::Made)
@@ -446,16 +472,21 @@ fn record(
     })
 }
 
-/// Whether the PNG at `path` is `job`'s picture: its recipe's share code
-/// and its size are the job's.
+/// Whether the PNG at `path` is `job`'s picture: its recipe's share code,
+/// its size and its window (if cropped) are the job's.
 fn is_picture_of(path: &Path, job: &Job) -> bool {
-    let code = std::fs::File::open(path).ok().and_then(|f| {
-        recipe::read_text(std::io::BufReader::new(f), "", recipe::CODE_KEY)
-            .ok()
-            .flatten()
+    let texts = std::fs::File::open(path).ok().and_then(|f| {
+        recipe::read_texts(
+            std::io::BufReader::new(f),
+            "",
+            [recipe::CODE_KEY, recipe::WINDOW_KEY],
+        )
+        .ok()
     });
-    code.is_some_and(|c| c == share::encode(&job.scene))
-        && image::image_dimensions(path).is_ok_and(|d| d == job.size)
+    texts.is_some_and(|[code, window]| {
+        code.is_some_and(|c| c == share::encode(&job.scene))
+            && window == job.window.map(|w| w.to_string())
+    }) && image::image_dimensions(path).is_ok_and(|d| d == job.size)
 }
 
 /// `--tiles DIR`: the job's picture as a Deep Zoom pyramid in `dir`.
@@ -473,10 +504,10 @@ fn tiles(job: &Job, dir: &Path, format: TileFormat, force: bool) -> Result<(), C
     let pyramid = playa::tiles::write_pyramid(dir, &job.key, &job.scene, w, h, format)
         .map_err(|e| anyhow::anyhow!("{} (seed {}): {e}", clip(&job.input), job.scene.seed))?;
     println!(
-        "{} tiles in {} levels in {:.2} s: {} (open {})",
+        "{} tiles in {} levels in {}: {} (open {})",
         pyramid.tiles,
         pyramid.levels,
-        start.elapsed().as_secs_f64(),
+        picture::duration_text(start.elapsed()),
         descriptor.display(),
         dir.join("index.html").display()
     );

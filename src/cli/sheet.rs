@@ -247,12 +247,12 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     let start = Instant::now();
     pool.install(|| sheet::write_file(&args.out, &cells, &layout))?;
     println!(
-        "{} thumbnails of {}x{} in {} columns in {:.2} s: {}",
+        "{} thumbnails of {}x{} in {} columns in {}: {}",
         cells.len(),
         thumb.0,
         thumb.1,
         cols.min(cells.len() as u32),
-        start.elapsed().as_secs_f64(),
+        playa::picture::duration_text(start.elapsed()),
         args.out.display()
     );
     Ok(())
