@@ -38,13 +38,18 @@ pub struct Window {
 impl Window {
     /// The centred window `w × h` of the picture of a scene of `aspect`
     /// (width / height) covering it; `None` when `w × h` is the scene's
-    /// aspect to within a pixel, so the picture is drawn whole, as it
-    /// always was. The full picture is as wide as the window when the
+    /// aspect to within a pixel (or the aspect's precision), so the picture
+    /// is drawn whole, as it always was. The full picture is as wide as the window when the
     /// window is the wider of the two, else as high.
     pub fn crop(aspect: f32, w: u32, h: u32) -> Option<Window> {
         let aspect = f64::from(aspect);
         let (wf, hf) = (f64::from(w), f64::from(h));
-        if (hf * aspect - wf).abs() < 1.0 || (wf / aspect - hf).abs() < 1.0 {
+        // A scene's aspect is kept to 1/2520 (its share code's precision):
+        // a size at the aspect it was set to is that aspect too.
+        if (hf * aspect - wf).abs() < 1.0
+            || (wf / aspect - hf).abs() < 1.0
+            || (wf / hf - aspect).abs() < 0.5 / 2520.0
+        {
             return None;
         }
         let (full_w, full_h) = if wf / hf > aspect {

@@ -1,6 +1,6 @@
 #![cfg(feature = "app")]
 //! The app's layout, view and export never show a stale or misleading
-//! state: the side panel keeps its width, zoom is in real pixels, a new tent
+//! state: the side panel keeps its width, zoom is the preview's (100% fitted), a new tent
 //! shows, export asks before overwriting, and errors stay short. Driven by
 //! role and label with egui_kittest (no GPU, no window).
 
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::app::{drop_file, harness, harness_with, settle, type_path, wait_idle};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
 
 #[test]
@@ -286,7 +286,6 @@ fn content_wider_than_the_side_panel_does_not_widen_it() {
 
 /// The labels on screen.
 fn labels(h: &Harness<'_, PlayaApp>) -> Vec<String> {
-    use egui_kittest::kittest::NodeT;
     h.query_all_by_role(egui::accesskit::Role::Label)
         .filter_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
         .collect()
@@ -351,19 +350,28 @@ fn assert_rendered_at_screen_size(h: &mut Harness<'_, PlayaApp>, zoom: &str) {
 }
 
 #[test]
-fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
+fn zoom_is_the_preview_s_and_zoomed_in_renders_at_screen_resolution() {
     use egui::accesskit::Role;
     let mut h = harness();
-    // Fitted, the 1920-wide picture is shown smaller than 1:1.
-    let fitted = zoom_label(&h);
-    let percent: f32 = fitted.trim_end_matches('%').parse().unwrap();
-    assert!(percent < 100.0, "fitted, the read-out says {fitted}");
+    // Fitted is 100%, whatever the size Export PNG… writes.
+    assert_eq!(zoom_label(&h), "100%");
 
-    // 100%: a window of the 1920×1080 picture, one pixel per screen pixel.
-    h.get_by_role_and_label(Role::Button, "100%").click();
-    assert_rendered_at_screen_size(&mut h, "100%");
+    // 1:1: a window of the 1920×1080 picture, one pixel per screen pixel,
+    // larger than the fitted picture.
+    h.get_by_role_and_label(Role::Button, "1:1").click();
+    settle_view(&mut h);
+    let one_to_one = zoom_label(&h);
+    let percent: f32 = one_to_one.trim_end_matches('%').parse().unwrap();
+    assert!(percent > 100.0, "1:1 is {one_to_one}");
+    assert_rendered_at_screen_size(&mut h, &one_to_one);
+    assert!(
+        h.get_by_role_and_label(Role::Button, "1:1")
+            .accesskit_node()
+            .is_disabled()
+    );
 
-    // Zoomed in all the way: 1600%, still rendered at screen resolution.
+    // Zoomed in all the way: 16 screen pixels per pixel of the picture,
+    // still rendered at screen resolution.
     let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(300.0, 300.0);
     for _ in 0..40 {
         h.hover_at(centre);
@@ -377,11 +385,18 @@ fn zoom_is_in_real_pixels_and_zoomed_in_renders_at_screen_resolution() {
         h.step();
     }
     // The wheel scrolls smoothly: let it come to rest.
-    assert_rendered_at_screen_size(&mut h, "1600%");
+    settle_view(&mut h);
+    let closest = zoom_label(&h);
+    let times: f32 = closest.trim_end_matches('%').parse::<f32>().unwrap() / percent;
+    assert!(
+        (times - 16.0).abs() < 0.1,
+        "{closest} is not 16 × {one_to_one}"
+    );
+    assert_rendered_at_screen_size(&mut h, &closest);
 
     h.get_by_label("Fit").click();
     settle_view(&mut h);
-    assert_eq!(zoom_label(&h), fitted);
+    assert_eq!(zoom_label(&h), "100%");
 }
 
 #[test]

@@ -302,6 +302,14 @@ impl Exporter for AnimationExport {
         }
         let (w, h) = settings.pixels(scene);
         ui.weak(format!("{w} × {h} pixels"));
+        if let Err(e) = crate::window::check_aspect(w, h) {
+            ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+        }
+    }
+
+    fn ready(&self, settings: &AnimationExportSettings, scene: &Scene) -> bool {
+        let (w, h) = settings.pixels(scene);
+        crate::window::check_aspect(w, h).is_ok()
     }
 
     fn prepare(
@@ -309,8 +317,9 @@ impl Exporter for AnimationExport {
         settings: &AnimationExportSettings,
         scene: &Scene,
     ) -> Result<Animation, String> {
-        Animation::new(scene, &self.options(settings), settings.pixels(scene))
-            .map_err(|e| e.to_string())
+        let (w, h) = settings.pixels(scene);
+        crate::window::check_aspect(w, h).map_err(|e| e.to_string())?;
+        Animation::new(scene, &self.options(settings), (w, h)).map_err(|e| e.to_string())
     }
 
     #[cfg(not(target_arch = "wasm32"))]

@@ -23,6 +23,7 @@ use super::export_dialog::deliver;
 use super::export_dialog::on_thread;
 use super::export_dialog::{Dialog, Exporter, Run};
 use crate::scene::Scene;
+use crate::window::{Window, aspect_text, check_aspect};
 
 /// Named export sizes, by the picture's longer side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +104,19 @@ impl ExportSettings {
             Some(long) => size_for_long_side(scene, long),
         }
     }
+
+    /// The part of `scene`'s picture the export cuts, when its size is of
+    /// another aspect than the scene's ([`Window::crop`]).
+    pub fn crop(&self, scene: &Scene) -> Option<Window> {
+        let (w, h) = self.pixels(scene);
+        Window::crop(scene.aspect, w, h)
+    }
+}
+
+/// `aspect` kept to the scene's precision for it (1/2520, the share
+/// code's), as the scene's aspect is set to a size's.
+fn quantized_aspect(w: u32, h: u32) -> f32 {
+    ((f64::from(w) / f64::from(h) * 2520.0).round() / 2520.0) as f32
 }
 
 /// The picture size of `scene` with `long` pixels on its longer side, the
@@ -122,12 +136,14 @@ pub fn default_file_name(preset: &str, scene: &Scene) -> String {
     format!("{}.png", Scene::file_stem(name, scene.seed))
 }
 
-/// Renders `scene` at `width × height` into the PNG file `path` exactly as
-/// `playa render` does, counting the bytes written in `written`. Returns
+/// Renders `scene` at `size`, or its `window` when the size is cut from a
+/// picture of the scene's aspect, into the PNG file `path` exactly as
+/// `playa render` (with `--crop` for a window) does, counting the bytes written in `written`. Returns
 /// `Ok(false)`, with no file written, if `cancel` was set before the end.
 pub fn export_png(
     scene: &Scene,
-    (width, height): (u32, u32),
+    size: (u32, u32),
+    window: Option<&Window>,
     path: &std::path::Path,
     cancel: &AtomicBool,
     written: &AtomicU64,
@@ -139,11 +155,11 @@ pub fn export_png(
             cancel,
             written,
         };
-        crate::picture::render_png(
+        crate::picture::render_png_framed(
             &mut out,
             scene,
-            width,
-            height,
+            size,
+            window,
             &[],
             crate::picture::Compression::default(),
         )
@@ -193,12 +209,20 @@ pub type ExportDialog = Dialog<PngExport>;
 pub struct PngExport {
     /// Milliseconds the preview took per megapixel, if known.
     ms_per_mpx: Option<f64>,
+    /// The size and scene aspect for which "Crop to the frame" was chosen:
+    /// a size of another aspect exports only once the user chose.
+    crop_chosen: Option<((u32, u32), f32)>,
+    /// The aspect "Change the scene's aspect" asked for, until
+    /// [`ExportDialog::ui`] sets it on the scene.
+    new_aspect: Option<f32>,
 }
 
 /// What a PNG export renders: the scene, at a checked size.
 pub struct PngRequest {
     scene: Scene,
     size: (u32, u32),
+    /// The part of the scene's picture exported, when cropped.
+    window: Option<Window>,
     /// Expected total time, from the size.
     estimate: Duration,
 }
@@ -215,9 +239,10 @@ pub struct PngRun {
     written: Arc<AtomicU64>,
     #[cfg(not(target_arch = "wasm32"))]
     done: std::sync::mpsc::Receiver<crate::Result<bool>>,
-    /// The scene to render and the download's name.
+    /// The scene to render, its window if cropped, and the download's
+    /// name.
     #[cfg(target_arch = "wasm32")]
-    pending: (Scene, PathBuf),
+    pending: (Scene, Option<Window>, PathBuf),
 }
 
 impl Exporter for PngExport {
@@ -241,9 +266,10 @@ impl Exporter for PngExport {
         &mut settings.folder
     }
 
-    /// The size, and the memory it takes.
+    /// The size, and the memory it takes; at another aspect than the
+    /// scene's, the choice between cropping and changing the scene.
     fn settings_ui(
-        _: &mut Dialog<Self>,
+        dialog: &mut Dialog<Self>,
         ui: &mut egui::Ui,
         settings: &mut ExportSettings,
         scene: &Scene,
@@ -265,11 +291,17 @@ impl Exporter for PngExport {
             format!("written strip by strip: at most {mib:.0} MiB while rendering")
         };
         ui.weak(format!("{w} × {h} pixels, {memory}"));
+        dialog.exporter.aspect_ui(ui, (w, h), scene);
+    }
+
+    fn ready(&self, settings: &ExportSettings, scene: &Scene) -> bool {
+        self.fits(settings, scene).is_ok()
     }
 
     fn prepare(&self, settings: &ExportSettings, scene: &Scene) -> Result<PngRequest, String> {
         let (w, h) = settings.pixels(scene);
         crate::compose::check_size(w, h).map_err(|e| e.to_string())?;
+        self.fits(settings, scene)?;
         let mpx = f64::from(w) * f64::from(h) / 1e6;
         // Rendering plus fast PNG encoding, on the same cores; the preview's
         // speed is the best guess for the render, encoding costs about as
@@ -279,6 +311,7 @@ impl Exporter for PngExport {
         Ok(PngRequest {
             scene: scene.clone(),
             size: (w, h),
+            window: settings.crop(scene),
             estimate,
         })
     }
@@ -293,10 +326,18 @@ impl Exporter for PngExport {
         let PngRequest {
             scene,
             size,
+            window,
             estimate,
         } = request;
         let done = on_thread("playa-export", move || {
-            export_png(&scene, size, &path, &run_cancel, &run_written)
+            export_png(
+                &scene,
+                size,
+                window.as_ref(),
+                &path,
+                &run_cancel,
+                &run_written,
+            )
         })?;
         Ok(PngRun {
             size,
@@ -314,7 +355,7 @@ impl Exporter for PngExport {
             estimate: request.estimate,
             cancel: Arc::default(),
             written: Arc::default(),
-            pending: (request.scene, path.to_path_buf()),
+            pending: (request.scene, request.window, path.to_path_buf()),
         })
     }
 }
@@ -332,14 +373,13 @@ impl Run for PngRun {
         if self.cancelling() {
             return Some(Ok(false));
         }
-        let (scene, path) = &self.pending;
-        let (w, h) = self.size;
+        let (scene, window, path) = &self.pending;
         let mut bytes = Vec::new();
-        let rendered = crate::picture::render_png(
+        let rendered = crate::picture::render_png_framed(
             &mut bytes,
             scene,
-            w,
-            h,
+            self.size,
+            window.as_ref(),
             &[],
             crate::picture::Compression::default(),
         );
@@ -372,25 +412,96 @@ impl Run for PngRun {
     }
 }
 
+impl PngExport {
+    /// Whether `settings` can be exported for `scene`: an aspect playa
+    /// draws, and at another aspect than the scene's, "Crop to the frame"
+    /// chosen for this size. The error says what is missing.
+    fn fits(&self, settings: &ExportSettings, scene: &Scene) -> Result<(), String> {
+        let (w, h) = settings.pixels(scene);
+        check_aspect(w, h).map_err(|e| e.to_string())?;
+        if settings.crop(scene).is_some() && self.crop_chosen != Some(((w, h), scene.aspect)) {
+            return Err(format!(
+                "{w} × {h} is not the scene's aspect: choose to crop or to change the scene"
+            ));
+        }
+        Ok(())
+    }
+
+    /// At a size of another aspect than `scene`'s: one line saying so,
+    /// and the choice between cutting the frame out of the scene's
+    /// picture and giving the scene the size's aspect (seen in the preview
+    /// at once, undone with Undo). Beyond 8:1, one red line.
+    fn aspect_ui(&mut self, ui: &mut egui::Ui, (w, h): (u32, u32), scene: &Scene) {
+        if let Err(e) = check_aspect(w, h) {
+            ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+            return;
+        }
+        if Window::crop(scene.aspect, w, h).is_none() {
+            return;
+        }
+        let size_aspect = aspect_text(w, h);
+        let (sw, sh) = size_for_long_side(scene, 1920);
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "{w} × {h} is {size_aspect}, the scene is {}: the preview shows the frame.",
+                aspect_text(sw, sh)
+            ),
+        );
+        let chosen = self.crop_chosen == Some(((w, h), scene.aspect));
+        ui.horizontal(|ui| {
+            if ui
+                .radio(chosen, "Crop to the frame")
+                .on_hover_text("Export the part of the scene's picture inside the frame")
+                .clicked()
+            {
+                self.crop_chosen = Some(((w, h), scene.aspect));
+            }
+            let aspect = quantized_aspect(w, h);
+            let fits = (crate::scene::MIN_ASPECT..=crate::scene::MAX_ASPECT).contains(&aspect);
+            let change = ui
+                .add_enabled(
+                    fits,
+                    egui::RadioButton::new(
+                        false,
+                        format!("Change the scene's aspect to {size_aspect}"),
+                    ),
+                )
+                .on_hover_text("Lay the scene out again at this aspect (Undo takes it back)")
+                .on_disabled_hover_text("A scene's aspect goes from 1:4 to 4:1");
+            if change.clicked() {
+                self.new_aspect = Some(aspect);
+            }
+        });
+    }
+}
+
 impl ExportDialog {
     /// Opens the dialog, proposing `{preset}-{seed}.png` in the last folder.
     pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
-        self.open_with(settings.folder.as_deref(), |_| {
+        self.open_with(settings.folder.as_deref(), |exporter| {
+            exporter.crop_chosen = None;
             default_file_name(preset, scene)
         });
     }
 
     /// Draws the dialog when open, the progress bar's estimate from the
-    /// preview's `ms_per_mpx`; returns a message to show, if any.
+    /// preview's `ms_per_mpx`; returns a message to show, if any. "Change
+    /// the scene's aspect" changes `scene` (the app's history makes it a
+    /// step to undo).
     pub fn ui(
         &mut self,
         ctx: &egui::Context,
         settings: &mut ExportSettings,
-        scene: &Scene,
+        scene: &mut Scene,
         ms_per_mpx: Option<f64>,
     ) -> Option<Message> {
         self.exporter.ms_per_mpx = ms_per_mpx;
-        self.show(ctx, settings, scene)
+        let message = self.show(ctx, settings, scene);
+        if let Some(aspect) = self.exporter.new_aspect.take() {
+            scene.aspect = aspect;
+        }
+        message
     }
 }
 
@@ -448,6 +559,7 @@ mod tests {
         let done = export_png(
             &Scene::default(),
             (64, 36),
+            None,
             &path,
             &AtomicBool::new(true),
             &written,
@@ -458,6 +570,7 @@ mod tests {
         let done = export_png(
             &Scene::default(),
             (64, 36),
+            None,
             &path,
             &AtomicBool::new(false),
             &written,

@@ -58,6 +58,12 @@ pub trait Exporter: Default {
         scene: &Scene,
     );
 
+    /// Whether Export is enabled: the form has what an export needs (a
+    /// choice made, a size allowed). Default: always.
+    fn ready(&self, _settings: &Self::Settings, _scene: &Scene) -> bool {
+        true
+    }
+
     /// Checks `settings` and makes the request to export `scene`; the
     /// error is the message to show.
     fn prepare(&self, settings: &Self::Settings, scene: &Scene) -> Result<Self::Request, String>;
@@ -271,14 +277,14 @@ impl<E: Exporter> Dialog<E> {
         let Some(result) = task.run.advance() else {
             return;
         };
-        let secs = task.started.elapsed().as_secs_f64();
+        let took = crate::picture::duration_text(task.started.elapsed());
         #[cfg(not(target_arch = "wasm32"))]
         let (saved, name) = ("Saved", task.path.display().to_string());
         #[cfg(target_arch = "wasm32")]
         let (saved, name) = ("Downloaded", super::files::display_name(&task.path));
         let outcome = match result {
             Ok(true) => Message {
-                text: format!("{saved} {name} ({}, {secs:.1} s)", task.run.summary()),
+                text: format!("{saved} {name} ({}, {took})", task.run.summary()),
                 error: false,
             },
             Ok(false) => Message {
@@ -464,8 +470,12 @@ impl<E: Exporter> Dialog<E> {
                     self.open = false;
                 }
             } else {
+                let ready = self.exporter.ready(settings, scene);
                 if ui
-                    .add(egui::Button::new(E::ACTION).min_size(egui::vec2(80.0, 0.0)))
+                    .add_enabled(
+                        ready,
+                        egui::Button::new(E::ACTION).min_size(egui::vec2(80.0, 0.0)),
+                    )
                     .clicked()
                 {
                     message = self.start_or_report(settings, scene, false);

@@ -459,9 +459,9 @@ impl PlayaApp {
         let grid_events = self.grid.ui(&ctx, grid_area, &mut self.state.variations);
         self.adopt(grid_events);
         let speed = self.preview.ms_per_mpx();
-        if let Some(msg) = self
-            .export
-            .ui(&ctx, &mut self.state.export, &self.state.scene, speed)
+        if let Some(msg) =
+            self.export
+                .ui(&ctx, &mut self.state.export, &mut self.state.scene, speed)
         {
             self.message = Some(msg);
         }

@@ -1,6 +1,8 @@
 //! The live preview: the scene fitted to the central panel at its aspect,
 //! rendered by a background worker, with wheel zoom, drag pan, a "Fit"
-//! reset, and the tent dragged into place with the mouse.
+//! reset, and the tent dragged into place with the mouse. The export's
+//! frame is drawn over it: where a picture of another aspect is cut from
+//! the scene's (see [`crate::window`]), the rest is dimmed.
 
 use std::time::Duration;
 
@@ -54,8 +56,8 @@ pub const MAX_PREVIEW_SIDE: usize = 4096;
 /// The closest zoom out, as a fraction of the fitted picture.
 const MIN_FIT_ZOOM: f32 = 0.25;
 
-/// The closest zoom in, in screen pixels per pixel of the picture (16:
-/// 1600%, each picture pixel a block of 16×16).
+/// The closest zoom in, in screen pixels per pixel of the exported
+/// picture (16: each of its pixels a block of 16×16).
 const MAX_ZOOM: f32 = 16.0;
 
 /// A frame that went to the GPU, for the latency figures.
@@ -331,17 +333,22 @@ impl Preview {
     }
 
     /// Draws the preview into the rest of `ui` and handles zoom, pan and
-    /// tent dragging (which edits `scene`). `picture` is the size of the
-    /// picture the zoom is given against (the exported one): at 100% one of
-    /// its pixels is one pixel of the screen.
+    /// tent dragging (which edits `scene`). `picture` is the size Export
+    /// PNG… writes: its frame is drawn over the preview, and "1:1" shows
+    /// one of its pixels per pixel of the screen. The read-out's 100% is
+    /// the picture fitted to the panel, whatever the export's size.
     pub fn ui(&mut self, ui: &mut egui::Ui, scene: &mut Scene, picture: (u32, u32)) {
         let panel = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(panel, Sense::click_and_drag());
         let fit = fit_rect(panel.shrink(12.0), scene.aspect);
         let ppp = ui.ctx().pixels_per_point();
         let max_side = ui.ctx().input(|i| i.max_texture_side).min(MAX_PREVIEW_SIDE) as f32;
-        // Screen pixels per picture pixel when the picture fits the panel.
-        let fit_zoom = fit.width() * ppp / picture.0.max(1) as f32;
+        // A picture of another aspect is cut from a larger one of the
+        // scene's: the preview shows that one.
+        let crop = crate::window::Window::crop(scene.aspect, picture.0, picture.1);
+        let full_w = crop.map_or(picture.0, |w| w.full_w);
+        // Screen pixels per exported pixel when the picture fits the panel.
+        let fit_zoom = fit.width() * ppp / full_w.max(1) as f32;
         let largest =
             crate::compose::MAX_STREAMED_SIDE as f32 / (fit.width().max(fit.height()) * ppp);
         let zooms = MIN_FIT_ZOOM..=(MAX_ZOOM / fit_zoom).min(largest).max(1.0);
@@ -393,9 +400,9 @@ impl Preview {
         } else {
             self.awaited = None;
         }
-        let zoom = self.zoom * fit_zoom;
-        if let Some(new) = self.overlay_ui(ui, panel, zoom, picture) {
-            self.set_zoom(new / fit_zoom, fit.center(), fit);
+        frame_ui(ui, panel, image_rect, crop, picture);
+        if let Some(new) = self.overlay_ui(ui, panel, fit_zoom) {
+            self.set_zoom(new, fit.center(), fit);
         }
     }
 
@@ -437,15 +444,10 @@ impl Preview {
         ]);
     }
 
-    /// The zoom read-out, "Fit" and "100%" over the preview's top-left
-    /// corner; the zoom asked for, in screen pixels per picture pixel.
-    fn overlay_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        panel: Rect,
-        zoom: f32,
-        picture: (u32, u32),
-    ) -> Option<f32> {
+    /// The zoom read-out, "Fit" and "1:1" over the preview's top-left
+    /// corner; the zoom asked for (fitted = 1). `fit_zoom` is the screen's
+    /// pixels per exported pixel when fitted.
+    fn overlay_ui(&mut self, ui: &mut egui::Ui, panel: Rect, fit_zoom: f32) -> Option<f32> {
         let bar = Rect::from_min_size(panel.left_top() + vec2(10.0, 10.0), vec2(240.0, 24.0));
         let mut asked = None;
         ui.scope_builder(egui::UiBuilder::new().max_rect(bar), |ui| {
@@ -456,15 +458,13 @@ impl Preview {
                     .inner_margin(egui::Margin::symmetric(6, 2))
                     .show(ui, |ui| {
                         ui.label(
-                            egui::RichText::new(zoom_label(zoom))
+                            egui::RichText::new(zoom_label(self.zoom))
                                 .color(Color32::from_gray(220))
                                 .monospace(),
                         )
-                        .on_hover_text(format!(
-                            "Zoom: at 100% one pixel of the {}×{} picture (the size Export PNG… \
-                             writes) is one pixel of the screen",
-                            picture.0, picture.1
-                        ));
+                        .on_hover_text(
+                            "Zoom of the preview: at 100% the whole picture fits the view",
+                        );
                     });
                 let fit = ui
                     .add_enabled(
@@ -475,11 +475,15 @@ impl Preview {
                 if fit.clicked() {
                     self.fit();
                 }
+                let one_to_one = 1.0 / fit_zoom;
                 let actual = ui
-                    .add_enabled(zoom_label(zoom) != "100%", egui::Button::new("100%"))
-                    .on_hover_text("One picture pixel per screen pixel");
+                    .add_enabled(
+                        zoom_label(self.zoom) != zoom_label(one_to_one),
+                        egui::Button::new("1:1"),
+                    )
+                    .on_hover_text("One pixel of the exported picture per pixel of the screen");
                 if actual.clicked() {
-                    asked = Some(1.0);
+                    asked = Some(one_to_one);
                 }
             });
         });
@@ -626,8 +630,70 @@ impl QuickShare {
     }
 }
 
-/// A zoom (screen pixels per picture pixel) as the read-out shows it:
-/// whole percents, with one decimal below 10%.
+/// The export's frame over the preview's `image_rect`: with a `crop`, the
+/// part outside it dimmed and its edge drawn; and a tag in its lower left
+/// corner, "Export frame: W × H", saying what Export PNG… writes.
+fn frame_ui(
+    ui: &mut egui::Ui,
+    panel: Rect,
+    image_rect: Rect,
+    crop: Option<crate::window::Window>,
+    (w, h): (u32, u32),
+) {
+    let painter = ui.painter_at(panel);
+    let frame = match crop {
+        Some(window) => {
+            let [x, y, fw, fh] = window.fractions();
+            let frame = Rect::from_min_size(
+                image_rect.min + vec2(x, y) * image_rect.size(),
+                vec2(fw, fh) * image_rect.size(),
+            );
+            let dim = Color32::from_black_alpha(150);
+            for outside in [
+                Rect::from_min_max(image_rect.min, pos2(image_rect.max.x, frame.min.y)),
+                Rect::from_min_max(pos2(image_rect.min.x, frame.max.y), image_rect.max),
+                Rect::from_min_max(pos2(image_rect.min.x, frame.min.y), frame.left_bottom()),
+                Rect::from_min_max(frame.right_top(), pos2(image_rect.max.x, frame.max.y)),
+            ] {
+                painter.rect_filled(outside, 0.0, dim);
+            }
+            painter.rect_stroke(
+                frame,
+                0.0,
+                egui::Stroke::new(1.0, Color32::from_white_alpha(200)),
+                egui::StrokeKind::Outside,
+            );
+            frame
+        }
+        None => image_rect,
+    };
+    // Kept inside the panel when the frame is panned off it.
+    let corner = frame.left_bottom().clamp(
+        panel.left_top() + vec2(0.0, 30.0),
+        panel.left_bottom() + vec2(panel.width() - 170.0, 0.0),
+    );
+    let tag = Rect::from_min_size(corner + vec2(6.0, -26.0), vec2(200.0, 20.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(tag), |ui| {
+        egui::Frame::new()
+            .fill(Color32::from_black_alpha(150))
+            .corner_radius(4.0)
+            .inner_margin(egui::Margin::symmetric(6, 1))
+            .show(ui, |ui| {
+                ui.label(
+                    egui::RichText::new(format!("Export frame: {w} × {h}"))
+                        .color(Color32::from_gray(220))
+                        .small(),
+                )
+                .on_hover_text(match crop {
+                    Some(_) => "Export PNG… writes the part inside the frame",
+                    None => "Export PNG… writes the whole picture at this size",
+                });
+            });
+    });
+}
+
+/// A zoom (fitted = 1) as the read-out shows it: whole percents, with one
+/// decimal below 10%.
 fn zoom_label(zoom: f32) -> String {
     let percent = zoom * 100.0;
     if percent < 9.95 {

@@ -1,0 +1,182 @@
+//! Export PNG… at a size of another aspect than the scene's: the frame on
+//! the preview, the choice between cropping and changing the scene, sizes
+//! too thin to draw; the zoom read-out, which is the preview's whatever the
+//! export's size; and how long an export took, in words that fit it.
+
+#![cfg(feature = "app")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::app::{harness_with, settle, type_path, wait_idle};
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use playa::app::export::SizePreset;
+use playa::app::{AppState, PlayaApp};
+
+/// The app with Export PNG… set to a custom `w × h`.
+fn with_export_size(w: u32, h: u32) -> Harness<'static, PlayaApp> {
+    let mut state = AppState::default();
+    state.scene.seed = 7;
+    state.export.size = SizePreset::Custom;
+    state.export.custom = [w, h];
+    harness_with(state)
+}
+
+/// Every label's text on screen.
+fn labels(h: &Harness<'_, PlayaApp>) -> Vec<String> {
+    h.query_all_by_role(Role::Label)
+        .filter_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
+        .collect()
+}
+
+/// Whether the dialog's Export button can be pressed.
+fn export_enabled(h: &Harness<'_, PlayaApp>) -> bool {
+    !h.get_by_role_and_label(Role::Button, "Export")
+        .accesskit_node()
+        .is_disabled()
+}
+
+fn open_export(h: &mut Harness<'_, PlayaApp>) {
+    h.get_by_label("Export PNG…").click();
+    settle(h);
+}
+
+#[test]
+fn the_preview_shows_the_export_frame() {
+    let h = with_export_size(1080, 1080);
+    assert!(
+        h.query_by_label("Export frame: 1080 × 1080").is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    let h = with_export_size(1920, 1080);
+    assert!(h.query_by_label("Export frame: 1920 × 1080").is_some());
+}
+
+#[test]
+fn another_aspect_asks_to_crop_and_the_crop_is_playa_render_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = with_export_size(108, 108);
+    open_export(&mut h);
+    assert!(
+        h.query_by_label_contains("108 × 108 is 1:1, the scene is 16:9")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(!export_enabled(&h), "Export waits for a choice");
+    let out = dir.path().join("square.png");
+    type_path(&mut h, &out);
+
+    h.get_by_label("Crop to the frame").click();
+    settle(&mut h);
+    assert!(export_enabled(&h));
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    wait_idle(&mut h);
+    assert!(out.exists(), "{:?}", labels(&h));
+    // The scene was not changed: the picture is cut from its own.
+    assert_eq!(h.state().scene().aspect, 16.0 / 9.0);
+
+    let ron = dir.path().join("scene.ron");
+    std::fs::write(&ron, h.state().scene().to_ron()).unwrap();
+    let cli = dir.path().join("cli.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+        .args([
+            "render",
+            ron.to_str().unwrap(),
+            "--size",
+            "108x108",
+            "--crop",
+        ])
+        .arg("--out")
+        .arg(&cli)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
+        "the app's crop differs from `playa render --crop`"
+    );
+    let recipe = playa::recipe::read_recipe(&out).unwrap();
+    assert_eq!(
+        recipe.window.map(|w| w.to_string()).as_deref(),
+        Some("108x108+42+0 of 192x108")
+    );
+}
+
+#[test]
+fn changing_the_scene_s_aspect_shows_in_the_preview_and_undoes() {
+    let mut h = with_export_size(1080, 1080);
+    open_export(&mut h);
+    h.get_by_label("Change the scene's aspect to 1:1").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().aspect, 1.0);
+    // The size is the scene's aspect now: nothing to choose.
+    assert!(export_enabled(&h));
+    assert!(
+        h.query_by_label("Crop to the frame").is_none(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(h.state().preview_is_current());
+
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    h.get_by_label("Undo").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().aspect, 16.0 / 9.0);
+}
+
+#[test]
+fn sizes_beyond_8_to_1_are_refused_in_one_red_line() {
+    let mut h = with_export_size(16384, 3);
+    open_export(&mut h);
+    assert!(
+        h.query_by_label("16384×3 is 5461:1; playa draws aspects up to 8:1")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(!export_enabled(&h));
+    assert!(h.query_by_label("Crop to the frame").is_none());
+}
+
+/// The zoom read-out over the preview ("100%").
+fn zoom_label(h: &Harness<'_, PlayaApp>) -> String {
+    labels(h)
+        .into_iter()
+        .find(|l| {
+            l.strip_suffix('%')
+                .is_some_and(|n| n.parse::<f32>().is_ok())
+        })
+        .expect("a zoom read-out")
+}
+
+#[test]
+fn the_zoom_read_out_is_the_preview_s_whatever_the_export_size() {
+    for (w, hh) in [(1920, 1080), (7680, 4320), (320, 180), (1080, 1080)] {
+        let h = with_export_size(w, hh);
+        assert_eq!(zoom_label(&h), "100%", "exporting {w}×{hh}");
+    }
+}
+
+#[test]
+fn a_fast_export_says_milliseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = with_export_size(64, 36);
+    open_export(&mut h);
+    type_path(&mut h, &dir.path().join("tiny.png"));
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    wait_idle(&mut h);
+    let text = h.state().message().expect("a message").text.clone();
+    let took = text
+        .rsplit_once(", ")
+        .and_then(|(_, t)| t.strip_suffix(" ms)"))
+        .unwrap_or_else(|| panic!("{text:?} does not end in milliseconds"));
+    let ms: u32 = took.parse().unwrap();
+    assert!(Duration::from_millis(ms.into()) < Duration::from_secs(1));
+    assert!(!text.contains("0.0 s"), "{text}");
+}
