@@ -142,6 +142,12 @@ fn sizes_beyond_8_to_1_are_refused_in_one_red_line() {
     );
     assert!(!export_enabled(&h));
     assert!(h.query_by_label("Crop to the frame").is_none());
+    // Nor a frame on the preview for a picture that will not be made.
+    assert!(
+        h.query_by_label_contains("Export frame").is_none(),
+        "{:?}",
+        labels(&h)
+    );
 }
 
 /// The zoom read-out over the preview ("100%").

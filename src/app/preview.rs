@@ -345,7 +345,9 @@ impl Preview {
         let max_side = ui.ctx().input(|i| i.max_texture_side).min(MAX_PREVIEW_SIDE) as f32;
         // A picture of another aspect is cut from a larger one of the
         // scene's: the preview shows that one.
-        let crop = crate::window::Window::crop(scene.aspect, picture.0, picture.1);
+        let allowed = crate::window::check_aspect(picture.0, picture.1).is_ok();
+        let crop =
+            crate::window::Window::crop(scene.aspect, picture.0, picture.1).filter(|_| allowed);
         let full_w = crop.map_or(picture.0, |w| w.full_w);
         // Screen pixels per exported pixel when the picture fits the panel.
         let fit_zoom = fit.width() * ppp / full_w.max(1) as f32;
@@ -400,7 +402,10 @@ impl Preview {
         } else {
             self.awaited = None;
         }
-        frame_ui(ui, panel, image_rect, crop, picture);
+        // A size the export refuses has no frame to show.
+        if allowed {
+            frame_ui(ui, panel, image_rect, crop, picture);
+        }
         if let Some(new) = self.overlay_ui(ui, panel, fit_zoom) {
             self.set_zoom(new, fit.center(), fit);
         }
