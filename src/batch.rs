@@ -154,6 +154,7 @@ impl Batch {
             seeds: self.seeds.map(|(a, b)| [a, b]),
             size: self.size.map(|(w, h)| [w, h]),
             compression: self.compression.name().to_string(),
+            crop: self.crop,
         }
     }
 }
@@ -174,6 +175,10 @@ pub struct BatchRecord {
     pub size: Option<[u32; 2]>,
     /// The PNG compression's name (`fast`, `default`, `best`).
     pub compression: String,
+    /// Whether a size of another aspect is cropped (`--crop`); written
+    /// only when it is, so a batch without it records what it always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crop: bool,
 }
 
 /// One input as a manifest records it.

@@ -438,6 +438,7 @@ mod tests {
                 seeds: None,
                 size: None,
                 compression: "fast".into(),
+                crop: false,
             },
             shard: "1/1".into(),
         };
