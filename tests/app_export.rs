@@ -186,3 +186,26 @@ fn a_fast_export_says_milliseconds() {
     assert!(Duration::from_millis(ms.into()) < Duration::from_secs(1));
     assert!(!text.contains("0.0 s"), "{text}");
 }
+
+#[test]
+fn an_animation_at_another_aspect_asks_to_match_it() {
+    let mut state = AppState::default();
+    state.animation_export.size = playa::app::animation_export::AnimationSize::Custom;
+    state.animation_export.custom = [96, 96];
+    let mut h = harness_with(state);
+    h.get_by_label("Export animation…").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains(
+            "96 × 96 is 1:1, the scene is 16:9: an animation is drawn at the scene's aspect"
+        )
+        .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(!export_enabled(&h));
+    h.get_by_label("Change the scene's aspect to 1:1").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().aspect, 1.0);
+    assert!(export_enabled(&h));
+}

@@ -25,6 +25,7 @@ use super::export_dialog::on_thread;
 use super::export_dialog::{Dialog, Exporter, Run};
 use crate::animation::{self, Animation, Format, Options};
 use crate::scene::{MAX_GENERATIONS, Scene};
+use crate::window::{Window, check_aspect};
 
 /// Named animation sizes, by the picture's longer side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +112,19 @@ impl AnimationExportSettings {
     }
 }
 
+/// Whether an animation of `settings` can be made of `scene`: an aspect
+/// playa draws, and the scene's (animations are not cropped).
+fn fits(settings: &AnimationExportSettings, scene: &Scene) -> Result<(), String> {
+    let (w, h) = settings.pixels(scene);
+    check_aspect(w, h).map_err(|e| e.to_string())?;
+    if Window::crop(scene.aspect, w, h).is_some() {
+        return Err(format!(
+            "{w} × {h} is not the scene's aspect: match the size or change the scene"
+        ));
+    }
+    Ok(())
+}
+
 /// The file name `playa animate` would give: `{preset}-{seed}-anim.png`
 /// (or `.gif`).
 pub fn default_file_name(preset: &str, scene: &Scene, format: Format) -> String {
@@ -133,6 +147,9 @@ pub struct AnimationExport {
     frames: [u32; 2],
     /// Frames per second.
     fps: f32,
+    /// The aspect "Change the scene's aspect" asked for, until
+    /// [`AnimationExportDialog::ui`] sets it on the scene.
+    new_aspect: Option<f32>,
 }
 
 impl AnimationExport {
@@ -304,12 +321,23 @@ impl Exporter for AnimationExport {
         ui.weak(format!("{w} × {h} pixels"));
         if let Err(e) = crate::window::check_aspect(w, h) {
             ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+        } else if Window::crop(scene.aspect, w, h).is_some() {
+            // Animations are not cropped: the size or the scene must change.
+            super::export::aspect_mismatch_line(
+                ui,
+                (w, h),
+                scene,
+                "an animation is drawn at the scene's aspect",
+            );
+            // Or "Match aspect", beside the size, changes the size.
+            if let Some(aspect) = super::export::change_aspect_ui(ui, (w, h), false) {
+                dialog.exporter.new_aspect = Some(aspect);
+            }
         }
     }
 
     fn ready(&self, settings: &AnimationExportSettings, scene: &Scene) -> bool {
-        let (w, h) = settings.pixels(scene);
-        crate::window::check_aspect(w, h).is_ok()
+        fits(settings, scene).is_ok()
     }
 
     fn prepare(
@@ -317,9 +345,9 @@ impl Exporter for AnimationExport {
         settings: &AnimationExportSettings,
         scene: &Scene,
     ) -> Result<Animation, String> {
-        let (w, h) = settings.pixels(scene);
-        crate::window::check_aspect(w, h).map_err(|e| e.to_string())?;
-        Animation::new(scene, &self.options(settings), (w, h)).map_err(|e| e.to_string())
+        fits(settings, scene)?;
+        Animation::new(scene, &self.options(settings), settings.pixels(scene))
+            .map_err(|e| e.to_string())
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -460,9 +488,13 @@ impl AnimationExportDialog {
         &mut self,
         ctx: &egui::Context,
         settings: &mut AnimationExportSettings,
-        scene: &Scene,
+        scene: &mut Scene,
     ) -> Option<Message> {
-        self.show(ctx, settings, scene)
+        let message = self.show(ctx, settings, scene);
+        if let Some(aspect) = self.exporter.new_aspect.take() {
+            scene.aspect = aspect;
+        }
+        message
     }
 
     /// The file field's path with the extension of `format` when it ends in

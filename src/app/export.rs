@@ -439,15 +439,7 @@ impl PngExport {
         if Window::crop(scene.aspect, w, h).is_none() {
             return;
         }
-        let size_aspect = aspect_text(w, h);
-        let (sw, sh) = size_for_long_side(scene, 1920);
-        ui.colored_label(
-            ui.visuals().warn_fg_color,
-            format!(
-                "{w} × {h} is {size_aspect}, the scene is {}: the preview shows the frame.",
-                aspect_text(sw, sh)
-            ),
-        );
+        aspect_mismatch_line(ui, (w, h), scene, "the preview shows the frame");
         let chosen = self.crop_chosen == Some(((w, h), scene.aspect));
         ui.horizontal(|ui| {
             if ui
@@ -457,23 +449,49 @@ impl PngExport {
             {
                 self.crop_chosen = Some(((w, h), scene.aspect));
             }
-            let aspect = quantized_aspect(w, h);
-            let fits = (crate::scene::MIN_ASPECT..=crate::scene::MAX_ASPECT).contains(&aspect);
-            let change = ui
-                .add_enabled(
-                    fits,
-                    egui::RadioButton::new(
-                        false,
-                        format!("Change the scene's aspect to {size_aspect}"),
-                    ),
-                )
-                .on_hover_text("Lay the scene out again at this aspect (Undo takes it back)")
-                .on_disabled_hover_text("A scene's aspect goes from 1:4 to 4:1");
-            if change.clicked() {
+            if let Some(aspect) = change_aspect_ui(ui, (w, h), true) {
                 self.new_aspect = Some(aspect);
             }
         });
     }
+}
+
+/// The line saying that `w × h` is not `scene`'s aspect, and what follows
+/// (`then`).
+pub(super) fn aspect_mismatch_line(
+    ui: &mut egui::Ui,
+    (w, h): (u32, u32),
+    scene: &Scene,
+    then: &str,
+) {
+    let (sw, sh) = size_for_long_side(scene, 1920);
+    ui.colored_label(
+        ui.visuals().warn_fg_color,
+        format!(
+            "{w} × {h} is {}, the scene is {}: {then}.",
+            aspect_text(w, h),
+            aspect_text(sw, sh)
+        ),
+    );
+}
+
+/// "Change the scene's aspect to W:H", as a radio button (one choice of
+/// two) or a button; the aspect to give the scene once clicked. Disabled
+/// beyond the scene's own limits (1:4 to 4:1).
+pub(super) fn change_aspect_ui(ui: &mut egui::Ui, (w, h): (u32, u32), radio: bool) -> Option<f32> {
+    let aspect = quantized_aspect(w, h);
+    let fits = (crate::scene::MIN_ASPECT..=crate::scene::MAX_ASPECT).contains(&aspect);
+    let text = format!("Change the scene's aspect to {}", aspect_text(w, h));
+    let change = if radio {
+        ui.add_enabled(fits, egui::RadioButton::new(false, text))
+    } else {
+        ui.add_enabled(fits, egui::Button::new(text))
+    };
+    change
+        .on_hover_text("Lay the scene out again at this aspect (Undo takes it back)")
+        .on_disabled_hover_text("A scene's aspect goes from 1:4 to 4:1")
+        .clicked()
+        .then_some(aspect)
 }
 
 impl ExportDialog {

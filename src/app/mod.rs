@@ -465,10 +465,11 @@ impl PlayaApp {
         {
             self.message = Some(msg);
         }
-        if let Some(msg) =
-            self.animation_export
-                .ui(&ctx, &mut self.state.animation_export, &self.state.scene)
-        {
+        if let Some(msg) = self.animation_export.ui(
+            &ctx,
+            &mut self.state.animation_export,
+            &mut self.state.scene,
+        ) {
             self.message = Some(msg);
         }
         if let Some(msg) = self
