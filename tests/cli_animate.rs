@@ -301,6 +301,10 @@ fn bad_input_is_one_line_exit_2_and_no_file() {
             "--size: picture width 20000 is out of range",
         ),
         (&["--size", "0x10"], "--size"),
+        (
+            &["--size", "900x100"],
+            "--size: 900×100 is 9:1; playa draws aspects up to 8:1",
+        ),
         (&["--hold", "-1"], "hold -1 is out of range"),
         (&["--fps", "-3"], "fps -3 is out of range"),
         (&["--loops", "many"], "--loops \"many\""),
