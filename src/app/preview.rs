@@ -684,10 +684,14 @@ fn frame_ui(
             .corner_radius(4.0)
             .inner_margin(egui::Margin::symmetric(6, 1))
             .show(ui, |ui| {
-                ui.label(
-                    egui::RichText::new(format!("Export frame: {w} × {h}"))
-                        .color(Color32::from_gray(220))
-                        .small(),
+                // Not selectable: a drag that starts on it pans the view.
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!("Export frame: {w} × {h}"))
+                            .color(Color32::from_gray(220))
+                            .small(),
+                    )
+                    .selectable(false),
                 )
                 .on_hover_text(match crop {
                     Some(_) => "Export PNG… writes the part inside the frame",
