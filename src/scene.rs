@@ -156,6 +156,50 @@ pub const RULE_NAMES: &[(&str, &str)] = &[
 
 const _: () = assert!(RULE_NAMES.len() + 1 == RULES.len());
 
+/// The soup densities worth sliding through for each rule of
+/// [`RULE_NAMES`] (by its text): `(rule, lowest, highest, what lies
+/// above)`. Measured by `cargo run --release --example density_ranges`
+/// over the presets (their columns and generations, seeds 1 to 3): from
+/// `lowest` to `highest`, at least 4 runs in 5 leave a field of clumps (at
+/// least 1 cell in 1000 alive, at least 10 clumps, none over a tenth of
+/// the grid). Below `lowest` too few cells live through the generations
+/// to make stones.
+pub const RULE_DENSITIES: &[(&str, f32, f32, &str)] = &[
+    ("B3/S23", 0.05, 0.8, "overcrowding kills nearly every cell"),
+    (
+        "B4678/S35678",
+        0.175,
+        0.45,
+        "the clumps merge into one mass",
+    ),
+    ("B3/S45678", 0.25, 0.525, "the clumps merge into one mass"),
+    ("B35678/S5678", 0.3, 0.5, "the clumps merge into one mass"),
+    (
+        "B36/S23",
+        0.05,
+        0.925,
+        "overcrowding kills nearly every cell",
+    ),
+    ("B3678/S34678", 0.1, 0.325, "the clumps merge into one mass"),
+    (
+        "B5678/S45678",
+        0.325,
+        0.475,
+        "the clumps merge into one mass",
+    ),
+];
+
+/// The densities worth sliding through for `rule` (see
+/// [`RULE_DENSITIES`]) and why they end where they do above; `None` for a
+/// rule with no name, whose slider keeps the whole range.
+pub fn density_range(rule: Rule) -> Option<(std::ops::RangeInclusive<f32>, &'static str)> {
+    let text = rule.to_string();
+    RULE_DENSITIES
+        .iter()
+        .find(|(r, ..)| *r == text)
+        .map(|&(_, lo, hi, above)| (lo..=hi, above))
+}
+
 checked!(de_aspect: f32 = "aspect");
 checked!(de_sun_x: f32 = "sun_x");
 checked!(de_horizon: f32 = "horizon");
@@ -558,6 +602,35 @@ mod tests {
         let scene = Scene::default();
         let text = scene.to_ron();
         assert_eq!(Scene::from_ron(&text, "test").unwrap(), scene, "{text}");
+    }
+
+    /// Each named rule has its densities, and at both ends of them the
+    /// default scene is left a field of clumps, as the `density_ranges`
+    /// example measures it over all the presets.
+    #[test]
+    fn every_named_rule_has_densities_that_leave_clumps() {
+        assert_eq!(RULE_DENSITIES.len(), RULE_NAMES.len());
+        for (name, text) in RULE_NAMES {
+            let rule: Rule = text.parse().unwrap();
+            let (range, _) = density_range(rule).unwrap_or_else(|| panic!("{name}"));
+            for density in [*range.start(), *range.end()] {
+                let mut scene = Scene::default();
+                scene.automaton.rule = rule;
+                scene.automaton.density = density;
+                let plan = crate::compose::Plan::new(&scene).unwrap();
+                let grid = plan.grid();
+                let cells = (grid.width() * grid.height()) as u64;
+                let live = grid.population();
+                let clumps = crate::life::clumps::find(grid, scene.automaton.topology);
+                let largest = clumps.iter().map(|c| u64::from(c.cells)).max();
+                assert!(
+                    live * 1000 >= cells && clumps.len() >= 10 && largest <= Some(cells / 10),
+                    "{name} at {density}: {live} of {cells} alive, {} clumps, {largest:?}",
+                    clumps.len()
+                );
+            }
+        }
+        assert_eq!(density_range("B2/S".parse().unwrap()), None);
     }
 
     #[test]

@@ -104,69 +104,92 @@ impl Playback {
         ready: bool,
     ) {
         self.tick(ui, generation, settings, ready);
+        // Below this width the scrubber would be too short to aim with (or
+        // its end cut off): it goes on a row of its own under the buttons.
+        if ui.available_width() >= ONE_ROW_WIDTH {
+            ui.horizontal(|ui| {
+                self.buttons_ui(ui, generation);
+                ui.separator();
+                self.scrubber_ui(ui, generation);
+            });
+        } else {
+            ui.horizontal(|ui| self.buttons_ui(ui, generation));
+            ui.horizontal(|ui| self.scrubber_ui(ui, generation));
+        }
+    }
+
+    /// Play/pause and the steps.
+    fn buttons_ui(&mut self, ui: &mut egui::Ui, generation: &mut u32) {
+        let (first, last, _) = range();
+        let play_text = if self.playing {
+            "⏸ Pause"
+        } else {
+            "▶ Play"
+        };
+        if ui
+            .add(egui::Button::new(play_text).min_size(egui::vec2(78.0, 0.0)))
+            .on_hover_text("Run the automaton generation by generation (Space)")
+            .clicked()
+        {
+            self.toggle(generation);
+        }
+        if ui
+            .add_enabled(*generation > first, egui::Button::new("⏮"))
+            .on_hover_text("Back to the soup (generation 0)")
+            .clicked()
+        {
+            self.stop();
+            *generation = first;
+        }
+        if ui
+            .add_enabled(*generation > first, egui::Button::new("⏴"))
+            .on_hover_text("One generation back")
+            .clicked()
+        {
+            self.stop();
+            *generation -= 1;
+        }
+        if ui
+            .add_enabled(*generation < last, egui::Button::new("⏵"))
+            .on_hover_text("One generation forward")
+            .clicked()
+        {
+            self.stop();
+            *generation += 1;
+        }
+    }
+
+    /// The scrubber, its value and its end.
+    fn scrubber_ui(&mut self, ui: &mut egui::Ui, generation: &mut u32) {
         let (first, last, log) = range();
-        ui.horizontal(|ui| {
-            let play_text = if self.playing {
-                "⏸ Pause"
-            } else {
-                "▶ Play"
-            };
-            if ui
-                .add(egui::Button::new(play_text).min_size(egui::vec2(78.0, 0.0)))
-                .on_hover_text("Run the automaton generation by generation (Space)")
-                .clicked()
-            {
-                self.toggle(generation);
-            }
-            if ui
-                .add_enabled(*generation > first, egui::Button::new("⏮"))
-                .on_hover_text("Back to the soup (generation 0)")
-                .clicked()
-            {
-                self.stop();
-                *generation = first;
-            }
-            if ui
-                .add_enabled(*generation > first, egui::Button::new("⏴"))
-                .on_hover_text("One generation back")
-                .clicked()
-            {
-                self.stop();
-                *generation -= 1;
-            }
-            if ui
-                .add_enabled(*generation < last, egui::Button::new("⏵"))
-                .on_hover_text("One generation forward")
-                .clicked()
-            {
-                self.stop();
-                *generation += 1;
-            }
-            ui.separator();
-            let label = ui.label("Generation");
-            // The scrubber takes the room left after its value and end.
-            let end_width = 130.0;
-            let slider_width = (ui.available_width() - end_width).max(80.0);
-            ui.spacing_mut().slider_width = slider_width;
-            let before = *generation;
-            let scrub = ui
-                .add(
-                    egui::Slider::new(generation, first..=last)
-                        .logarithmic(log)
-                        .smallest_positive(1.0)
-                        .clamping(egui::SliderClamping::Always)
-                        .update_while_editing(false),
-                )
-                .labelled_by(label.id)
-                .on_hover_text("The generation shown: the Generations setting, drawn wide");
-            super::form::escape_cancels(ui, &scrub, generation, before);
-            if scrub.drag_started() || scrub.gained_focus() {
-                self.stop();
-            }
-            ui.weak(format!("of {last}"));
-        });
+        let label = ui.label("Generation");
+        // The scrubber takes the room left after its value and end.
+        let end_width = 130.0;
+        let slider_width = (ui.available_width() - end_width).max(80.0);
+        ui.spacing_mut().slider_width = slider_width;
+        let before = *generation;
+        let scrub = ui
+            .add(
+                egui::Slider::new(generation, first..=last)
+                    .logarithmic(log)
+                    .smallest_positive(1.0)
+                    .clamping(egui::SliderClamping::Always)
+                    .update_while_editing(false),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("The generation shown: the Generations setting, drawn wide");
+        super::form::escape_cancels(ui, &scrub, generation, before);
+        let number_box = super::form::number_box_area(ui, &scrub);
+        super::form::click_never_drags(ui, label.id, number_box, generation, before);
+        if scrub.drag_started() || scrub.gained_focus() {
+            self.stop();
+        }
+        ui.weak(format!("of {last}"));
     }
 }
+
+/// The timeline's width below which the scrubber goes under the buttons.
+const ONE_ROW_WIDTH: f32 = 560.0;
 
 #[cfg(test)]
 mod tests {

@@ -15,7 +15,9 @@ use std::path::PathBuf;
 use egui::{RichText, Ui};
 
 use super::files::{self, FileDialog};
-use super::form::{escape_cancels, form, lock_button, section, setting_row, uint_row};
+use super::form::{
+    click_never_drags, escape_cancels, float_row, form, lock_button, section, setting_row, uint_row,
+};
 use super::presets::Presets;
 use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
@@ -24,6 +26,9 @@ use crate::randomize::{self, Locks};
 use crate::scene::{self, RULE_NAMES, Scene};
 use crate::setting;
 use crate::share;
+
+/// The room undo and redo take at the end of the export row.
+const UNDO_REDO_WIDTH: f32 = 60.0;
 
 /// What the side panel asks the app to do.
 #[derive(Debug)]
@@ -53,7 +58,9 @@ pub enum Event {
 /// errors, the preset list, an open file dialog.
 pub struct Controls {
     rule_text: String,
-    rule_error: Option<String>,
+    /// Why the rule typed does not parse: the whole message, and its reason
+    /// alone (the line under the field).
+    rule_error: Option<(String, String)>,
     rule_focused: bool,
     /// The scene's rule when typing in the rule field began: Escape brings
     /// it back (valid rules apply as they are typed).
@@ -61,9 +68,24 @@ pub struct Controls {
     /// The scene's share text (its link, or its code): what the Share field
     /// shows whenever it is not being typed in, and what Copy copies.
     share_text: String,
-    /// Text typed into the Share field, checked on Enter or a paste; `None`
-    /// when the field is not being typed in.
+    /// Text typed into the Share field, checked on Enter, a paste or
+    /// leaving the field; `None` when the field shows the scene's text. A
+    /// text that is no scene stays, with `share_error`, to be corrected.
     share_edit: Option<String>,
+    /// Why `share_edit` is no scene, once it was checked.
+    share_error: Option<String>,
+    /// Whether the Share field has the keyboard.
+    share_focused: bool,
+    /// The seed as typed: applied on Enter or leaving the field, when it is
+    /// a whole number that fits (`seed_error` says why it is not).
+    seed_text: String,
+    seed_error: Option<String>,
+    /// Whether the seed field has the keyboard.
+    seed_focused: bool,
+    /// Whether the seed field was typed in since it took the keyboard (a
+    /// field merely visited leaves the seed alone, even if the scene
+    /// changed meanwhile).
+    seed_typed: bool,
     /// The scene's share code, to tell whether the scene is still the one
     /// loaded (see [`AppState::loaded`]).
     scene_code: String,
@@ -97,6 +119,12 @@ impl Controls {
             rule_before: None,
             share_text: files::scene_to_text(scene),
             share_edit: None,
+            share_error: None,
+            share_focused: false,
+            seed_text: scene.seed.to_string(),
+            seed_error: None,
+            seed_focused: false,
+            seed_typed: false,
             scene_code: files::scene_to_text(scene),
             web_url_env: std::env::var(WEB_URL_VAR).ok(),
             share_address: None,
@@ -118,6 +146,15 @@ impl Controls {
             self.rule_text = scene.automaton.rule.to_string();
             self.rule_error = None;
         }
+        if !self.seed_focused {
+            self.seed_text = scene.seed.to_string();
+            self.seed_error = None;
+        }
+        if !self.share_focused {
+            // A text that was no scene gives way to the new scene's.
+            self.share_edit = None;
+            self.share_error = None;
+        }
         self.scene_code = files::scene_to_text(scene);
         self.show_share(scene);
     }
@@ -130,7 +167,7 @@ impl Controls {
 
     /// The error of the rule being typed, if it does not parse.
     pub fn rule_error(&self) -> Option<&str> {
-        self.rule_error.as_deref()
+        self.rule_error.as_ref().map(|(full, _)| full.as_str())
     }
 
     /// Draws the panel, editing `state` in place.
@@ -146,7 +183,7 @@ impl Controls {
                 self.file_ui(ui, state, &mut events);
                 self.open_path_ui(ui, &mut events);
                 ui.add_space(4.0);
-                seed_ui(ui, state, &mut events);
+                self.seed_ui(ui, state, &mut events);
                 ui.add_space(2.0);
                 ui.separator();
                 light_ui(ui, &mut state.scene, &mut state.locks);
@@ -175,7 +212,7 @@ impl Controls {
                 // portal): offer a path field instead.
                 self.open_path.get_or_insert_with(String::new);
                 events.push(Event::Message(
-                    "No file opened. If no dialog appeared, type the path below or drop the file on the window"
+                    "No file opened. If no dialog appeared, type the path in the Path field above, or drop the file on the window"
                         .into(),
                     false,
                 ));
@@ -258,6 +295,7 @@ impl Controls {
             }
         });
         self.presets.windows_ui(ui.ctx(), state, events);
+        let mut wrap = false;
         ui.horizontal(|ui| {
             let export = ui
                 .add(egui::Button::new(RichText::new("Export PNG…").strong()))
@@ -272,24 +310,38 @@ impl Controls {
             {
                 events.push(Event::OpenAnimationExport);
             }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui
-                    .add_enabled(self.can_redo, egui::Button::new("⟳"))
-                    .accessible_name("Redo")
-                    .on_hover_text("Redo (Ctrl+Shift+Z or Ctrl+Y)")
-                    .clicked()
-                {
-                    events.push(Event::Redo);
-                }
-                if ui
-                    .add_enabled(self.can_undo, egui::Button::new("⟲"))
-                    .accessible_name("Undo")
-                    .on_hover_text("Undo (Ctrl+Z)")
-                    .clicked()
-                {
-                    events.push(Event::Undo);
-                }
-            });
+            // Undo and redo at the row's right end, or on a row of their
+            // own in a narrow panel.
+            if ui.available_width() >= UNDO_REDO_WIDTH {
+                self.undo_redo_ui(ui, events);
+            } else {
+                wrap = true;
+            }
+        });
+        if wrap {
+            ui.horizontal(|ui| self.undo_redo_ui(ui, events));
+        }
+    }
+
+    /// Undo and redo, at the right of the row.
+    fn undo_redo_ui(&self, ui: &mut Ui, events: &mut Vec<Event>) {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui
+                .add_enabled(self.can_redo, egui::Button::new("⟳"))
+                .accessible_name("Redo")
+                .on_hover_text("Redo (Ctrl+Shift+Z or Ctrl+Y)")
+                .clicked()
+            {
+                events.push(Event::Redo);
+            }
+            if ui
+                .add_enabled(self.can_undo, egui::Button::new("⟲"))
+                .accessible_name("Undo")
+                .on_hover_text("Undo (Ctrl+Z)")
+                .clicked()
+            {
+                events.push(Event::Undo);
+            }
         });
     }
 
@@ -308,7 +360,7 @@ impl Controls {
             |ui| {
                 let find = |name| setting::find(Scene::SETTINGS, name).expect("a scene setting");
                 form(ui, "automaton", |ui| {
-                    setting_row(ui, find("automaton.density"), scene);
+                    density_row(ui, find("automaton.density"), scene);
                     setting_row(ui, find("automaton.generations"), scene);
                     // The grid may not exceed MAX_GRID_CELLS: columns × columns / aspect.
                     let cells_cap =
@@ -340,7 +392,13 @@ impl Controls {
                                     a.rule = r;
                                     self.rule_error = None;
                                 }
-                                Err(e) => self.rule_error = Some(e.to_string()),
+                                Err(e) => {
+                                    let reason = match &e {
+                                        crate::Error::Rule { reason, .. } => reason.clone(),
+                                        e => e.to_string(),
+                                    };
+                                    self.rule_error = Some((e.to_string(), reason));
+                                }
                             }
                         }
                         if response.lost_focus() {
@@ -348,7 +406,7 @@ impl Controls {
                             if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                                 // Cancelled: the rule from before the edit.
                                 a.rule = before.unwrap_or(a.rule);
-                            } else if let Some(err) = self.rule_error.take() {
+                            } else if let Some((err, _)) = self.rule_error.take() {
                                 // The error names the text typed.
                                 let text = format!("{err}; the rule stays {}", a.rule);
                                 events.push(Event::Message(text, true));
@@ -362,6 +420,11 @@ impl Controls {
                                     a.rule = text.parse().expect("the named rules parse");
                                     self.rule_text = a.rule.to_string();
                                     self.rule_error = None;
+                                    // Into the densities that leave this
+                                    // rule clumps.
+                                    if let Some((range, _)) = scene::density_range(a.rule) {
+                                        a.density = a.density.clamp(*range.start(), *range.end());
+                                    }
                                     ui.close();
                                 }
                             }
@@ -370,17 +433,19 @@ impl Controls {
                         .accessible_name("Known rules");
                     });
                     ui.end_row();
-                    if let Some(err) = &self.rule_error {
-                        ui.label("");
-                        ui.add(
-                            egui::Label::new(
-                                RichText::new(format!("⚠ {err}"))
-                                    .color(ui.visuals().error_fg_color),
-                            )
-                            .wrap(),
-                        );
-                        ui.end_row();
-                    }
+                    // Always one line under the field, so the panel stays put
+                    // while a rule is typed: the error, else the rule's name.
+                    ui.label("");
+                    let line = match &self.rule_error {
+                        Some((err, short)) => {
+                            let color = ui.visuals().error_fg_color;
+                            one_line(ui, RichText::new(format!("⚠ {short}")).color(color))
+                                .on_hover_text(err)
+                        }
+                        None => one_line(ui, RichText::new(rule_name(a.rule)).weak()),
+                    };
+                    line.labelled_by(rule.id);
+                    ui.end_row();
 
                     let topo = ui.label("Edges");
                     ui.horizontal(|ui| {
@@ -434,19 +499,20 @@ impl Controls {
                 .share_edit
                 .clone()
                 .unwrap_or_else(|| self.share_text.clone());
-            let response = ui
-                .add(
-                    egui::TextEdit::singleline(&mut text)
-                        .desired_width(ui.available_width() - 92.0)
-                        .font(egui::TextStyle::Monospace),
-                )
-                .labelled_by(label.id)
-                .on_hover_text(
-                    "This scene as text (a link when a web address is set under 🔗): \
+            let mut edit = egui::TextEdit::singleline(&mut text)
+                .desired_width(ui.available_width() - 92.0)
+                .font(egui::TextStyle::Monospace);
+            if self.share_error.is_some() {
+                edit = edit.text_color(ui.visuals().error_fg_color);
+            }
+            let response = ui.add(edit).labelled_by(label.id).on_hover_text(
+                "This scene as text (a link when a web address is set under 🔗): \
                      copy it to share, paste a code, link or scene to load it",
-                );
+            );
+            self.share_focused = response.has_focus();
             if response.changed() {
                 self.share_edit = Some(text);
+                self.share_error = None;
             }
             let pasted = ui.input(|i| {
                 i.events.iter().find_map(|e| match e {
@@ -455,11 +521,15 @@ impl Controls {
                 })
             });
             let pasted = pasted.filter(|_| response.has_focus());
-            let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            // Leaving the field loads what was typed, as Enter does;
+            // Escape drops it.
+            let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+            let committed = response.lost_focus() && !escaped;
             if let Some(typed) = self
                 .share_edit
                 .as_ref()
-                .filter(|_| pasted.is_some() || entered)
+                .filter(|_| self.share_error.is_none())
+                .filter(|_| pasted.is_some() || committed)
             {
                 // A whole code pasted into the middle of the old one (a click
                 // puts the cursor there) still loads.
@@ -477,11 +547,16 @@ impl Controls {
                         self.share_edit = None;
                         response.surrender_focus();
                     }
-                    Err(e) => events.push(Event::Message(e, true)),
+                    Err(e) => {
+                        // The text stays, to be corrected.
+                        events.push(Event::Message(e.clone(), true));
+                        self.share_error = Some(e);
+                    }
                 }
             }
-            if response.lost_focus() {
+            if response.lost_focus() && escaped {
                 self.share_edit = None;
+                self.share_error = None;
             }
             if ui
                 .button("Copy")
@@ -497,6 +572,12 @@ impl Controls {
             ui.toggle_value(&mut self.address_open, "🔗")
                 .on_hover_text("The web address links are made with");
         });
+        if let Some(e) = &self.share_error {
+            let color = ui.visuals().error_fg_color;
+            one_line(ui, RichText::new(format!("⚠ {e}")).color(color)).on_hover_text(format!(
+                "{e}. Escape in the field shows the scene's code again"
+            ));
+        }
         let env = self.web_url_env.as_deref();
         let from_env = env.is_some_and(|env| !env.trim().is_empty());
         if self.address_open {
@@ -551,54 +632,136 @@ fn absolute(p: PathBuf) -> PathBuf {
     std::path::absolute(&p).unwrap_or(p)
 }
 
-/// Seed field with ◀ ▶ and the dice, then "New scene" and the toggle of
-/// the variations grid.
-fn seed_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
-    ui.horizontal(|ui| {
-        let label = ui.label("Seed");
-        let seed = &mut state.scene.seed;
-        // A fixed width keeps the buttons in place as the seed's digits
-        // change (seeds from the dice have at most six).
-        let height = ui.spacing().interact_size.y;
-        let before = *seed;
-        let field = ui
-            .add_sized(
-                [72.0, height],
-                egui::DragValue::new(seed)
-                    .speed(1.0)
-                    .range(0..=u64::MAX)
-                    .update_while_editing(false),
-            )
-            .labelled_by(label.id);
-        escape_cancels(ui, &field, seed, before);
-        if ui
-            .add_enabled(*seed > 0, egui::Button::new("◀"))
-            .accessible_name("Previous seed")
-            .on_hover_text("Previous seed")
-            .clicked()
-        {
-            *seed -= 1;
+/// `text` on one line as wide as what is left, cut short with "…" when
+/// longer (the caller puts the whole on hover).
+fn one_line(ui: &mut Ui, text: RichText) -> egui::Response {
+    ui.add(egui::Label::new(text).truncate())
+}
+
+/// The name of `rule` in the rule menu, or "Rule of your own".
+fn rule_name(rule: Rule) -> &'static str {
+    let text = rule.to_string();
+    RULE_NAMES
+        .iter()
+        .find(|(_, r)| *r == text)
+        .map_or("Rule of your own", |(name, _)| name)
+}
+
+/// The density row: its slider travels the densities that leave the
+/// scene's named rule a field of clumps ([`scene::density_range`]), the
+/// whole range for a rule with no name; its hover text says why it ends
+/// where it does.
+fn density_row(ui: &mut Ui, setting: &setting::Setting<Scene>, scene: &mut Scene) {
+    let rule = scene.automaton.rule;
+    let (range, hint) = match scene::density_range(rule) {
+        Some((range, above)) => {
+            let hint = format!(
+                "{}. For {} ({rule}) the slider runs from {} to {}: below, too few cells \
+                 live through the generations to make stones; above, {above}. A number \
+                 typed into the box may go from 0 to 1.",
+                setting.hint,
+                rule_name(rule),
+                range.start(),
+                range.end()
+            );
+            (range, hint)
         }
-        if ui
-            .button("▶")
-            .accessible_name("Next seed")
-            .on_hover_text("Next seed")
-            .clicked()
-        {
-            *seed = seed.wrapping_add(1);
-        }
-        let dice = ui
-            .add(egui::Button::new("").min_size(egui::vec2(30.0, 0.0)))
-            .accessible_name("New random seed")
-            .on_hover_text("New random seed (D)");
-        paint_die(ui, dice.rect, ui.style().interact(&dice).fg_stroke.color);
-        if dice.clicked() {
-            events.push(Event::Dice);
-        }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            lock_button(ui, randomize::SEED, &mut state.locks, "seed");
+        None => (0.0..=1.0, format!("{}, from 0 to 1", setting.hint)),
+    };
+    float_row(ui, setting, scene, range, &hint);
+}
+
+/// A seed typed into the seed field: a whole number from 0 to 2^64 − 1,
+/// or why it is not one.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => format!("too large: seeds end at {}", u64::MAX),
+        std::num::IntErrorKind::Empty => "type a whole number".into(),
+        _ => format!("a seed is a whole number from 0 to {}", u64::MAX),
+    })
+}
+
+impl Controls {
+    /// Seed field with ◀ ▶ and the dice, then "New scene" and the toggle of
+    /// the variations grid. A seed typed applies on Enter or leaving the
+    /// field; one that is no seed says why under the field, and the scene
+    /// keeps its seed.
+    fn seed_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Seed");
+            let seed = &mut state.scene.seed;
+            let mut edit = egui::TextEdit::singleline(&mut self.seed_text)
+                .desired_width(84.0)
+                .font(egui::TextStyle::Monospace);
+            if self.seed_error.is_some() {
+                edit = edit.text_color(ui.visuals().error_fg_color);
+            }
+            let field = ui.add(edit).labelled_by(label.id).on_hover_text(format!(
+                "The seed of everything random: a whole number from 0 to {}",
+                u64::MAX
+            ));
+            self.seed_focused = field.has_focus();
+            if field.changed() {
+                self.seed_typed = true;
+                // Half-typed is no error; anything else that is no seed is.
+                self.seed_error = match self.seed_text.trim() {
+                    "" => None,
+                    text => parse_seed(text).err(),
+                };
+            }
+            if field.lost_focus() {
+                let typed = std::mem::take(&mut self.seed_typed);
+                if typed && !ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                    match parse_seed(&self.seed_text) {
+                        Ok(typed) => *seed = typed,
+                        Err(_) if self.seed_text.trim().is_empty() => {}
+                        Err(e) => {
+                            let text = format!("Seed: {e}; the seed stays {seed}");
+                            events.push(Event::Message(text, true));
+                        }
+                    }
+                }
+                self.seed_error = None;
+                self.seed_text = seed.to_string();
+            }
+            if ui
+                .add_enabled(*seed > 0, egui::Button::new("◀"))
+                .accessible_name("Previous seed")
+                .on_hover_text("Previous seed")
+                .clicked()
+            {
+                *seed -= 1;
+            }
+            if ui
+                .add_enabled(*seed < u64::MAX, egui::Button::new("▶"))
+                .accessible_name("Next seed")
+                .on_hover_text("Next seed")
+                .clicked()
+            {
+                *seed += 1;
+            }
+            let dice = ui
+                .add(egui::Button::new("").min_size(egui::vec2(30.0, 0.0)))
+                .accessible_name("New random seed")
+                .on_hover_text("New random seed (D)");
+            paint_die(ui, dice.rect, ui.style().interact(&dice).fg_stroke.color);
+            if dice.clicked() {
+                events.push(Event::Dice);
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                lock_button(ui, randomize::SEED, &mut state.locks, "seed");
+            });
         });
-    });
+        if let Some(e) = &self.seed_error {
+            let color = ui.visuals().error_fg_color;
+            one_line(ui, RichText::new(format!("⚠ {e}")).color(color));
+        }
+        new_scene_ui(ui, state, events);
+    }
+}
+
+/// "New scene" and the toggle of the variations grid.
+fn new_scene_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
     ui.horizontal(|ui| {
         let toggle_width = 110.0;
         let new_scene = ui
@@ -658,9 +821,10 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
     section(ui, "Light", Some((randomize::LIGHT, locks)), true, |ui| {
         form(ui, "light", |ui| {
             let time = ui.label("Time of day");
-            ui.horizontal(|ui| {
-                ui.spacing_mut().item_spacing.x = 2.0;
-                ui.spacing_mut().button_padding.x = 5.0;
+            // Tight, to fit the narrowest panel; wrapping below that.
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 1.0;
+                ui.spacing_mut().button_padding.x = 4.0;
                 for t in TimeOfDay::ALL {
                     ui.selectable_value(&mut scene.time, t, time_label(t));
                 }
@@ -700,6 +864,7 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
                     .accessible_name("Aspect ratio")
                     .on_hover_text("Width / height of the picture");
                 escape_cancels(ui, &field, &mut scene.aspect, before);
+                click_never_drags(ui, aspect.id, field.rect, &mut scene.aspect, before);
             });
             ui.end_row();
         });

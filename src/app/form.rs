@@ -4,7 +4,9 @@
 //! form is [`layer_rows`]: adding a setting to a layer's table adds its row.
 //!
 //! A number typed into a row's box applies on Enter or when the box loses
-//! focus, and Escape restores the value; dragging applies as it moves.
+//! focus, and Escape restores the value; dragging applies as it moves, and
+//! a click that only opens the box for typing never changes the value
+//! ([`click_never_drags`]).
 
 use egui::{Response, RichText, Ui};
 
@@ -55,6 +57,82 @@ pub fn escape_cancels<N: Copy>(ui: &Ui, response: &Response, value: &mut N, befo
             ui.data_mut(|d| d.remove::<u64>(key));
         }
     }
+}
+
+/// Where a press on a number box began, and the value before it.
+#[derive(Clone, Copy)]
+struct Press {
+    before: f64,
+    origin: egui::Pos2,
+    /// Whether the pointer went further than a click may: a deliberate drag.
+    deliberate: bool,
+}
+
+/// Keeps a click on a number box from changing its value. egui decides
+/// between a click (which opens the box for typing) and a drag (which
+/// changes the value) when the pointer has moved a few points or has been
+/// held for 0.8 s, so a slow click with a twitch of the hand nudged the
+/// value and never opened the box. Here a press in `area` (the box) that
+/// ends within egui's click distance of where it began restores the value
+/// it had before the press; a drag further than that keeps what it did.
+/// `id` names the box across frames; `before` is the value before the box
+/// was drawn this frame. Returns whether it restored the value.
+pub fn click_never_drags<N: egui::emath::Numeric>(
+    ui: &Ui,
+    id: egui::Id,
+    area: egui::Rect,
+    value: &mut N,
+    before: N,
+) -> bool {
+    let key = id.with("click_never_drags");
+    let slop = ui.ctx().options(|o| o.input_options.max_click_dist);
+    let (pressed, released, origin, pos) = ui.input(|i| {
+        (
+            i.pointer.primary_pressed(),
+            i.pointer.primary_released(),
+            i.pointer.press_origin(),
+            i.pointer.latest_pos(),
+        )
+    });
+    if pressed {
+        match origin.filter(|o| area.contains(*o)) {
+            Some(origin) => ui.data_mut(|d| {
+                d.insert_temp(
+                    key,
+                    Press {
+                        before: before.to_f64(),
+                        origin,
+                        deliberate: false,
+                    },
+                );
+            }),
+            None => ui.data_mut(|d| d.remove::<Press>(key)),
+        }
+        return false;
+    }
+    let Some(mut press) = ui.data(|d| d.get_temp::<Press>(key)) else {
+        return false;
+    };
+    if pos.is_some_and(|p| p.distance(press.origin) > slop) {
+        press.deliberate = true;
+        ui.data_mut(|d| d.insert_temp(key, press));
+    }
+    if !released {
+        return false;
+    }
+    ui.data_mut(|d| d.remove::<Press>(key));
+    let restore = !press.deliberate && press.before != value.to_f64();
+    if restore {
+        *value = N::from_f64(press.before);
+    }
+    restore
+}
+
+/// The part of a slider's response that is its number box: right of
+/// the slider's rail (`slider_width` wide).
+pub fn number_box_area(ui: &Ui, response: &Response) -> egui::Rect {
+    let rect = response.rect;
+    rect.with_min_x((rect.left() + ui.spacing().slider_width).min(rect.right()))
 }
 
 /// A collapsible group with a title and, at its right, an optional lock.
@@ -112,7 +190,7 @@ pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Op
         return row(ui, setting, t);
     };
     let before = get(t);
-    let (r, v) = slider_row(ui, setting, before, min..=max.max(min), log, |s| {
+    let (r, v) = slider_row(ui, setting, before, min..=max.max(min), log, None, |s| {
         s.smallest_positive(1.0)
     });
     if r.changed() && v != before {
@@ -123,7 +201,8 @@ pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Op
 }
 
 /// The label and slider of a number `setting` now at `before`, within
-/// `range` (logarithmic when `log`; `style` sets the rest). The value a
+/// `range` (logarithmic when `log`; `style` sets the rest), its hover
+/// text `hint` or else the setting's. The value a
 /// typed number applies only on Enter or when the box loses focus, and
 /// Escape restores `before`. Returns the slider's response and its value.
 fn slider_row<T, N: egui::emath::Numeric>(
@@ -132,20 +211,62 @@ fn slider_row<T, N: egui::emath::Numeric>(
     before: N,
     range: std::ops::RangeInclusive<N>,
     log: bool,
+    hint: Option<&str>,
     style: impl FnOnce(egui::Slider<'_>) -> egui::Slider<'_>,
 ) -> (Response, N) {
     let label = ui.label(setting.label);
     let mut v = before;
-    let slider = egui::Slider::new(&mut v, range)
-        .logarithmic(log)
-        .clamping(egui::SliderClamping::Edits)
-        .update_while_editing(false);
-    let r = ui
-        .add(style(slider))
+    let slider = style(
+        egui::Slider::new(&mut v, range)
+            .logarithmic(log)
+            .clamping(egui::SliderClamping::Edits)
+            .update_while_editing(false),
+    );
+    let mut r = ui
+        .add(slider)
         .labelled_by(label.id)
-        .on_hover_text(setting.hint);
+        .on_hover_text(hint.unwrap_or(setting.hint));
     escape_cancels(ui, &r, &mut v, before);
+    if click_never_drags(ui, label.id, number_box_area(ui, &r), &mut v, before) {
+        // Back to the value before the press, which the frames of the
+        // press had already applied.
+        r.mark_changed();
+    }
     (r, v)
+}
+
+/// Like [`setting_row`] for a fractional number whose slider travels
+/// `soft` only (the part of the setting's range worth sliding through),
+/// with `hint` as its hover text. As in Blender, a number typed into the
+/// box may go anywhere in the setting's own range, and a value outside
+/// `soft` (from an older scene) is shown as it is, never moved.
+pub fn float_row<T>(
+    ui: &mut Ui,
+    setting: &Setting<T>,
+    t: &mut T,
+    soft: std::ops::RangeInclusive<f32>,
+    hint: &str,
+) -> Option<Response> {
+    let Value::Float {
+        get,
+        put,
+        min,
+        max,
+        per_unit,
+        ..
+    } = setting.value
+    else {
+        return row(ui, setting, t);
+    };
+    let before = get(t);
+    let (r, v) = slider_row(ui, setting, before, soft, false, Some(hint), |s| {
+        s.max_decimals(3).clamping(egui::SliderClamping::Never)
+    });
+    if r.changed() && v != before {
+        put(t, round_to(v.clamp(min, max), per_unit));
+    }
+    ui.end_row();
+    Some(r)
 }
 
 fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
@@ -160,7 +281,7 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
             ..
         } => {
             let before = get(t);
-            let (r, v) = slider_row(ui, setting, before, min..=max, log, |s| {
+            let (r, v) = slider_row(ui, setting, before, min..=max, log, None, |s| {
                 s.max_decimals(if log { 4 } else { 3 })
             });
             // The slider shows a rounded value (1/15 as 0.067): clamping

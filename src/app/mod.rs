@@ -417,10 +417,13 @@ impl PlayaApp {
                 egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
             )
             .show(ui, |ui| self.status_ui(ui));
+        // The panel may widen to 520 points but always leaves the preview
+        // 400: at 800 points wide, from 300 to 400.
+        let widest = (ctx.content_rect().width() - 400.0).clamp(300.0, 520.0);
         egui::Panel::left("controls")
             .resizable(true)
             .default_size(360.0)
-            .size_range(300.0..=520.0)
+            .size_range(300.0..=widest)
             .show(ui, |ui| {
                 // The panel is as wide as it was made: content wider than
                 // that (a scroll bar appearing beside it, a long name) is
