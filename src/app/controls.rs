@@ -675,9 +675,10 @@ fn density_row(ui: &mut Ui, setting: &setting::Setting<Scene>, scene: &mut Scene
 /// or why it is not one.
 fn parse_seed(text: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow => format!("too large: seeds end at {}", u64::MAX),
+        // Short, to fit one line of the narrowest panel.
+        std::num::IntErrorKind::PosOverflow => "too large: seeds end at 2^64 − 1".into(),
         std::num::IntErrorKind::Empty => "type a whole number".into(),
-        _ => format!("a seed is a whole number from 0 to {}", u64::MAX),
+        _ => "seeds are whole numbers from 0 to 2^64 − 1".into(),
     })
 }
 
@@ -823,8 +824,8 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             let time = ui.label("Time of day");
             // Tight, to fit the narrowest panel; wrapping below that.
             ui.horizontal_wrapped(|ui| {
-                ui.spacing_mut().item_spacing.x = 1.0;
-                ui.spacing_mut().button_padding.x = 4.0;
+                ui.spacing_mut().item_spacing.x = 0.0;
+                ui.spacing_mut().button_padding.x = 3.0;
                 for t in TimeOfDay::ALL {
                     ui.selectable_value(&mut scene.time, t, time_label(t));
                 }
