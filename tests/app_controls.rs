@@ -91,7 +91,10 @@ fn the_rule_fields_error_keeps_its_line_and_is_short() {
     type_into(&mut h, "Rule", &"garbage!?".repeat(8));
     let line = h.get_by_label_contains("⚠");
     let text = line.accesskit_node().value().unwrap_or_default();
-    assert!(text.starts_with("⚠ expected two parts"), "{text}");
+    assert!(
+        text.starts_with("⚠ invalid rule: expected two parts"),
+        "{text}"
+    );
     assert!(!text.contains("garbage"), "{text}");
     assert!(line.rect().height() < 24.0, "{:?}", line.rect());
     assert_eq!(edges_top(&h), top);

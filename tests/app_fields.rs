@@ -150,7 +150,7 @@ fn the_rule_field_shows_the_scenes_rule_after_enter_or_escape() {
     // An invalid rule committed with Enter: the scene keeps its rule, the
     // field shows it, and the status bar says why.
     type_into(&mut h, "Rule", "garbage!?");
-    h.get_by_label_contains("⚠ expected two parts");
+    h.get_by_label_contains("⚠ invalid rule");
     h.key_press(Key::Enter);
     settle(&mut h);
     assert_eq!(h.state().scene().automaton.rule.to_string(), rule);

@@ -394,7 +394,9 @@ impl Controls {
                                 }
                                 Err(e) => {
                                     let reason = match &e {
-                                        crate::Error::Rule { reason, .. } => reason.clone(),
+                                        crate::Error::Rule { reason, .. } => {
+                                            format!("invalid rule: {reason}")
+                                        }
                                         e => e.to_string(),
                                     };
                                     self.rule_error = Some((e.to_string(), reason));
