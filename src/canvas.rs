@@ -282,13 +282,7 @@ impl Canvas {
 
 /// Band `index` of a picture `width` pixels wide: `rows` rows from `y0`.
 fn band_at(y0: u32, rows: u32, width: u32, index: usize, px: &mut [Linear]) -> Band<'_> {
-    Band {
-        y0,
-        rows,
-        width,
-        index,
-        px,
-    }
+    Band::rows(y0, rows, width, index, px)
 }
 
 /// Draws `layers` on `band` as [`crate::render`] does: from the topmost
@@ -315,7 +309,7 @@ fn encode(px: &[Linear], out: &mut [u8], width: u32, y0: u32) {
         .zip(out.chunks_exact_mut(w * 4))
         .enumerate()
     {
-        encode_row(src, dst, y0 + r as u32);
+        encode_row(src, dst, 0, y0 + r as u32);
     }
 }
 

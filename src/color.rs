@@ -114,18 +114,20 @@ fn dither_tile() -> &'static [f32] {
     })
 }
 
-/// Converts one row of linear-light pixels to 8-bit sRGB RGBA (opaque).
+/// Converts pixels `x0..` of row `y` from linear light to 8-bit sRGB RGBA
+/// (opaque).
 ///
 /// Each value goes through the sRGB curve and is rounded down after adding
 /// a per-pixel threshold in [0, 1) from a fixed hashed tile: the mean is
 /// kept, so smooth gradients show no bands, and the threshold depends only
-/// on the pixel position, so the bytes do not depend on threads or bands.
-pub(crate) fn encode_row(src: &[Linear], dst: &mut [u8], y: u32) {
+/// on the pixel position, so the bytes do not depend on threads, bands or
+/// windows.
+pub(crate) fn encode_row(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
     match crate::simd::Build::best() {
         // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
         #[cfg(target_arch = "x86_64")]
-        crate::simd::Build::Avx2 => unsafe { encode_row_avx2(src, dst, y) },
-        crate::simd::Build::Portable => encode_row_any(src, dst, y),
+        crate::simd::Build::Avx2 => unsafe { encode_row_avx2(src, dst, x0, y) },
+        crate::simd::Build::Portable => encode_row_any(src, dst, x0, y),
     }
 }
 
@@ -133,22 +135,29 @@ pub(crate) fn encode_row(src: &[Linear], dst: &mut [u8], y: u32) {
 /// same operations (no fused multiply-add), so the same bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn encode_row_avx2(src: &[Linear], dst: &mut [u8], y: u32) {
-    encode_row_any(src, dst, y);
+unsafe fn encode_row_avx2(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
+    encode_row_any(src, dst, x0, y);
 }
 
 #[inline(always)]
-fn encode_row_any(src: &[Linear], dst: &mut [u8], y: u32) {
+fn encode_row_any(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
     let tile = dither_tile();
     let row = (y as usize % DITHER_SIDE) * DITHER_SIDE * 3;
     let dither = &tile[row..row + DITHER_SIDE * 3];
     let mut rgb = [0u8; DITHER_SIDE * 3];
-    // A tile's width of pixels at a time: the dither row lines up with it.
-    for (src, dst) in src
-        .as_flattened()
-        .chunks(DITHER_SIDE * 3)
-        .zip(dst.chunks_mut(DITHER_SIDE * 4))
-    {
+    // Up to the tile's next edge, then a tile's width of pixels at a time:
+    // the dither row lines up with each piece.
+    let lead = ((DITHER_SIDE - x0 as usize % DITHER_SIDE) % DITHER_SIDE).min(src.len());
+    let (src_lead, src) = src.as_flattened().split_at(lead * 3);
+    let (dst_lead, dst) = dst.split_at_mut(lead * 4);
+    let from = x0 as usize % DITHER_SIDE * 3;
+    let pieces = std::iter::once((src_lead, dst_lead, from)).chain(
+        src.chunks(DITHER_SIDE * 3)
+            .zip(dst.chunks_mut(DITHER_SIDE * 4))
+            .map(|(s, d)| (s, d, 0)),
+    );
+    for (src, dst, from) in pieces {
+        let dither = &dither[from..];
         for ((o, &v), &d) in rgb.iter_mut().zip(src).zip(dither) {
             // `max` first: it maps NaN to 0 (`clamp` would keep it).
             #[allow(clippy::manual_clamp)]
@@ -187,7 +196,7 @@ mod tests {
             let lin = srgb_to_linear(v);
             let src = vec![[lin; 3]; 512];
             let mut dst = vec![0u8; 512 * 4];
-            encode_row(&src, &mut dst, 3);
+            encode_row(&src, &mut dst, 0, 3);
             let mean = dst.chunks(4).map(|p| f64::from(p[0])).sum::<f64>() / 512.0;
             assert!((mean - f64::from(v)).abs() < 0.6, "{v} -> {mean}");
         }
@@ -215,8 +224,8 @@ mod tests {
             })
             .collect();
         let (mut a, mut b) = (vec![0u8; 4000], vec![0u8; 4000]);
-        encode_row(&src, &mut a, 5);
-        encode_row_any(&src, &mut b, 5);
+        encode_row(&src, &mut a, 0, 5);
+        encode_row_any(&src, &mut b, 0, 5);
         assert_eq!(a, b);
     }
 
@@ -229,15 +238,53 @@ mod tests {
         let src = vec![[-1.0, 2.0, f32::NAN]; width];
         for y in [0, 77] {
             let (mut fast, mut plain) = (vec![1u8; width * 4], vec![1u8; width * 4]);
-            encode_row(&src, &mut fast, y);
-            encode_row_any(&src, &mut plain, y);
+            encode_row(&src, &mut fast, 0, y);
+            encode_row_any(&src, &mut plain, 0, y);
             for (x, (p, q)) in fast.chunks(4).zip(plain.chunks(4)).enumerate() {
                 assert_eq!(p, [0, 255, 0, 255], "pixel {x} of row {y}");
                 assert_eq!(q, [0, 255, 0, 255], "pixel {x} of row {y}, plain");
             }
         }
         let mut dst = [1u8; 4];
-        encode_row(&[[f32::NAN, f32::NAN, 0.5]], &mut dst, 3);
+        encode_row(&[[f32::NAN, f32::NAN, 0.5]], &mut dst, 0, 3);
         assert_eq!(dst[..2], [0, 0]);
+    }
+
+    /// A pixel encodes to the same bytes whatever column its piece of row
+    /// starts at: the dither follows the pixel, not the piece.
+    #[test]
+    fn a_piece_of_a_row_encodes_as_the_row_does_there() {
+        let width = 700;
+        let src: Vec<Linear> = (0..width)
+            .map(|i| {
+                let v = (hash32(i) & 0xffff) as f32 / 65_535.0;
+                [v, 0.5 * v, 0.02]
+            })
+            .collect();
+        for y in [0, 9, 130] {
+            let mut whole = vec![0u8; width as usize * 4];
+            encode_row(&src, &mut whole, 0, y);
+            for (x0, n) in [
+                (0, 1),
+                (1, 1),
+                (127, 1),
+                (127, 2),
+                (128, 128),
+                (5, 300),
+                (200, 500),
+                (699, 1),
+            ] {
+                let (a, b) = (x0 as usize, x0 as usize + n);
+                for build in [true, false] {
+                    let mut part = vec![0u8; n * 4];
+                    if build {
+                        encode_row(&src[a..b], &mut part, x0, y);
+                    } else {
+                        encode_row_any(&src[a..b], &mut part, x0, y);
+                    }
+                    assert_eq!(part, whole[a * 4..b * 4], "{n} pixels from {x0} on row {y}");
+                }
+            }
+        }
     }
 }

@@ -164,10 +164,12 @@ impl Plan {
 
     /// The part `[x, y, w, h]` (in pixels, inside the picture) of the
     /// picture at `width × height`, pixel for pixel as [`render`] draws it
-    /// there: only the bands of rows the window spans are drawn, so a view
-    /// zoomed into a picture far larger than the screen (up to the streamed
-    /// limits, [`check_streamed_size`]) costs its visible rows, not the
-    /// picture. A window outside the picture, or empty, is an error.
+    /// there. Only the window is drawn: the layers prepare and draw its
+    /// columns on its rows, in bands of up to [`BAND_ROWS`] rows in
+    /// parallel, so a view zoomed into a picture far larger than the screen
+    /// (up to the streamed limits, [`check_streamed_size`]) costs about what
+    /// a picture of the window's size does. A window outside the picture,
+    /// or empty, is an error.
     pub fn render_window(&self, width: u32, height: u32, window: [u32; 4]) -> Result<RgbaImage> {
         let [x, y, w, h] = window;
         check_size(w, h)?;
@@ -179,35 +181,24 @@ impl Plan {
                 format!("inside the {width}x{height} picture"),
             ));
         }
-        let composer = self.at(width, height)?;
-        let first = y / BAND_ROWS;
-        let last = (y + h).div_ceil(BAND_ROWS);
-        let row_bytes = width as usize * 4;
-        let bands: Vec<(u32, Vec<u8>)> = (first..last)
-            .into_par_iter()
-            .map_init(
-                || composer.scratch(),
-                |scratch, band| {
-                    let y0 = band * BAND_ROWS;
-                    let rows = BAND_ROWS.min(height - y0);
-                    let mut out = vec![0; rows as usize * row_bytes];
-                    composer.render_band(band as usize, &mut out, scratch);
-                    (y0, out)
-                },
+        let composer = self.at_columns(width, height, x..x + w, 0)?;
+        let mut image = RgbaImage::new(w, h);
+        let row_bytes = w as usize * 4;
+        // Bands of the picture's bands of rows, cut to the window: the
+        // first runs to the picture's next band.
+        let head = (BAND_ROWS - y % BAND_ROWS).min(h);
+        let (first, rest) = image.split_at_mut(head as usize * row_bytes);
+        let bands: Vec<(u32, &mut [u8])> = std::iter::once((y, first))
+            .chain(
+                (y + head..)
+                    .step_by(BAND_ROWS as usize)
+                    .zip(rest.chunks_mut(BAND_ROWS as usize * row_bytes)),
             )
             .collect();
-        let mut image = RgbaImage::new(w, h);
-        let cols = x as usize * 4..(x + w) as usize * 4;
-        for (y0, band) in bands {
-            for (i, row) in band.chunks_exact(row_bytes).enumerate() {
-                let py = y0 + i as u32;
-                if (y..y + h).contains(&py) {
-                    let start = (py - y) as usize * w as usize * 4;
-                    image.as_mut()[start..start + w as usize * 4]
-                        .copy_from_slice(&row[cols.clone()]);
-                }
-            }
-        }
+        bands.into_par_iter().for_each_init(
+            || composer.scratch(),
+            |scratch, (y0, out)| composer.draw_rows(y0, out, scratch),
+        );
         Ok(image)
     }
 
@@ -231,10 +222,37 @@ impl Plan {
         width: u32,
         height: u32,
         first: usize,
+        prepare: impl FnMut(usize, &Layer, &Frame) -> Result<Box<dyn Draw>>,
+    ) -> Result<Composer> {
+        self.at_columns_with(width, height, 0..width, first, prepare)
+    }
+
+    /// Like [`Plan::at_from`], for drawing only the columns `cols` (inside
+    /// the picture, not empty): the layers prepare those alone.
+    pub(crate) fn at_columns(
+        &self,
+        width: u32,
+        height: u32,
+        cols: std::ops::Range<u32>,
+        first: usize,
+    ) -> Result<Composer> {
+        self.at_columns_with(width, height, cols, first, |_, layer, frame| {
+            layer.prepare(frame)
+        })
+    }
+
+    fn at_columns_with(
+        &self,
+        width: u32,
+        height: u32,
+        cols: std::ops::Range<u32>,
+        first: usize,
         mut prepare: impl FnMut(usize, &Layer, &Frame) -> Result<Box<dyn Draw>>,
     ) -> Result<Composer> {
         check_streamed_size(width, height)?;
-        let frame = self.frame(width, height);
+        debug_assert!(cols.start < cols.end && cols.end <= width);
+        let mut frame = self.frame(width, height);
+        frame.cols = cols.clone();
         let mut layers = Vec::new();
         let mut index = Vec::new();
         for (i, l) in self.scene.layers.iter().enumerate().skip(first) {
@@ -244,8 +262,9 @@ impl Plan {
             }
         }
         Ok(Composer {
-            width,
             height,
+            x0: cols.start,
+            cols: cols.end - cols.start,
             layers,
             index,
             skip_covered: true,
@@ -394,8 +413,11 @@ fn size_for_height(scene: &Scene, height: u32) -> (u32, u32) {
 /// A scene prepared for drawing at one size: its visible layers with their
 /// precomputed data. Bands can then be drawn in any order, on any thread.
 pub(crate) struct Composer {
-    width: u32,
     height: u32,
+    /// The first column drawn: 0, or a window's left edge.
+    x0: u32,
+    /// The number of columns drawn: the width, or a window's.
+    cols: u32,
     layers: Vec<Box<dyn Draw>>,
     /// The scene's index of each of `layers`.
     index: Vec<usize>,
@@ -423,16 +445,23 @@ impl Composer {
 
     /// A scratch buffer for [`Composer::render_band`].
     pub fn scratch(&self) -> Vec<Linear> {
-        vec![[0.0; 3]; self.width as usize * BAND_ROWS as usize]
+        vec![[0.0; 3]; self.cols as usize * BAND_ROWS as usize]
     }
 
     /// Draws band `index` (rows `index * BAND_ROWS ..`, as many as `out`
     /// holds) as 8-bit sRGB RGBA into `out`.
     pub fn render_band(&self, index: usize, out: &mut [u8], scratch: &mut [Linear]) {
-        let width = self.width as usize;
-        let y0 = index as u32 * BAND_ROWS;
-        let rows = ((out.len() / (width * 4)) as u32).min(self.height.saturating_sub(y0));
-        let px = &mut scratch[..rows as usize * width];
+        self.draw_rows(index as u32 * BAND_ROWS, out, scratch);
+    }
+
+    /// Draws rows from `y0`, as many as `out` holds (all in one of the
+    /// picture's bands of [`BAND_ROWS`]), of the columns prepared, as
+    /// 8-bit sRGB RGBA into `out`.
+    fn draw_rows(&self, y0: u32, out: &mut [u8], scratch: &mut [Linear]) {
+        let cols = self.cols as usize;
+        let rows = ((out.len() / (cols * 4)) as u32).min(self.height.saturating_sub(y0));
+        debug_assert_eq!(y0 / BAND_ROWS, (y0 + rows.max(1) - 1) / BAND_ROWS);
+        let px = &mut scratch[..rows as usize * cols];
         let first = self.first_drawn(y0, y0 + rows).unwrap_or_else(|| {
             px.fill([0.0; 3]);
             0
@@ -440,19 +469,25 @@ impl Composer {
         let mut band = Band {
             y0,
             rows,
-            width: self.width,
-            index,
+            x0: self.x0,
+            width: self.cols,
+            index: (y0 / BAND_ROWS) as usize,
             px,
         };
         for layer in &self.layers[first..] {
             layer.draw(&mut band);
         }
         for (r, dst) in out
-            .chunks_exact_mut(width * 4)
+            .chunks_exact_mut(cols * 4)
             .enumerate()
             .take(rows as usize)
         {
-            encode_row(&band.px[r * width..(r + 1) * width], dst, y0 + r as u32);
+            encode_row(
+                &band.px[r * cols..(r + 1) * cols],
+                dst,
+                self.x0,
+                y0 + r as u32,
+            );
         }
     }
 
@@ -485,7 +520,7 @@ impl Composer {
     /// band after band; `y0` must start a band.
     pub fn render_rows(&self, y0: u32, out: &mut [u8], scratch: &mut [Linear]) {
         debug_assert_eq!(y0 % BAND_ROWS, 0);
-        let band_bytes = self.width as usize * 4 * BAND_ROWS as usize;
+        let band_bytes = self.cols as usize * 4 * BAND_ROWS as usize;
         for (i, chunk) in out.chunks_mut(band_bytes).enumerate() {
             self.render_band((y0 / BAND_ROWS) as usize + i, chunk, scratch);
         }

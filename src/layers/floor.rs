@@ -313,6 +313,8 @@ impl Draw for FloorDraw {
         let mut lattice = [0.0f32; MAX_CELLS + 2];
         let mut points = Vec::new();
         let mut gain = vec![0.0f32; band.width as usize];
+        // `gain[j]` is column `bx0 + j`.
+        let (bx0, bx1) = (band.x0 as usize, band.x1() as usize);
         let tile = crate::noise::noise_tile();
         for y in band.y0.max(self.first)..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
@@ -321,7 +323,9 @@ impl Draw for FloorDraw {
             // amount per row so the tile never lines up.
             let hy = hash32(y.wrapping_mul(0x9e37_79b9) ^ self.seed) as usize;
             let tile_row = &tile[(hy >> 7 & (GRAIN_SIDE - 1)) * GRAIN_SIDE..][..GRAIN_SIDE];
-            let shift = hy & (GRAIN_SIDE - 1);
+            // Rotated on by the band's first column, so that `gain` starts
+            // with the grain of that column.
+            let shift = hy.wrapping_add(bx0) & (GRAIN_SIDE - 1);
             let mut grain_row = [0.0f32; GRAIN_SIDE];
             grain_row[..GRAIN_SIDE - shift].copy_from_slice(&tile_row[shift..]);
             grain_row[GRAIN_SIDE - shift..].copy_from_slice(&tile_row[..shift]);
@@ -349,19 +353,24 @@ impl Draw for FloorDraw {
                     let b = unit(hash2(ix, iz.wrapping_add(1), self.seed));
                     *v = (a + (b - a) * sz - 0.5) * 2.0 * r.patches;
                 }
-                let width = gain.len();
+                // From the row's first column, not the band's: the runs
+                // are the picture's (a run's cell is the one at its start),
+                // and a walk is a step per cell, not per pixel.
                 let mut x = 0;
-                while x < width {
+                while x < bx1 {
                     let gx = (x as f32 + 0.5) * gx_scale + gx0 - ix0;
                     let i = (gx as usize).min(cells - 2);
                     // Pixels whose centres fall in cell i.
                     let end = ((((i + 1) as f32 - gx0 + ix0) / gx_scale - 0.5)
                         .ceil()
                         .max(0.0) as usize)
-                        .clamp(x + 1, width);
+                        .clamp(x + 1, bx1);
                     let (l0, l1) = (lattice[i], lattice[i + 1]);
-                    for (j, k) in gain[x..end].iter_mut().enumerate() {
-                        let t = ((((x + j) as f32 + 0.5) * gx_scale + gx0 - ix0) - i as f32)
+                    // The run's columns in the band (none left of it).
+                    let b = end.max(bx0);
+                    let a = x.clamp(bx0, b);
+                    for (j, k) in gain[a - bx0..b - bx0].iter_mut().enumerate() {
+                        let t = ((((a + j) as f32 + 0.5) * gx_scale + gx0 - ix0) - i as f32)
                             .clamp(0.0, 1.0);
                         *k += l0 + (l1 - l0) * (t * t * (3.0 - 2.0 * t));
                     }
@@ -369,7 +378,7 @@ impl Draw for FloorDraw {
                 }
             }
             if let Some(c) = self.crack_row(r, &mut points) {
-                for (x, k) in gain.iter_mut().enumerate() {
+                for (x, k) in (bx0..).zip(gain.iter_mut()) {
                     *k *= c.shade(x, &points);
                 }
             }

@@ -292,6 +292,9 @@ pub(crate) struct Frame<'a> {
     pub width: u32,
     /// Picture height in pixels.
     pub height: u32,
+    /// The columns that will be drawn: the whole width, or a window's. A
+    /// layer may prepare only these (what it prepares per column).
+    pub cols: std::ops::Range<u32>,
     /// Picture width in pixels, as a float.
     pub w: f32,
     /// Picture height in pixels (= pixels per scene unit of length).
@@ -331,6 +334,7 @@ impl<'a> Frame<'a> {
             horizon_frac: light.horizon,
             width,
             height,
+            cols: 0..width,
             w,
             h,
             horizon: light.horizon * h,
@@ -368,22 +372,43 @@ pub(crate) struct Light {
 /// Rows per band of composition: the layers draw a band at a time.
 pub const BAND_ROWS: u32 = 8;
 
-/// A band of rows being composed, in linear light.
+/// A band being composed, in linear light: up to [`BAND_ROWS`] rows of the
+/// picture, and of those rows the columns `x0..x0 + width` (the whole row,
+/// or a window's columns). Layers work in the picture's coordinates and
+/// draw only the band's columns, so a pixel comes out the same whatever
+/// window it is drawn in.
 pub(crate) struct Band<'a> {
     /// First row of the band.
     pub y0: u32,
     /// Number of rows.
     pub rows: u32,
-    /// Width in pixels.
+    /// First column of the band.
+    pub x0: u32,
+    /// Number of columns.
     pub width: u32,
-    /// Index of the band (bands are [`BAND_ROWS`] rows).
+    /// Index of the picture's band of [`BAND_ROWS`] rows this band lies in
+    /// (`y0 / BAND_ROWS`).
     pub index: usize,
     /// `rows × width` pixels, row after row.
     pub px: &'a mut [Linear],
 }
 
-impl Band<'_> {
-    /// The pixels of row `y` (absolute), which must be in the band.
+impl<'a> Band<'a> {
+    /// The whole rows `y0..y0 + rows` of a picture `width` pixels wide, in
+    /// band `index`.
+    pub fn rows(y0: u32, rows: u32, width: u32, index: usize, px: &'a mut [Linear]) -> Band<'a> {
+        Band {
+            y0,
+            rows,
+            x0: 0,
+            width,
+            index,
+            px,
+        }
+    }
+
+    /// The band's pixels of row `y` (absolute), which must be in the band:
+    /// columns `x0..x1()`.
     #[inline]
     pub fn row(&mut self, y: u32) -> &mut [Linear] {
         let w = self.width as usize;
@@ -391,9 +416,27 @@ impl Band<'_> {
         &mut self.px[start..start + w]
     }
 
+    /// The pixels of row `y` at columns `a..b` (absolute, inside the band).
+    #[inline]
+    pub fn span(&mut self, y: u32, a: u32, b: u32) -> &mut [Linear] {
+        let x0 = self.x0;
+        &mut self.row(y)[(a - x0) as usize..(b - x0) as usize]
+    }
+
     /// One past the last row of the band.
     pub fn y1(&self) -> u32 {
         self.y0 + self.rows
+    }
+
+    /// One past the last column of the band.
+    pub fn x1(&self) -> u32 {
+        self.x0 + self.width
+    }
+
+    /// Columns `a..b` cut to the band's (maybe empty: then `a >= b`).
+    #[inline]
+    pub fn clip(&self, a: u32, b: u32) -> (u32, u32) {
+        (a.max(self.x0), b.min(self.x1()))
     }
 }
 

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use rayon::prelude::*;
+
 use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::color::{Linear, Rgb, mix, mul, scale};
 use crate::error::Result;
@@ -140,7 +142,9 @@ impl Ranges {
         let side = ((f.sun_x - 0.5) * 2.0).clamp(-1.0, 1.0);
         let aspect = f.w / f.h;
         let mut ranges = Vec::with_capacity(n);
-        let mut top = f.horizon;
+        // Each range's ridge row at a column boundary, for the whole width
+        // when a window needs the picture's highest points (below).
+        let mut ridges: Vec<Box<dyn Fn(u32) -> f32 + Sync + '_>> = Vec::with_capacity(n);
         for i in 0..n {
             // 1 for the farthest range, 0 for the nearest.
             let far = if n == 1 {
@@ -155,7 +159,7 @@ impl Ranges {
             let seed = sub_seed(f.seed, 100 + i as u32);
             // Ridge height over the horizon, 0..~1.2, at scene x (in heights,
             // so features keep their shape at any aspect).
-            let profile = |sx: f64, octaves: u32| {
+            let profile = move |sx: f64, octaves: u32| {
                 let v = fbm1(sx * freq, seed, octaves, gain);
                 let broad = fbm1(sx * freq * 0.3 + 31.7, seed ^ 0x55, 2, 0.5);
                 if self.terraces == 0 {
@@ -170,16 +174,19 @@ impl Ranges {
                 let stepped = (q.floor() + crate::noise::smoothstep(0.55, 0.9, q.fract())) / k;
                 (stepped + 0.12 * (v - coarse)).clamp(0.0, 1.3)
             };
-            let to_px = |m: f32| f.horizon - height * (0.2 + 0.8 * math::powf(m, 1.2));
-            let ridge: Vec<f32> = (0..=f.width)
-                .map(|x| to_px(profile(f64::from(x as f32 / f.w * aspect), octaves)))
-                .collect();
+            let to_px = move |m: f32| f.horizon - height * (0.2 + 0.8 * math::powf(m, 1.2));
+            let ridge_at =
+                move |x: u32| to_px(profile(f64::from(x as f32 / f.w * aspect), octaves));
+            // Only the columns drawn: a window of a huge picture prepares
+            // its own columns, not the picture's.
+            let (c0, c1) = (f.cols.start, f.cols.end);
+            let ridge: Vec<f32> = (c0..=c1).map(ridge_at).collect();
             // Light from the slope of the broad shape (fine octaves would
             // streak the faces).
             let e = 0.02f64;
             let mut cols = Columns::default();
-            for x in 0..f.width as usize {
-                let (a, b) = (ridge[x], ridge[x + 1]);
+            for (x, pair) in (c0 as usize..).zip(ridge.windows(2)) {
+                let (a, b) = (pair[0], pair[1]);
                 let slope = b - a;
                 let sx = f64::from((x as f32 + 0.5) / f.w * aspect);
                 let broad = (profile(sx + e, 2) - profile(sx - e, 2)) / (2.0 * e as f32);
@@ -191,7 +198,7 @@ impl Ranges {
                     .push(fbm1(sx * freq * 9.0 + 7.3, seed ^ 0x77, 3, 0.55) * (0.12 - 0.09 * far));
             }
             let min = cols.ridge.iter().copied().fold(f32::INFINITY, f32::min);
-            top = top.min(min);
+            ridges.push(Box::new(ridge_at));
             let haze = (self.haze * (0.2 + 0.6 * far)).min(1.0);
             let lit = mul(rock, p.ground);
             let base = mix(scale(lit, 0.55 + 0.25 * far), p.horizon, haze);
@@ -205,13 +212,63 @@ impl Ranges {
                 foot_haze: 0.3 + 0.3 * far,
             });
         }
+        if f.cols != (0..f.width) {
+            whole_picture_tops(&mut ranges, &ridges, f);
+        }
+        let top = ranges.iter().map(|r| r.top).fold(f.horizon, f32::min);
         RangesDraw {
             opacity: self.opacity,
+            x0: f.cols.start,
             ranges,
             top: top.max(0.0) as u32,
             bottom: (f.horizon + 1.0) as u32,
             horizon: f.horizon,
         }
+    }
+}
+
+/// Gives `ranges`, prepared for a window's columns, the highest points of
+/// the whole picture's ridges (`ridges[i]` is range `i`'s ridge row at a
+/// column boundary) wherever the window would otherwise draw differently.
+///
+/// A band draws a range only on rows from its highest point less its soft
+/// edge, and draws no range above the highest of them (rows the picture
+/// never draws on). A steep column's soft edge can reach above that, so a
+/// window with only its own highest points would draw what the picture
+/// does not. Where a window's columns show nothing above the rows its own
+/// highest points leave out, those are kept; otherwise the picture's whole
+/// ridge is looked at, once per range (rare: a steep column in the window).
+fn whole_picture_tops(
+    ranges: &mut [Range],
+    ridges: &[Box<dyn Fn(u32) -> f32 + Sync + '_>],
+    f: &Frame,
+) {
+    let mut whole = vec![false; ranges.len()];
+    loop {
+        let top = ranges.iter().map(|r| r.top).fold(f.horizon, f32::min);
+        // Rows above `top` and above each range's `top - soft - 1` are left
+        // out; the window's columns must show nothing there (a margin of a
+        // row for rounding).
+        let Some(i) = (0..ranges.len()).find(|&i| {
+            let r = &ranges[i];
+            let skipped = top.max(r.top - r.soft - 1.0);
+            let c = &r.cols;
+            let reach = c
+                .ridge
+                .iter()
+                .zip(&c.inv)
+                .map(|(&ridge, &inv)| ridge - 0.5 * r.soft / inv)
+                .fold(f32::INFINITY, f32::min);
+            !whole[i] && reach < skipped + 1.0
+        }) else {
+            return;
+        };
+        let ridge = &ridges[i];
+        ranges[i].top = (0..f.width)
+            .into_par_iter()
+            .map(|x| 0.5 * (ridge(x) + ridge(x + 1)))
+            .reduce(|| f32::INFINITY, f32::min);
+        whole[i] = true;
     }
 }
 
@@ -258,6 +315,8 @@ struct Range {
 /// The ranges prepared for one picture.
 pub(crate) struct RangesDraw {
     opacity: f32,
+    /// The first column prepared (each range's `cols` start there).
+    x0: u32,
     ranges: Vec<Range>,
     top: u32,
     bottom: u32,
@@ -268,6 +327,7 @@ impl Draw for RangesDraw {
     fn draw(&self, band: &mut Band) {
         let y0 = band.y0.max(self.top);
         let y1 = band.y1().min(self.bottom);
+        let (bx0, bx1) = (band.x0, band.x1());
         for y in y0..y1 {
             let py = y as f32 + 0.5;
             let row = band.row(y);
@@ -285,14 +345,15 @@ impl Draw for RangesDraw {
                 let gully_k = 1.0 / (0.3 * r.height);
                 let op = self.opacity;
                 let c = &r.cols;
+                let (a0, a1) = ((bx0 - self.x0) as usize, (bx1 - self.x0) as usize);
                 // No branches: above the ridge the coverage is 0 and the
                 // blend leaves the pixel exactly as it was.
                 for ((((px, &ridge), &inv), &shade), &gully) in row
                     .iter_mut()
-                    .zip(&c.ridge)
-                    .zip(&c.inv)
-                    .zip(&c.shade)
-                    .zip(&c.gully)
+                    .zip(&c.ridge[a0..a1])
+                    .zip(&c.inv[a0..a1])
+                    .zip(&c.shade[a0..a1])
+                    .zip(&c.gully[a0..a1])
                 {
                     let below = py - ridge;
                     let cov = (below * inv * inv_soft + 0.5).clamp(0.0, 1.0) * op;

@@ -295,7 +295,7 @@ impl Draw for SkyDraw {
 
     fn draw(&self, band: &mut Band) {
         let op = self.opacity;
-        let width = band.width;
+        let bx0 = band.x0;
         for y in band.y0..band.y1() {
             let base = self.rows[y as usize];
             let row = band.row(y);
@@ -311,7 +311,7 @@ impl Draw for SkyDraw {
                 && py < self.horizon
             {
                 let sy = py / self.h;
-                for (x, c) in row.iter_mut().enumerate() {
+                for (x, c) in (bx0..).zip(row.iter_mut()) {
                     let sx = (x as f32 + 0.5) / self.w;
                     let d = (sy - mw.centre(sx)) / 0.09;
                     if d.abs() >= 1.0 {
@@ -332,15 +332,18 @@ impl Draw for SkyDraw {
                 let dy2 = dy * dy;
                 if dy2 < g.r2 {
                     let half = (g.r2 - dy2).sqrt();
-                    let x0 = (g.cx - half).max(0.0) as u32;
-                    let x1 = ((g.cx + half + 1.0).max(0.0) as u32).min(width);
+                    let (x0, x1) = band.clip(
+                        (g.cx - half).max(0.0) as u32,
+                        (g.cx + half + 1.0).max(0.0) as u32,
+                    );
+                    let row = band.row(y);
                     let k = (GLOW_LUT - 1) as f32 / g.r2;
                     for x in x0..x1 {
                         let dx = x as f32 + 0.5 - g.cx;
                         let q = ((dx * dx + dy2) * k) as usize;
                         if q < GLOW_LUT {
                             let v = g.lut[q] * op;
-                            let c = &mut row[x as usize];
+                            let c = &mut row[(x - bx0) as usize];
                             c[0] += g.color[0] * v;
                             c[1] += g.color[1] * v;
                             c[2] += g.color[2] * v;
@@ -352,8 +355,11 @@ impl Draw for SkyDraw {
                 let dy = py - d.cy;
                 if dy.abs() < d.r + 1.0 {
                     let half = ((d.r + 1.0).powi(2) - dy * dy).max(0.0).sqrt();
-                    let x0 = (d.cx - half).max(0.0) as u32;
-                    let x1 = ((d.cx + half + 1.0).max(0.0) as u32).min(width);
+                    let (x0, x1) = band.clip(
+                        (d.cx - half).max(0.0) as u32,
+                        (d.cx + half + 1.0).max(0.0) as u32,
+                    );
+                    let row = band.row(y);
                     for x in x0..x1 {
                         let dx = x as f32 + 0.5 - d.cx;
                         let dist = (dx * dx + dy * dy).sqrt();
@@ -370,7 +376,7 @@ impl Draw for SkyDraw {
                             let k = limb * (1.0 - 0.22 * smoothstep(0.45, 0.75, maria));
                             col = scale(col, k);
                         }
-                        blend(&mut row[x as usize], col, cov * op);
+                        blend(&mut row[(x - bx0) as usize], col, cov * op);
                     }
                 }
             }
@@ -381,14 +387,18 @@ impl Draw for SkyDraw {
             if s.y1 <= band.y0 {
                 continue;
             }
+            let (x0, x1) = band.clip(s.x0, s.x1);
+            if x0 >= x1 {
+                continue;
+            }
             for y in s.y0.max(band.y0)..s.y1.min(band.y1()) {
                 let dy = y as f32 + 0.5 - s.y;
                 let gy = math::exp(-dy * dy * s.inv2s2) * op;
                 let row = band.row(y);
-                for x in s.x0..s.x1 {
+                for x in x0..x1 {
                     let dx = x as f32 + 0.5 - s.x;
                     let g = math::exp(-dx * dx * s.inv2s2) * gy;
-                    let c = &mut row[x as usize];
+                    let c = &mut row[(x - bx0) as usize];
                     *c = add(*c, scale(s.color, g));
                 }
             }

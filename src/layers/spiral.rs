@@ -209,7 +209,7 @@ impl Draw for SpiralDraw {
 
     fn draw(&self, band: &mut Band) {
         let (by0, by1) = (band.y0, band.y1());
-        let width = band.width;
+        let (bx0, bx1) = (band.x0, band.x1());
         let reach = self.hw + 1.5;
         for s in &self.segments {
             if s.y1 <= by0 || s.y0 >= by1 {
@@ -230,8 +230,8 @@ impl Draw for SpiralDraw {
                 };
                 let xa = ax + dx * t0;
                 let xb = ax + dx * t1;
-                let x0 = (xa.min(xb) - reach).floor().max(0.0) as u32;
-                let x1 = ((xa.max(xb) + reach).ceil().max(0.0) as u32).min(width);
+                let x0 = ((xa.min(xb) - reach).floor().max(0.0) as u32).max(bx0);
+                let x1 = ((xa.max(xb) + reach).ceil().max(0.0) as u32).min(bx1);
                 let row = band.row(y);
                 for x in x0..x1 {
                     let px = x as f32 + 0.5;
@@ -240,7 +240,7 @@ impl Draw for SpiralDraw {
                     let d = (ex * ex + ey * ey).sqrt();
                     let cov = (self.hw + 0.5 - d).clamp(0.0, 1.0);
                     if cov > 0.0 {
-                        let c = &mut row[x as usize];
+                        let c = &mut row[(x - bx0) as usize];
                         // Lines add light, like a constellation drawn in the sky.
                         *c = add(*c, scale(self.color, cov * self.opacity * 0.35));
                     }
@@ -254,13 +254,13 @@ impl Draw for SpiralDraw {
             let y1 = ((vy + r * 3.0).ceil().max(0.0) as u32).min(by1);
             for y in y0..y1 {
                 let dy = y as f32 + 0.5 - vy;
-                let x0 = (vx - r * 3.0).floor().max(0.0) as u32;
-                let x1 = ((vx + r * 3.0).ceil().max(0.0) as u32).min(width);
+                let x0 = ((vx - r * 3.0).floor().max(0.0) as u32).max(bx0);
+                let x1 = ((vx + r * 3.0).ceil().max(0.0) as u32).min(bx1);
                 let row = band.row(y);
                 for x in x0..x1 {
                     let dx = x as f32 + 0.5 - vx;
                     let g = math::exp(-(dx * dx + dy * dy) / (r * r)) * self.star_energy;
-                    let c = &mut row[x as usize];
+                    let c = &mut row[(x - bx0) as usize];
                     *c = add(*c, scale(self.color, g * self.opacity * 1.5));
                 }
             }

@@ -301,14 +301,23 @@ impl Draw for TentDraw {
         let op = self.opacity;
         let w = self.w;
         let lantern = [1.0, 0.55, 0.2];
-        let width = band.width;
+        let (bx0, bx1) = (band.x0, band.x1());
+        let clip = |a: u32, b: u32| (a.max(bx0), b.min(bx1));
+        let (sx0, sx1) = clip(self.sx0, self.sx1);
+        // The dome's columns in the band.
+        let (dx0, dx1) = clip(self.x0, self.x0 + self.columns.len() as u32);
+        let dome = if dx0 < dx1 {
+            &self.columns[(dx0 - self.x0) as usize..(dx1 - self.x0) as usize]
+        } else {
+            &[]
+        };
         for y in band.y0.max(self.y0)..band.y1().min(self.y1) {
             let py = y as f32 + 0.5;
             let row = band.row(y);
             // Shadow and the lantern's pool of light on the ground.
-            for x in self.sx0..self.sx1 {
+            for x in sx0..sx1 {
                 let px = x as f32 + 0.5;
-                let c = &mut row[x as usize];
+                let c = &mut row[(x - bx0) as usize];
                 let (u, v) = (
                     (px - self.shadow_c.0) / self.shadow_r.0,
                     (py - self.shadow_c.1) / self.shadow_r.1,
@@ -345,12 +354,11 @@ impl Draw for TentDraw {
                 let lx = ax + (bx - ax) * t;
                 let inv = (by - ay) / ((bx - ax).powi(2) + (by - ay).powi(2)).sqrt();
                 let hw = (0.003 * w).max(0.35);
-                let xa = (lx - 2.0).max(0.0) as u32;
-                let xb = ((lx + 3.0).max(0.0) as u32).min(width);
+                let (xa, xb) = clip((lx - 2.0).max(0.0) as u32, (lx + 3.0).max(0.0) as u32);
                 for x in xa..xb {
                     let d = (x as f32 + 0.5 - lx) * inv;
                     let a = line(d, hw) * op * 0.55 * (hw / 0.35).min(1.0);
-                    let c = &mut row[x as usize];
+                    let c = &mut row[(x - bx0) as usize];
                     *c = mix(*c, [0.02, 0.02, 0.02], a);
                 }
             }
@@ -360,8 +368,8 @@ impl Draw for TentDraw {
             if bottom <= 0.0 {
                 continue;
             }
-            for (k, &(top, inv)) in self.columns.iter().enumerate() {
-                let x = self.x0 as usize + k;
+            for (k, &(top, inv)) in dome.iter().enumerate() {
+                let x = dx0 as usize + k;
                 let px = x as f32 + 0.5;
                 let d = ((top - (self.cy - py)) * inv).min(1e6);
                 let cov = (d + 0.5).clamp(0.0, 1.0) * bottom;
@@ -370,7 +378,7 @@ impl Draw for TentDraw {
                 }
                 let u = (px - self.cx) / w;
                 let col = self.fabric(u, v, top / w);
-                let c = &mut row[x];
+                let c = &mut row[x - bx0 as usize];
                 *c = mix(*c, col, cov * op);
             }
         }

@@ -83,7 +83,10 @@ impl RocksDraw {
     /// into the build that calls it.
     #[inline(always)]
     pub(super) fn visible_runs(&self, band: &Band, scratch: &mut BandScratch, cull: bool) {
-        let width = self.width;
+        // The band's columns: the mask's bit `x - bx0` is column `x`.
+        let (bx0, bx1) = (band.x0, band.x1());
+        let cols = [bx0, bx1];
+        let width = band.width;
         let words = width.div_ceil(64) as usize;
         let rows = band.rows as usize;
         let (by0, by1) = (band.y0 as i32, band.y1() as i32);
@@ -112,13 +115,18 @@ impl RocksDraw {
             }
             let row = &self.rows[r as usize];
             for (i, bbox) in row.boxes.iter().enumerate().rev() {
-                if bbox[1] >= by1 || bbox[3] <= by0 {
+                if bbox[1] >= by1
+                    || bbox[3] <= by0
+                    || bbox[0] >= bx1 as i32
+                    || bbox[2] <= bx0 as i32
+                {
                     continue;
                 }
                 let y0 = bbox[1].max(by0) as u32;
                 let y1 = bbox[3].min(by1) as u32;
-                let x0 = bbox[0].clamp(0, width as i32) as u32;
-                let x1 = bbox[2].clamp(0, width as i32) as u32;
+                // Columns in the mask.
+                let x0 = bbox[0].clamp(bx0 as i32, bx1 as i32) as u32 - bx0;
+                let x1 = bbox[2].clamp(bx0 as i32, bx1 as i32) as u32 - bx0;
                 let mask_of = |y: u32| (y - band.y0) as usize * words;
                 if cull
                     && (covered(&scratch.full, x0, x1)
@@ -139,6 +147,7 @@ impl RocksDraw {
                         continue;
                     }
                     let runs = &mut scratch.runs;
+                    // Runs in the picture's columns.
                     let push = |runs: &mut Vec<Run>, part: Part, a: u32, b: u32| {
                         runs.push(Run {
                             stone,
@@ -148,8 +157,10 @@ impl RocksDraw {
                             part,
                         })
                     };
+                    // Columns `[a, b)` in the mask's bits.
+                    let bits = |[a, b]: [u32; 2]| [a - bx0, b - bx0];
                     if let Some(fit) = s.fit(y) {
-                        let body = s.body(&fit, width);
+                        let body = s.body(&fit, cols);
                         let part = Part::Body(BodyRow {
                             nv: fit.nv,
                             cx: fit.cx,
@@ -159,13 +170,13 @@ impl RocksDraw {
                             push(runs, part, body[0], body[1]);
                         } else {
                             let before = runs.len();
-                            open_runs(m, body, |a, b| push(runs, part, a, b));
+                            open_runs(m, bits(body), |a, b| push(runs, part, a + bx0, b + bx0));
                             // Where the body shows and is whole, it hides
                             // what is behind, its own shadow too.
                             if runs.len() > before {
-                                let inside = s.inside(&fit, width);
+                                let inside = s.inside(&fit, cols);
                                 if inside[0] < inside[1] {
-                                    let added = fill(m, inside);
+                                    let added = fill(m, bits(inside));
                                     open -= added;
                                     row_open[(y - band.y0) as usize] -= added as u32;
                                     filled = true;
@@ -173,12 +184,12 @@ impl RocksDraw {
                             }
                         }
                     }
-                    if let Some((shadow, row)) = s.shadow(y, width) {
+                    if let Some((shadow, row)) = s.shadow(y, cols) {
                         let part = Part::Shadow(row);
                         if !cull {
                             push(runs, part, shadow[0], shadow[1]);
                         } else {
-                            open_runs(m, shadow, |a, b| push(runs, part, a, b));
+                            open_runs(m, bits(shadow), |a, b| push(runs, part, a + bx0, b + bx0));
                         }
                     }
                 }

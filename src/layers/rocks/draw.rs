@@ -84,8 +84,6 @@ pub(super) struct RocksDraw {
     /// Whether hidden pixels are left undrawn: always, but in the test
     /// that checks this against drawing every stone whole.
     pub(super) cull: bool,
-    /// The picture's width in pixels.
-    pub(super) width: u32,
 }
 
 /// Preparations of the rocks so far: each [`RocksDraw`] takes the next

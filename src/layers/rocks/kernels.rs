@@ -69,8 +69,7 @@ impl RocksDraw {
         band: &mut Band,
     ) {
         let shadow = self.shadow * self.opacity;
-        let row = band.row(run.y);
-        let px = &mut row[run.a as usize..run.b as usize];
+        let px = band.span(run.y, run.a, run.b);
         for (k, chunk) in px.chunks_mut(LANES).enumerate() {
             let x0 = run.a as usize + k * LANES;
             // Darkening of red and green, and of blue, lane by lane.
@@ -143,7 +142,6 @@ impl RocksDraw {
         let op = self.opacity;
         let fc = &shading.facets;
         let texture = shading.texture;
-        let row = band.row(y);
         let (a, b) = (run.a, run.b);
         let nv2 = nv * nv;
         // Terms of the row: darker toward the ground; where the faces
@@ -168,7 +166,7 @@ impl RocksDraw {
             .try_into()
             .expect("a tile row");
         let grain_shift = (texture >> 8) as usize;
-        let px = &mut row[a as usize..b as usize];
+        let px = band.span(y, a, b);
         for (k, chunk) in px.chunks_mut(LANES).enumerate() {
             let x0 = a as usize + k * LANES;
             // Columns as i32 (exact below 2^24, as the picture is), which

@@ -350,13 +350,13 @@ impl Stone {
 
 impl Stone {
     /// The columns of the stone's body on the row of `fit` (clipped to the
-    /// picture, possibly empty).
-    pub(super) fn body(&self, fit: &RowFit, width: u32) -> [u32; 2] {
+    /// columns `cols` drawn, possibly empty).
+    pub(super) fn body(&self, fit: &RowFit, cols: [u32; 2]) -> [u32; 2] {
         let reach = (self.outer2 - fit.nv2).sqrt();
         columns(
             fit.cx - reach * fit.radius[0],
             fit.cx + reach * fit.radius[1],
-            width,
+            cols,
         )
     }
 
@@ -364,7 +364,7 @@ impl Stone {
     /// estimated, then checked pixel by pixel at both ends with the very
     /// test the drawing makes (`f` falls toward the centre on each side, so
     /// the run between two passing ends passes).
-    pub(super) fn inside(&self, fit: &RowFit, width: u32) -> [u32; 2] {
+    pub(super) fn inside(&self, fit: &RowFit, cols: [u32; 2]) -> [u32; 2] {
         if fit.nv2 >= self.inner2 {
             return [0, 0];
         }
@@ -377,7 +377,7 @@ impl Stone {
         let [mut a, mut b] = columns(
             fit.cx - reach * fit.radius[0],
             fit.cx + reach * fit.radius[1],
-            width,
+            cols,
         );
         while a < b && !whole(a) {
             a += 1;
@@ -390,7 +390,7 @@ impl Stone {
 
     /// The columns of the stone's shadow on row `y` (possibly empty) and
     /// its outline there; `None` if the shadow misses the row.
-    pub(super) fn shadow(&self, y: u32, width: u32) -> Option<([u32; 2], ShadowRow)> {
+    pub(super) fn shadow(&self, y: u32, cols: [u32; 2]) -> Option<([u32; 2], ShadowRow)> {
         let sdy = (y as f32 + 0.5 - self.sy) * self.sinv[1];
         let sdy2 = sdy * sdy;
         if !self.casts || sdy2 >= 1.0 {
@@ -400,22 +400,24 @@ impl Stone {
         let [left, right] = self.widths(sdy);
         let sinv = [self.sinv[0] / left, self.sinv[0] / right];
         Some((
-            columns(self.sx - half * left, self.sx + half * right, width),
+            columns(self.sx - half * left, self.sx + half * right, cols),
             ShadowRow { sinv, sdy2 },
         ))
     }
 }
 
-/// The columns `[a, b)` of a picture `width` pixels wide whose centres lie
-/// in `lo..hi` (pixel units), and some margin: the drawing tests each
-/// pixel. (Truncation on values clamped to 0 or more, not `ceil`/`floor`,
-/// which are library calls on baseline x86-64.)
+/// The columns `[a, b)` of columns `x0..x1` (of the picture, or of a
+/// window of it) whose centres lie in `lo..hi` (pixel units), and some
+/// margin: the drawing tests each pixel. The same as the picture's columns
+/// cut to `x0..x1`, since both ends are whole numbers. (Truncation on values
+/// clamped to 0 or more, not `ceil`/`floor`, which are library calls on
+/// baseline x86-64.)
 #[inline]
-fn columns(lo: f32, hi: f32, width: u32) -> [u32; 2] {
-    let w = width as f32;
-    let lo = (lo - 0.5).clamp(0.0, w);
+fn columns(lo: f32, hi: f32, [x0, x1]: [u32; 2]) -> [u32; 2] {
+    let (l, r) = (x0 as f32, x1 as f32);
+    let lo = (lo - 0.5).clamp(l, r);
     let a = lo as u32 + u32::from((lo as u32 as f32) < lo);
-    let b = ((hi + 0.5).clamp(0.0, w) as u32).min(width);
+    let b = ((hi + 0.5).clamp(l, r) as u32).min(x1);
     [a, b.max(a)]
 }
 

@@ -376,7 +376,6 @@ impl<'a> Placer<'a> {
             outline: self.outline,
             clearings: f.clearings.clone(),
             cull: true,
-            width: f.width,
         }
     }
 }

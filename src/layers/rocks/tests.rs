@@ -137,13 +137,7 @@ fn paint(w: u32, h: u32, draw: impl Fn(&mut Band)) -> Vec<u32> {
         let mut px: Vec<Linear> = (0..rows * w)
             .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
             .collect();
-        draw(&mut Band {
-            y0,
-            rows,
-            width: w,
-            index,
-            px: &mut px,
-        });
+        draw(&mut Band::rows(y0, rows, w, index, &mut px));
         bits.extend(px.iter().flatten().map(|v| v.to_bits()));
     }
     bits
