@@ -7,6 +7,10 @@
 //!   redrawn) or a tent step (`tent/…`).
 //! - `render`: 1280×720 and 4K, 4K written to a PNG file, 4K death-valley at
 //!   density 0.4, a dense 4K rock field of small stones (~126k).
+//! - `window`: a 1280×720 window of the default scene's 1920×1080 picture
+//!   zoomed 16× (30720×17280, the app's 1600%), over the horizon and the
+//!   tent (`centre`) and over the nearest stones (`stones`), each with its
+//!   plan made, against a plain 1280×720 render (`plain`).
 //! - `batch`: images per second for a 1080p batch rendered to PNG in
 //!   parallel.
 //! - `variations`: a page of the app's variations grid, 16 thumbnails of
@@ -21,6 +25,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use playa::canvas::Canvas;
+use playa::compose::Plan;
 use playa::layers::{Layer, Rocks};
 use playa::picture::{self, Compression};
 use playa::randomize::Locks;
@@ -138,10 +143,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(render(&packed, w, h).unwrap()))
     });
     let dense = dense_scene();
-    let stones = playa::compose::Plan::new(&dense)
-        .unwrap()
-        .stone_count()
-        .unwrap();
+    let stones = Plan::new(&dense).unwrap().stone_count().unwrap();
     eprintln!("dense scene: {stones} stones");
     group.bench_function(
         BenchmarkId::new(format!("dense-{stones}-stones"), "3840x2160"),
@@ -171,6 +173,36 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+    group.finish();
+}
+
+/// A window of a picture 16 times the size of 1920×1080 against a plain
+/// render of the window's size: a window costs its own pixels.
+fn window(c: &mut Criterion) {
+    let scene = Scene::default();
+    let (w, h) = (1280u32, 720u32);
+    let (width, height) = (1920 * 16, 1080 * 16);
+    let mut group = c.benchmark_group("window");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(u64::from(w * h)));
+    group.bench_function(BenchmarkId::new("plain", "1280x720"), |b| {
+        b.iter(|| black_box(render(&scene, w, h).unwrap()))
+    });
+    let horizon = (scene.horizon * height as f32) as u32;
+    for (name, x, y) in [
+        ("centre", (width - w) / 2, horizon - h / 2),
+        ("stones", width / 3, height - h - height / 20),
+    ] {
+        group.bench_function(
+            BenchmarkId::new(name, format!("1280x720-of-{width}x{height}")),
+            |b| {
+                b.iter(|| {
+                    let plan = Plan::new(&scene).unwrap();
+                    black_box(plan.render_window(width, height, [x, y, w, h]).unwrap())
+                })
+            },
+        );
+    }
     group.finish();
 }
 
@@ -221,7 +253,7 @@ fn grid(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, preview, bench, grid);
+criterion_group!(benches, preview, bench, window, grid);
 
 fn main() {
     // The allocator set up as the app runs it (the preview's work is

@@ -181,7 +181,7 @@ impl Plan {
                 format!("inside the {width}x{height} picture"),
             ));
         }
-        let composer = self.at_columns(width, height, x..x + w, 0)?;
+        let composer = self.at_window(width, height, x..x + w, y..y + h)?;
         let mut image = RgbaImage::new(w, h);
         let row_bytes = w as usize * 4;
         // Bands of the picture's bands of rows, cut to the window: the
@@ -224,19 +224,20 @@ impl Plan {
         first: usize,
         prepare: impl FnMut(usize, &Layer, &Frame) -> Result<Box<dyn Draw>>,
     ) -> Result<Composer> {
-        self.at_columns_with(width, height, 0..width, first, prepare)
+        self.at_columns_with(width, height, 0..width, 0..height, first, prepare)
     }
 
-    /// Like [`Plan::at_from`], for drawing only the columns `cols` (inside
-    /// the picture, not empty): the layers prepare those alone.
-    pub(crate) fn at_columns(
+    /// The plan at `width × height` for drawing only the columns `cols` of
+    /// the rows `rows` (inside the picture, not empty): the layers prepare
+    /// those alone.
+    pub(crate) fn at_window(
         &self,
         width: u32,
         height: u32,
         cols: std::ops::Range<u32>,
-        first: usize,
+        rows: std::ops::Range<u32>,
     ) -> Result<Composer> {
-        self.at_columns_with(width, height, cols, first, |_, layer, frame| {
+        self.at_columns_with(width, height, cols, rows, 0, |_, layer, frame| {
             layer.prepare(frame)
         })
     }
@@ -246,6 +247,7 @@ impl Plan {
         width: u32,
         height: u32,
         cols: std::ops::Range<u32>,
+        rows: std::ops::Range<u32>,
         first: usize,
         mut prepare: impl FnMut(usize, &Layer, &Frame) -> Result<Box<dyn Draw>>,
     ) -> Result<Composer> {
@@ -253,6 +255,7 @@ impl Plan {
         debug_assert!(cols.start < cols.end && cols.end <= width);
         let mut frame = self.frame(width, height);
         frame.cols = cols.clone();
+        frame.rows = rows;
         let mut layers = Vec::new();
         let mut index = Vec::new();
         for (i, l) in self.scene.layers.iter().enumerate().skip(first) {

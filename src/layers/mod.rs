@@ -295,6 +295,8 @@ pub(crate) struct Frame<'a> {
     /// The columns that will be drawn: the whole width, or a window's. A
     /// layer may prepare only these (what it prepares per column).
     pub cols: std::ops::Range<u32>,
+    /// The rows that will be drawn: the whole height, or a window's.
+    pub rows: std::ops::Range<u32>,
     /// Picture width in pixels, as a float.
     pub w: f32,
     /// Picture height in pixels (= pixels per scene unit of length).
@@ -335,6 +337,7 @@ impl<'a> Frame<'a> {
             width,
             height,
             cols: 0..width,
+            rows: 0..height,
             w,
             h,
             horizon: light.horizon * h,
@@ -565,6 +568,94 @@ mod tests {
         assert_eq!(KINDS, names.len());
         for (i, layer) in Layer::every_kind().iter().enumerate() {
             assert_eq!(layer.kind_index(), i);
+        }
+    }
+
+    /// Every layer, prepared for a window's columns and rows, paints a band
+    /// of the window's columns with the very bits it paints on those
+    /// columns of the whole rows, over a background that varies: every
+    /// layer of every preset and of a packed field, on windows down to one
+    /// pixel, crossing stones, the tent and the horizon.
+    #[test]
+    fn every_layer_paints_a_window_as_the_whole_rows_there() {
+        let mut scenes: Vec<(String, crate::Scene)> = crate::presets::PRESETS
+            .iter()
+            .map(|p| (p.name.to_string(), p.scene().unwrap()))
+            .collect();
+        let mut packed = crate::Scene::default();
+        packed.automaton.density = 0.5;
+        packed.automaton.columns = 968;
+        scenes.push(("packed".into(), packed));
+        let (w, h) = (333u32, 187u32);
+        let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
+        for (name, scene) in &scenes {
+            let plan = crate::compose::Plan::new(scene).unwrap();
+            let whole = plan.frame(w, h);
+            let horizon = (scene.horizon * h as f32) as u32;
+            for [x, y, cw, ch] in [
+                [0, 0, 1, 1],
+                [332, 186, 1, 1],
+                [5, horizon.saturating_sub(3), 200, 9],
+                [130, 120, 70, 40],
+                [301, 60, 32, 127],
+                [64, 0, 64, 187],
+            ] {
+                let mut window = plan.frame(w, h);
+                window.cols = x..x + cw;
+                window.rows = y..y + ch;
+                for layer in scene.layers.iter().filter(|l| l.visible()) {
+                    let (full, part) = (
+                        layer.prepare(&whole).unwrap(),
+                        layer.prepare(&window).unwrap(),
+                    );
+                    let mut y0 = y;
+                    while y0 < y + ch {
+                        // To the end of the picture's band, or the window's.
+                        let rows = (BAND_ROWS - y0 % BAND_ROWS).min(y + ch - y0);
+                        let index = (y0 / BAND_ROWS) as usize;
+                        let mut row_px: Vec<Linear> = (0..rows * w)
+                            .map(|i| background(i % w, y0 + i / w))
+                            .collect();
+                        full.draw(&mut Band {
+                            y0,
+                            rows,
+                            x0: 0,
+                            width: w,
+                            index,
+                            px: &mut row_px,
+                        });
+                        let mut px: Vec<Linear> = (0..rows * cw)
+                            .map(|i| background(x + i % cw, y0 + i / cw))
+                            .collect();
+                        part.draw(&mut Band {
+                            y0,
+                            rows,
+                            x0: x,
+                            width: cw,
+                            index,
+                            px: &mut px,
+                        });
+                        for r in 0..rows as usize {
+                            let a = r * w as usize + x as usize;
+                            let (got, want) = (
+                                &px[r * cw as usize..][..cw as usize],
+                                &row_px[a..a + cw as usize],
+                            );
+                            assert!(
+                                got.iter()
+                                    .flatten()
+                                    .map(|v| v.to_bits())
+                                    .eq(want.iter().flatten().map(|v| v.to_bits())),
+                                "{name}: {} in window {:?} differs on row {}",
+                                layer.name(),
+                                [x, y, cw, ch],
+                                y0 + r as u32
+                            );
+                        }
+                        y0 += rows;
+                    }
+                }
+            }
         }
     }
 }

@@ -212,7 +212,7 @@ impl Ranges {
                 foot_haze: 0.3 + 0.3 * far,
             });
         }
-        if f.cols != (0..f.width) {
+        if f.cols != (0..f.width) || f.rows != (0..f.height) {
             whole_picture_tops(&mut ranges, &ridges, f);
         }
         let top = ranges.iter().map(|r| r.top).fold(f.horizon, f32::min);
@@ -227,48 +227,51 @@ impl Ranges {
     }
 }
 
-/// Gives `ranges`, prepared for a window's columns, the highest points of
-/// the whole picture's ridges (`ridges[i]` is range `i`'s ridge row at a
-/// column boundary) wherever the window would otherwise draw differently.
+/// Gives `ranges`, prepared for a window's columns, highest points that
+/// make the window draw what the whole picture draws there (`ridges[i]` is
+/// range `i`'s ridge row at a column boundary).
 ///
 /// A band draws a range only on rows from its highest point less its soft
-/// edge, and draws no range above the highest of them (rows the picture
-/// never draws on). A steep column's soft edge can reach above that, so a
-/// window with only its own highest points would draw what the picture
-/// does not. Where a window's columns show nothing above the rows its own
-/// highest points leave out, those are kept; otherwise the picture's whole
-/// ridge is looked at, once per range (rare: a steep column in the window).
+/// edge, and no range above the highest of them all. A steep column's soft
+/// edge reaches above that, so the picture's own highest points decide some
+/// pixels, and a window sees only its own. A window's columns show a range
+/// only below a row `reach`; any column of the picture whose ridge lies a
+/// soft edge and two rows above that stands for the picture's highest point
+/// just as well (every row that shows is drawn either way). Such a column
+/// is looked for among a few hundred; only when none is found (the window
+/// holds the range's highest peak) is every column of the picture looked at.
 fn whole_picture_tops(
     ranges: &mut [Range],
     ridges: &[Box<dyn Fn(u32) -> f32 + Sync + '_>],
     f: &Frame,
 ) {
-    let mut whole = vec![false; ranges.len()];
-    loop {
-        let top = ranges.iter().map(|r| r.top).fold(f.horizon, f32::min);
-        // Rows above `top` and above each range's `top - soft - 1` are left
-        // out; the window's columns must show nothing there (a margin of a
-        // row for rounding).
-        let Some(i) = (0..ranges.len()).find(|&i| {
-            let r = &ranges[i];
-            let skipped = top.max(r.top - r.soft - 1.0);
-            let c = &r.cols;
-            let reach = c
-                .ridge
-                .iter()
-                .zip(&c.inv)
-                .map(|(&ridge, &inv)| ridge - 0.5 * r.soft / inv)
-                .fold(f32::INFINITY, f32::min);
-            !whole[i] && reach < skipped + 1.0
-        }) else {
-            return;
-        };
-        let ridge = &ridges[i];
-        ranges[i].top = (0..f.width)
-            .into_par_iter()
-            .map(|x| 0.5 * (ridge(x) + ridge(x + 1)))
-            .reduce(|| f32::INFINITY, f32::min);
-        whole[i] = true;
+    let top_at = |ridge: &dyn Fn(u32) -> f32, x: u32| 0.5 * (ridge(x) + ridge(x + 1));
+    for (r, ridge) in ranges.iter_mut().zip(ridges) {
+        // Below its own highest point (and so below the highest of all),
+        // a window draws every row as the picture does.
+        if f.rows.start as f32 >= r.top + 1.0 {
+            continue;
+        }
+        let c = &r.cols;
+        let reach = c
+            .ridge
+            .iter()
+            .zip(&c.inv)
+            .map(|(&ridge, &inv)| ridge - 0.5 * r.soft / inv)
+            .fold(f32::INFINITY, f32::min);
+        let high = reach - r.soft - 2.0;
+        const TRIES: u32 = 512;
+        let step = (f.width / TRIES).max(1);
+        let found = (0..f.width)
+            .step_by(step as usize)
+            .map(|x| top_at(ridge, x))
+            .find(|&t| t <= high);
+        r.top = found.unwrap_or_else(|| {
+            (0..f.width)
+                .into_par_iter()
+                .map(|x| top_at(ridge, x))
+                .reduce(|| f32::INFINITY, f32::min)
+        });
     }
 }
 

@@ -215,8 +215,9 @@ impl Tent {
         let flat = (p.light[0].powi(2) + p.light[2].powi(2)).sqrt().max(1e-3);
         let len = (flat / p.light[1].max(0.12)).clamp(0.3, 2.5);
         // Outline per column: dome top and its slope (in pixels).
-        let x0 = (cx - 0.5 * w - 2.0).floor().max(0.0) as u32;
-        let x1 = ((cx + 0.5 * w + 2.0).ceil().max(0.0) as u32).min(f.width);
+        // Only the columns drawn (a window's, in a huge picture).
+        let x0 = ((cx - 0.5 * w - 2.0).floor().max(0.0) as u32).max(f.cols.start);
+        let x1 = ((cx + 0.5 * w + 2.0).ceil().max(0.0) as u32).min(f.cols.end);
         let columns = (x0..x1)
             .map(|x| {
                 let u = (x as f32 + 0.5 - cx) / w.max(1e-3);
