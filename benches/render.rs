@@ -10,7 +10,9 @@
 //! - `window`: a 1280×720 window of the default scene's 1920×1080 picture
 //!   zoomed 16× (30720×17280, the app's 1600%), over the horizon and the
 //!   tent (`centre`) and over the nearest stones (`stones`), each with its
-//!   plan made, against a plain 1280×720 render (`plain`).
+//!   plan made, against a plain 1280×720 render (`plain`) and the window's
+//!   rows across half the picture's width (`half-rows`: a window cost twice
+//!   that when layers drew whole rows).
 //! - `batch`: images per second for a 1080p batch rendered to PNG in
 //!   parallel.
 //! - `variations`: a page of the app's variations grid, 16 thumbnails of
@@ -203,6 +205,23 @@ fn window(c: &mut Criterion) {
             },
         );
     }
+    // What a window cost when layers drew whole rows: the window's rows
+    // across half the picture's width (a window is at most 16384 wide),
+    // so twice this.
+    group.sample_size(10);
+    group.bench_function(
+        BenchmarkId::new("half-rows", format!("15360x720-of-{width}x{height}")),
+        |b| {
+            b.iter(|| {
+                let plan = Plan::new(&scene).unwrap();
+                let y = horizon - h / 2;
+                black_box(
+                    plan.render_window(width, height, [0, y, width / 2, h])
+                        .unwrap(),
+                )
+            })
+        },
+    );
     group.finish();
 }
 
