@@ -32,6 +32,14 @@ pub struct Header {
     pub batch: BatchRecord,
     /// The shard, as `I/N`.
     pub shard: String,
+    /// `--window X,Y,W,H`: the part of each picture made, when given
+    /// (written only then, so other batches record what they always did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<[u32; 4]>,
+    /// The tiles' format (`jpeg`, `png`) when the batch is a Deep Zoom
+    /// pyramid (`--tiles`), whose entries are its tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<String>,
 }
 
 /// One picture of a batch, in place with these bytes.
@@ -441,6 +449,8 @@ mod tests {
                 crop: false,
             },
             shard: "1/1".into(),
+            window: None,
+            tiles: None,
         };
         let entry = Entry {
             key: "a-1".into(),

@@ -18,7 +18,6 @@ use rayon::prelude::*;
 use crate::compose::Composer;
 use crate::encoder::{self, STRIP_ROWS};
 use crate::error::{Error, Result, quote};
-use crate::layers::BAND_ROWS;
 use crate::recipe::{CODE_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
 use crate::scene::Scene;
 use crate::share;
@@ -219,14 +218,21 @@ pub fn render_png<W: Write>(
     })
 }
 
+/// Most pixels of a window [`render_png_window`] draws in one piece (64 MiB
+/// of RGBA); a larger one is drawn strip by strip, each strip a window.
+const WINDOW_HELD: u64 = 1 << 24;
+
 /// Renders the part `window` of `scene`'s picture at `window.full_w ×
 /// window.full_h` straight into a PNG of `window.w × window.h`, pixel for
 /// pixel as that picture has them there, recording the window in the
 /// [`WINDOW_KEY`] chunk (after the scene's chunks and `extra_text`). This
 /// is how a picture of another aspect than the scene's is made (see
-/// [`crate::window`]). The whole picture's size keeps [`render_png`]'s
-/// limits; with [`Compression::Fast`] only the bands of rows the window
-/// spans are drawn, strip by strip.
+/// [`crate::window`]), and `playa render --window`. The whole picture may
+/// be as large as a streamed one ([`crate::compose::check_streamed_size`]):
+/// only the window is drawn ([`crate::compose::Plan::render_window`]), in
+/// one piece when it is small, else strip by strip with
+/// [`Compression::Fast`]; other compressions hold the window, so it keeps
+/// [`crate::compose::check_size`]'s limits.
 pub fn render_png_window<W: Write>(
     out: W,
     scene: &Scene,
@@ -252,40 +258,30 @@ pub fn render_png_window<W: Write>(
         full_w,
         full_h,
     } = window;
-    if compression != Compression::Fast {
-        crate::compose::check_size(full_w, full_h)?;
-        let image =
-            crate::compose::Plan::new(scene)?.render_window(full_w, full_h, [x, y, w, h])?;
+    crate::compose::check_streamed_size(full_w, full_h)?;
+    let plan = crate::compose::Plan::new(scene)?;
+    if compression != Compression::Fast || u64::from(w) * u64::from(h) <= WINDOW_HELD {
+        crate::compose::check_size(w, h)?;
+        let image = plan.render_window(full_w, full_h, [x, y, w, h])?;
         return encode_png_with(out, &image, &texts, compression);
     }
-    let composer = Composer::streamed(scene, full_w, full_h)?;
-    let full_row = full_w as usize * 4;
-    let cols = x as usize * 4..(x + w) as usize * 4;
+    let failed = std::sync::OnceLock::new();
     write_strips(out, w, h, &texts, |i, buffers| {
-        // The strip's rows of the full picture, drawn band by band as the
-        // whole picture's are (the dither follows the full picture's rows).
-        let y0 = y + i as u32 * STRIP_ROWS;
-        let y1 = y0 + STRIP_ROWS.min(h - i as u32 * STRIP_ROWS);
-        let first = y0 / BAND_ROWS * BAND_ROWS;
-        let last = (y1.div_ceil(BAND_ROWS) * BAND_ROWS).min(full_h);
-        let mut full = vec![0; (last - first) as usize * full_row];
-        if buffers.scratch.is_empty() {
-            buffers.scratch = composer.scratch();
-        }
-        composer.render_rows(first, &mut full, &mut buffers.scratch);
-        let mut rgba = std::mem::take(&mut buffers.rgba);
-        rgba.clear();
-        for row in full
-            .chunks_exact(full_row)
-            .skip((y0 - first) as usize)
-            .take((y1 - y0) as usize)
-        {
-            rgba.extend_from_slice(&row[cols.clone()]);
-        }
-        let strip = encoder::compress_strip(&rgba, w as usize, buffers);
-        buffers.rgba = rgba;
-        strip
-    })
+        let y0 = i as u32 * STRIP_ROWS;
+        let rows = STRIP_ROWS.min(h - y0);
+        // Inside the picture, checked above: cannot fail but for memory.
+        let strip = plan
+            .render_window(full_w, full_h, [x, y + y0, w, rows])
+            .unwrap_or_else(|e| {
+                let _ = failed.set(e);
+                RgbaImage::new(w, rows)
+            });
+        encoder::compress_strip(strip.as_raw(), w as usize, buffers)
+    })?;
+    match failed.into_inner() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// [`render_png_window`] when a `window` is given, else [`render_png`] at

@@ -354,3 +354,104 @@ fn a_size_thinner_than_8_to_1_is_refused_in_one_line() {
     assert!(files(dir.path()).is_empty());
     playa_ok(dir.path(), &words("render --size 400x50"));
 }
+
+#[test]
+fn a_window_is_that_rectangle_of_the_picture_and_renders_again_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    playa_ok(d, &words("render badlands --size 96x54 --out full.png"));
+    let full = image::open(d.join("full.png")).unwrap().to_rgba8();
+    for compression in ["fast", "best"] {
+        let out = format!("window-{compression}.png");
+        playa_ok(
+            d,
+            &[
+                &words("render badlands --size 96x54 --window 10,7,30,20 --out")[..],
+                &[&out, "--compression", compression],
+            ]
+            .concat(),
+        );
+        let window = d.join(&out);
+        let cut = image::imageops::crop_imm(&full, 10, 7, 30, 20).to_image();
+        assert_eq!(
+            image::open(&window).unwrap().to_rgba8(),
+            cut,
+            "{compression}"
+        );
+        let recipe = playa::recipe::read_recipe(&window).unwrap();
+        assert_eq!(
+            recipe.window.expect("the window is recorded").to_string(),
+            "30x20+10+7 of 96x54"
+        );
+        // Made again from the window alone: the same bytes.
+        let again = format!("again-{compression}.png");
+        playa_ok(
+            d,
+            &[
+                &["render", &out, "--out", &again],
+                &["--compression", compression][..],
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            std::fs::read(d.join(&again)).unwrap(),
+            std::fs::read(&window).unwrap(),
+            "{compression}"
+        );
+    }
+    // A window of a crop is that rectangle of the crop.
+    playa_ok(
+        d,
+        &words("render badlands --size 54x54 --crop --out crop.png"),
+    );
+    playa_ok(
+        d,
+        &words("render crop.png --window 3,4,20,10 --out of-crop.png"),
+    );
+    let crop = image::open(d.join("crop.png")).unwrap().to_rgba8();
+    assert_eq!(
+        image::open(d.join("of-crop.png")).unwrap().to_rgba8(),
+        image::imageops::crop_imm(&crop, 3, 4, 20, 10).to_image()
+    );
+    // The whole picture as a window is the plain picture.
+    playa_ok(
+        d,
+        &words("render badlands --size 96x54 --window 0,0,96,54 --out whole.png"),
+    );
+    assert_eq!(
+        std::fs::read(d.join("whole.png")).unwrap(),
+        std::fs::read(d.join("full.png")).unwrap()
+    );
+}
+
+#[test]
+fn a_bad_window_is_refused_in_one_line_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (window, says) in [
+        ("90,0,10,10", "reaches past the 96x54 picture (to 100,10)"),
+        ("0,50,10,5", "reaches past the 96x54 picture (to 10,55)"),
+        ("4294967295,0,2,2", "reaches past the 96x54 picture"),
+        ("0,0,0,5", "the window is empty (0x5)"),
+        ("0,0,5,0", "the window is empty (5x0)"),
+        ("1,2,3", "give X,Y,W,H"),
+        ("1,2,3,4,5", "give X,Y,W,H"),
+        ("a,b,c,d", "give X,Y,W,H"),
+        ("-1,0,5,5", "give X,Y,W,H"),
+        ("", "give X,Y,W,H"),
+    ] {
+        let o = playa(
+            dir.path(),
+            &[
+                "render", "--size", "96x54", "--window", window, "--out", "w",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{window}");
+        let err = stderr(&o);
+        assert_eq!(err.trim().lines().count(), 1, "{window}: {err}");
+        assert!(
+            err.contains("--window") && err.contains(says),
+            "{window}: {err}"
+        );
+        assert!(files(dir.path()).is_empty(), "{window}");
+    }
+}

@@ -60,6 +60,14 @@ pub struct RenderArgs {
     /// chunk), so rendering it again makes the same picture.
     #[arg(long, requires = "size")]
     crop: bool,
+    /// Render only the rectangle X,Y,W,H (pixels: left, top, width, height)
+    /// of the picture of --size (or of each input's own size) as its own
+    /// W×H PNG, at the rectangle's cost, e.g. --size 20480x11520 --window
+    /// 9600,5400,1280,720. The PNG records the window (its playa:window
+    /// chunk), so rendering it again makes the same picture.
+    #[arg(long, value_name = "X,Y,W,H", conflicts_with_all = ["crop", "tiles"],
+          allow_hyphen_values = true)]
+    window: Option<String>,
     /// Output directory (created if needed), or a file ending in .png when
     /// the batch is one image. Default: the current directory.
     #[arg(long, value_name = "DIR|FILE.png")]
@@ -113,6 +121,66 @@ pub struct RenderArgs {
     list: bool,
 }
 
+/// Reads `--window X,Y,W,H`: four whole numbers, the width and height at
+/// least 1.
+fn parse_window(text: &str) -> Result<[u32; 4], String> {
+    let bad = || {
+        format!(
+            "--window {}: give X,Y,W,H, four whole numbers (left, top, width, height \
+             in pixels), e.g. 0,0,1280,720",
+            clip(text)
+        )
+    };
+    let parts: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let [x, y, w, h] = parts[..] else {
+        return Err(bad());
+    };
+    if w == 0 || h == 0 {
+        return Err(format!(
+            "--window {}: the window is empty ({w}x{h}); its width and height must be at least 1",
+            clip(text)
+        ));
+    }
+    Ok([x, y, w, h])
+}
+
+/// Makes `job` the rectangle `[x, y, w, h]` of the picture it would make:
+/// of a cropped picture, the same rectangle of that crop. The whole
+/// picture stays a plain picture. The error says where the rectangle
+/// falls outside.
+fn apply_window(job: &mut Job, [x, y, w, h]: [u32; 4]) -> Result<(), String> {
+    let (pw, ph) = job.size;
+    let right = u64::from(x) + u64::from(w);
+    let bottom = u64::from(y) + u64::from(h);
+    if right > u64::from(pw) || bottom > u64::from(ph) {
+        return Err(format!(
+            "{x},{y},{w},{h} reaches past the {pw}x{ph} picture (to {right},{bottom}); \
+             it must lie inside it"
+        ));
+    }
+    if (x, y, w, h) == (0, 0, pw, ph) {
+        return Ok(());
+    }
+    let (ox, oy, full_w, full_h) = match job.window {
+        Some(c) => (c.x, c.y, c.full_w, c.full_h),
+        None => (0, 0, pw, ph),
+    };
+    job.window = Some(playa::window::Window {
+        x: ox + x,
+        y: oy + y,
+        w,
+        h,
+        full_w,
+        full_h,
+    });
+    job.size = (w, h);
+    Ok(())
+}
+
 fn parse_tile_format(text: &str) -> Result<TileFormat, String> {
     text.parse()
 }
@@ -146,7 +214,14 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     };
     // Streamed into a file (fast compression, or tiles) a picture may be
     // far bigger than one held in memory.
-    let streamed = args.compression == Compression::Fast || args.tiles.is_some();
+    let streamed =
+        args.compression == Compression::Fast || args.tiles.is_some() || args.window.is_some();
+    let rect = args
+        .window
+        .as_deref()
+        .map(parse_window)
+        .transpose()
+        .map_err(CliError::Usage)?;
     let size = match args.size {
         Some((w, h)) => {
             let (w, h) = (
@@ -235,7 +310,18 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             "the batch has {count} images, more than the limit of {MAX_BATCH}"
         )));
     }
-    let all_jobs = batch.jobs().map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut all_jobs = batch.jobs().map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some(rect) = rect {
+        let several = batch.inputs.len() > 1;
+        for job in &mut all_jobs {
+            apply_window(job, rect).map_err(|e| {
+                CliError::Usage(match several {
+                    true => format!("{}: --window {e}", clip(&job.input)),
+                    false => format!("--window {e}"),
+                })
+            })?;
+        }
+    }
     let single_file = args
         .out
         .as_ref()
@@ -294,6 +380,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         let header = Header {
             batch: batch.record(),
             shard: shard.to_string(),
+            window: rect,
+            tiles: None,
         };
         // A whole batch rendered into a directory that holds another
         // batch's manifest starts it anew (batches rendered one after
