@@ -212,10 +212,19 @@ impl Writer {
 
     /// Appends `entry` as one line, written in one call and flushed to disk.
     pub fn record(&self, entry: &Entry) -> Result<()> {
-        let mut line = serde_json::to_string(entry).expect("an entry serializes");
-        line.push('\n');
+        self.record_all(std::slice::from_ref(entry))
+    }
+
+    /// Appends `entries`, a line each, written in one call and flushed to
+    /// disk once (a pyramid's tiles are recorded a group at a time).
+    pub fn record_all(&self, entries: &[Entry]) -> Result<()> {
+        let mut lines = String::new();
+        for entry in entries {
+            lines += &serde_json::to_string(entry).expect("an entry serializes");
+            lines.push('\n');
+        }
         let mut file = self.file.lock().expect("no panics while held");
-        file.write_all(line.as_bytes())
+        file.write_all(lines.as_bytes())
             .and_then(|()| file.sync_data())
             .map_err(|e| Error::io(&self.path, e))
     }

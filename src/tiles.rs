@@ -3,26 +3,27 @@
 //!
 //! A pyramid of a `W × H` picture has levels `0..=L`, `L = ⌈log2 max(W, H)⌉`:
 //! level `L` is the picture, each level below it half the one above
-//! (rounded up), down to 1 × 1 at level 0. Each level is cut into tiles of
-//! [`TILE_SIZE`] pixels with [`OVERLAP`] pixel of overlap on each inner
-//! edge, written as `{name}_files/{level}/{column}_{row}.{jpeg|png}` beside
-//! a `{name}.dzi` descriptor. A level is halved as libvips' `dzsave` does
-//! (tested against it where `vips` is installed): an odd last column or row
-//! is repeated, and each pixel is the rounded mean of a 2 × 2 block of
-//! sRGB values.
+//! (rounded up), down to 1 × 1 at level 0, as libvips' `dzsave` sizes them
+//! (tested against it where `vips` is installed). Each level is cut into
+//! tiles of [`TILE_SIZE`] pixels with [`OVERLAP`] pixel of overlap on each
+//! inner edge, written as `{name}_files/{level}/{column}_{row}.{jpeg|png}`
+//! beside a `{name}.dzi` descriptor.
 //!
-//! The picture is drawn in strips, as a streamed PNG is, and its rows flow
-//! through the levels: each level keeps only the rows of its current row of
-//! tiles (`TILE_SIZE + 2` rows), so memory is bounded by about
-//! `2 × 256 × W × 3` bytes whatever the height.
+//! Every level is the scene drawn at that level's size (not the level
+//! above halved, so lower levels are as sharp as the picture), and every
+//! tile is drawn on its own as a window of its level
+//! ([`Plan::render_window`]): a pyramid takes the memory of a few tiles
+//! whatever its size, and its tiles can be shared out over a job array by
+//! their [`Tile::key`] (`playa render --tiles --shard`), each tile the same
+//! bytes whoever draws it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
+use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::compose::Composer;
-use crate::encoder::STRIP_ROWS;
+use crate::compose::Plan;
 use crate::error::{Error, Result, quote};
 use crate::scene::Scene;
 
@@ -91,12 +92,174 @@ pub fn descriptor(width: u32, height: u32, format: TileFormat) -> String {
     )
 }
 
+/// The size of each level of a `width × height` picture's pyramid, from
+/// level 0 (1 × 1) up to the picture's own.
+pub fn level_sizes(width: u32, height: u32) -> Vec<(u32, u32)> {
+    let count = level_count(width, height) as usize;
+    let mut sizes = Vec::with_capacity(count);
+    let (mut w, mut h) = (width, height);
+    for _ in 0..count {
+        sizes.push((w, h));
+        (w, h) = (w.div_ceil(2), h.div_ceil(2));
+    }
+    sizes.reverse();
+    sizes
+}
+
+/// One tile of a pyramid: its level and its place in the level's grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tile {
+    /// The level (0: 1 × 1).
+    pub level: u32,
+    /// The column, from the left.
+    pub column: u32,
+    /// The row, from the top.
+    pub row: u32,
+}
+
+impl Tile {
+    /// The tile's stable name, `{level}/{column}_{row}`: what shards deal
+    /// tiles by and manifests record them under.
+    pub fn key(&self) -> String {
+        format!("{}/{}_{}", self.level, self.column, self.row)
+    }
+
+    /// The tile's file in the pyramid's folder:
+    /// `{name}_files/{level}/{column}_{row}.{format}`.
+    pub fn file(&self, name: &str, format: TileFormat) -> String {
+        format!("{name}_files/{}.{}", self.key(), format.name())
+    }
+
+    /// The rectangle `[x, y, w, h]` the tile shows of its level, `width ×
+    /// height`: its cell of the grid and [`OVERLAP`] more on each side
+    /// that has a neighbour.
+    pub fn window(&self, width: u32, height: u32) -> [u32; 4] {
+        let x0 = (self.column * TILE_SIZE).saturating_sub(OVERLAP);
+        let y0 = (self.row * TILE_SIZE).saturating_sub(OVERLAP);
+        let x1 = ((self.column + 1) * TILE_SIZE + OVERLAP).min(width);
+        let y1 = ((self.row + 1) * TILE_SIZE + OVERLAP).min(height);
+        [x0, y0, x1 - x0, y1 - y0]
+    }
+}
+
+/// Every tile of a `width × height` picture's pyramid, level by level from
+/// the smallest (so a pyramid being made shows whole from afar first),
+/// row by row.
+pub fn all_tiles(width: u32, height: u32) -> Vec<Tile> {
+    let mut tiles = Vec::new();
+    for (level, (w, h)) in level_sizes(width, height).into_iter().enumerate() {
+        for row in 0..h.div_ceil(TILE_SIZE) {
+            for column in 0..w.div_ceil(TILE_SIZE) {
+                tiles.push(Tile {
+                    level: level as u32,
+                    column,
+                    row,
+                });
+            }
+        }
+    }
+    tiles
+}
+
+/// A tile written by [`write_tiles`]: its file, relative to the pyramid's
+/// folder, and how long it took in milliseconds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The tile.
+    pub tile: Tile,
+    /// Its file, relative to the pyramid's folder ([`Tile::file`]).
+    pub file: String,
+    /// Milliseconds it took to draw, encode and write.
+    pub ms: u64,
+}
+
+/// Tiles drawn at once before [`write_tiles`] reports them: enough to keep
+/// every core busy, few enough that memory is a few tiles' worth.
+const TILES_AT_ONCE: usize = 16;
+
+/// Draws `tiles` of the pyramid `name` of `plan`'s scene at `width ×
+/// height` into `dir` (each level at its own size, each tile a window of
+/// it) and writes each atomically to its [`Tile::file`], in parallel a few
+/// at a time; `written` is told of each group of tiles once their files are
+/// in place (a manifest records them there). Stops at the first error.
+pub fn write_tiles(
+    dir: &Path,
+    name: &str,
+    plan: &Plan,
+    (width, height): (u32, u32),
+    format: TileFormat,
+    tiles: &[Tile],
+    mut written: impl FnMut(&[Written]) -> Result<()>,
+) -> Result<()> {
+    crate::compose::check_streamed_size(width, height)?;
+    let sizes = level_sizes(width, height);
+    for level in 0..sizes.len() {
+        let path = dir.join(format!("{name}_files/{level}"));
+        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+    }
+    for group in tiles.chunks(TILES_AT_ONCE) {
+        let done = group
+            .par_iter()
+            .map(|tile| {
+                let start = Instant::now();
+                let (w, h) = *sizes.get(tile.level as usize).ok_or_else(|| {
+                    Error::out_of_range("tile level", tile.level, "a level of the pyramid")
+                })?;
+                let bytes = render_tile(plan, (w, h), tile.window(w, h), format)?;
+                let file = tile.file(name, format);
+                crate::atomic::write_atomically(&dir.join(&file), &bytes)?;
+                Ok(Written {
+                    tile: *tile,
+                    file,
+                    ms: start.elapsed().as_millis() as u64,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        written(&done)?;
+    }
+    Ok(())
+}
+
+/// The rectangle `window` of `plan`'s picture at `size`, encoded as a tile.
+fn render_tile(
+    plan: &Plan,
+    size: (u32, u32),
+    window: [u32; 4],
+    format: TileFormat,
+) -> Result<Vec<u8>> {
+    let rgba = plan.render_window(size.0, size.1, window)?;
+    let rgb: Vec<u8> = rgba
+        .as_raw()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let mut out = Vec::new();
+    encode_tile(&mut out, &rgb, window[2], window[3], format)?;
+    Ok(out)
+}
+
+/// Writes the pyramid's `{name}.dzi` and its viewer (`index.html` and
+/// OpenSeadragon's files) into `dir`, each atomically: the same bytes
+/// whichever shard writes them.
+pub fn write_descriptor(
+    dir: &Path,
+    name: &str,
+    width: u32,
+    height: u32,
+    format: TileFormat,
+) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    write_viewer(dir, name, width, height, format)?;
+    let dzi = dir.join(format!("{name}.dzi"));
+    crate::atomic::write_atomically(&dzi, descriptor(width, height, format).as_bytes())
+}
+
 /// Renders `scene` at `width × height` (up to the streamed limits, see
 /// [`crate::compose::check_streamed_size`]) as a Deep Zoom pyramid in
 /// `dir`: `{name}.dzi`, `{name}_files/` and an `index.html` viewer with
-/// OpenSeadragon in `dir/openseadragon/`. The tiles are written into a
-/// hidden folder renamed into place when whole, then the descriptor, so a
-/// failure leaves no partial pyramid; one already there is replaced.
+/// OpenSeadragon in `dir/openseadragon/`. Each tile is written atomically
+/// and the descriptor last, so a pyramid with its `.dzi` is whole; a
+/// pyramid of that name already there is replaced.
 pub fn write_pyramid(
     dir: &Path,
     name: &str,
@@ -105,56 +268,27 @@ pub fn write_pyramid(
     height: u32,
     format: TileFormat,
 ) -> Result<Pyramid> {
-    let composer = Composer::streamed(scene, width, height)?;
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let partial = dir.join(format!(".{name}_files.{}.partial", std::process::id()));
+    let plan = Plan::new(scene)?;
+    crate::compose::check_streamed_size(width, height)?;
     let files = dir.join(format!("{name}_files"));
-    let result = (|| {
-        let mut tiler = Tiler::new(&partial, width, height, format)?;
-        let window = crate::picture::window_strips(width, 8, 3);
-        let strip_bytes = width as usize * 4 * STRIP_ROWS as usize;
-        let count = height.div_ceil(STRIP_ROWS) as usize;
-        let mut rgb = vec![0u8; width as usize * 3];
-        for start in (0..count).step_by(window) {
-            let strips: Vec<Vec<u8>> = (start..(start + window).min(count))
-                .into_par_iter()
-                .map_init(
-                    || composer.scratch(),
-                    |scratch, i| {
-                        let y0 = i as u32 * STRIP_ROWS;
-                        let rows = STRIP_ROWS.min(height - y0) as usize;
-                        let mut rgba = vec![0u8; rows * strip_bytes / STRIP_ROWS as usize];
-                        composer.render_rows(y0, &mut rgba, scratch);
-                        rgba
-                    },
-                )
-                .collect();
-            for strip in strips {
-                for row in strip.chunks_exact(width as usize * 4) {
-                    for (o, p) in rgb.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
-                        o.copy_from_slice(&p[..3]);
-                    }
-                    tiler.push_row(&rgb)?;
-                }
-            }
-        }
-        tiler.finish()
-    })();
-    let pyramid = match result {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&partial);
-            return Err(e);
-        }
-    };
     if files.exists() {
         std::fs::remove_dir_all(&files).map_err(|e| Error::io(&files, e))?;
     }
-    std::fs::rename(&partial, &files).map_err(|e| Error::io(&files, e))?;
-    let dzi = dir.join(format!("{name}.dzi"));
-    crate::atomic::write_atomically(&dzi, descriptor(width, height, format).as_bytes())?;
-    write_viewer(dir, name, width, height, format)?;
-    Ok(pyramid)
+    let tiles = all_tiles(width, height);
+    write_tiles(
+        dir,
+        name,
+        &plan,
+        (width, height),
+        format,
+        &tiles,
+        |_| Ok(()),
+    )?;
+    write_descriptor(dir, name, width, height, format)?;
+    Ok(Pyramid {
+        levels: level_count(width, height),
+        tiles: tiles.len() as u64,
+    })
 }
 
 /// OpenSeadragon's files (from its npm package, BSD-3-Clause licence):
@@ -258,293 +392,85 @@ fn write_viewer(dir: &Path, name: &str, width: u32, height: u32, format: TileFor
     )
 }
 
-/// One level of the pyramid being cut: the rows of its current row of
-/// tiles, and the even row waiting for its pair to make the level below.
-struct Level {
-    /// The level's number (0: 1 × 1).
-    number: u32,
+/// Encodes an RGB tile into `out`.
+fn encode_tile(
+    out: &mut Vec<u8>,
+    rgb: &[u8],
     width: u32,
     height: u32,
-    /// RGB rows `first ..` (`rows × width × 3` bytes).
-    held: Vec<u8>,
-    first: u32,
-    /// Rows received so far.
-    received: u32,
-    /// The next row of tiles to write.
-    tile_row: u32,
-    /// An even row waiting for the odd one under it.
-    pending: Option<Vec<u8>>,
-}
-
-/// Cuts a picture, pushed row by row, into a Deep Zoom pyramid in a
-/// folder (the layout of `{name}_files/`).
-pub struct Tiler {
-    files: PathBuf,
     format: TileFormat,
-    /// Levels from the picture's (first) down to 1 × 1.
-    levels: Vec<Level>,
-    tiles: u64,
-}
-
-impl Tiler {
-    /// A tiler writing a `width × height` picture's tiles into `files`
-    /// (created, with a folder per level).
-    pub fn new(files: &Path, width: u32, height: u32, format: TileFormat) -> Result<Tiler> {
-        let count = level_count(width, height);
-        let mut levels = Vec::with_capacity(count as usize);
-        let (mut w, mut h) = (width, height);
-        for number in (0..count).rev() {
-            let path = files.join(number.to_string());
-            std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
-            levels.push(Level {
-                number,
-                width: w,
-                height: h,
-                held: Vec::new(),
-                first: 0,
-                received: 0,
-                tile_row: 0,
-                pending: None,
-            });
-            (w, h) = (w.div_ceil(2), h.div_ceil(2));
-        }
-        Ok(Tiler {
-            files: files.to_path_buf(),
-            format,
-            levels,
-            tiles: 0,
-        })
-    }
-
-    /// Takes the picture's next row (RGB, `width × 3` bytes): writes every
-    /// row of tiles, on every level, that it completes.
-    pub fn push_row(&mut self, rgb: &[u8]) -> Result<()> {
-        let mut row = rgb.to_vec();
-        for index in 0..self.levels.len() {
-            let level = &mut self.levels[index];
-            assert_eq!(row.len(), level.width as usize * 3, "a whole row");
-            assert!(level.received < level.height, "no rows past the last");
-            let y = level.received;
-            level.held.extend_from_slice(&row);
-            level.received += 1;
-            // The level below: rows 2k and 2k+1 make its row k; an odd last
-            // row is paired with itself.
-            let below = if y.is_multiple_of(2) && y + 1 < level.height {
-                level.pending = Some(std::mem::take(&mut row));
-                None
-            } else {
-                let upper = level.pending.take();
-                Some(halve(upper.as_deref().unwrap_or(&row), &row, level.width))
-            };
-            self.write_ready(index)?;
-            match below {
-                Some(next) if index + 1 < self.levels.len() => row = next,
-                _ => break,
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes level `index`'s rows of tiles whose rows have all arrived,
-    /// and lets go of the rows no later tile needs.
-    fn write_ready(&mut self, index: usize) -> Result<()> {
-        loop {
-            let level = &self.levels[index];
-            let t = level.tile_row;
-            if t >= level.height.div_ceil(TILE_SIZE) {
-                return Ok(());
-            }
-            let y0 = (t * TILE_SIZE).saturating_sub(OVERLAP);
-            let y1 = ((t + 1) * TILE_SIZE + OVERLAP).min(level.height);
-            if level.received < y1 {
-                return Ok(());
-            }
-            self.tiles += write_tile_row(&self.files, self.format, level, t, y0, y1)?;
-            let level = &mut self.levels[index];
-            level.tile_row += 1;
-            let keep_from = ((t + 1) * TILE_SIZE - OVERLAP).min(level.received);
-            let drop = (keep_from - level.first) as usize * level.width as usize * 3;
-            level.held.drain(..drop);
-            level.first = keep_from;
-        }
-    }
-
-    /// Checks that every row arrived and returns what was written.
-    pub fn finish(self) -> Result<Pyramid> {
-        for level in &self.levels {
-            if level.received != level.height {
-                return Err(Error::out_of_range(
-                    "rows given to the tiler",
-                    level.received,
-                    format!("level {} needs {}", level.number, level.height),
-                ));
-            }
-        }
-        Ok(Pyramid {
-            levels: self.levels.len() as u32,
-            tiles: self.tiles,
-        })
-    }
-}
-
-/// Row `k` of the level below from rows `2k` and `2k + 1` (`a`, `b`) of a
-/// level `width` pixels wide: rounded means of 2 × 2 blocks, the last
-/// column repeated when `width` is odd.
-fn halve(a: &[u8], b: &[u8], width: u32) -> Vec<u8> {
-    let w = width as usize;
-    let half = w.div_ceil(2);
-    let mut out = vec![0u8; half * 3];
-    for (x, o) in out.chunks_exact_mut(3).enumerate() {
-        let (l, r) = (2 * x * 3, (2 * x + 1).min(w - 1) * 3);
-        for c in 0..3 {
-            let sum = u32::from(a[l + c])
-                + u32::from(a[r + c])
-                + u32::from(b[l + c])
-                + u32::from(b[r + c]);
-            o[c] = ((sum + 2) >> 2) as u8;
-        }
-    }
-    out
-}
-
-/// Writes tile row `t` (rows `y0..y1`) of `level`, its tiles encoded in
-/// parallel; returns how many.
-fn write_tile_row(
-    files: &Path,
-    format: TileFormat,
-    level: &Level,
-    t: u32,
-    y0: u32,
-    y1: u32,
-) -> Result<u64> {
-    let columns = level.width.div_ceil(TILE_SIZE);
-    let dir = files.join(level.number.to_string());
-    let stride = level.width as usize * 3;
-    let rows =
-        &level.held[(y0 - level.first) as usize * stride..(y1 - level.first) as usize * stride];
-    (0..columns).into_par_iter().try_for_each(|c| {
-        let x0 = (c * TILE_SIZE).saturating_sub(OVERLAP);
-        let x1 = ((c + 1) * TILE_SIZE + OVERLAP).min(level.width);
-        let mut tile = Vec::with_capacity((x1 - x0) as usize * (y1 - y0) as usize * 3);
-        for row in rows.chunks_exact(stride) {
-            tile.extend_from_slice(&row[x0 as usize * 3..x1 as usize * 3]);
-        }
-        let path = dir.join(format!("{c}_{t}.{}", format.name()));
-        encode_tile(&path, &tile, x1 - x0, y1 - y0, format)
-    })?;
-    Ok(u64::from(columns))
-}
-
-fn encode_tile(path: &Path, rgb: &[u8], width: u32, height: u32, format: TileFormat) -> Result<()> {
+) -> Result<()> {
     use image::ImageEncoder;
-    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    let mut out = std::io::BufWriter::new(file);
     let result = match format {
-        TileFormat::Jpeg => image::codecs::jpeg::JpegEncoder::new_with_quality(
-            &mut out,
-            JPEG_QUALITY,
-        )
-        .write_image(rgb, width, height, image::ExtendedColorType::Rgb8),
+        TileFormat::Jpeg => image::codecs::jpeg::JpegEncoder::new_with_quality(out, JPEG_QUALITY)
+            .write_image(rgb, width, height, image::ExtendedColorType::Rgb8),
         TileFormat::Png => image::codecs::png::PngEncoder::new_with_quality(
-            &mut out,
+            out,
             image::codecs::png::CompressionType::Fast,
             image::codecs::png::FilterType::Adaptive,
         )
         .write_image(rgb, width, height, image::ExtendedColorType::Rgb8),
     };
     result.map_err(|e| Error::Png {
-        source_name: path.display().to_string(),
+        source_name: format!("{} tile", format.name()),
         reason: e.to_string(),
-    })?;
-    std::io::Write::flush(&mut out).map_err(|e| Error::io(path, e))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The plain reference: every level held whole, halved as described,
-    /// tiles cut from it.
-    fn reference_levels(rgb: &[u8], width: u32, height: u32) -> Vec<(u32, u32, Vec<u8>)> {
-        let mut levels = vec![(width, height, rgb.to_vec())];
-        while levels.len() < level_count(width, height) as usize {
-            let (w, h, px) = levels.last().unwrap();
-            let (w, h) = (*w as usize, *h as usize);
-            let (hw, hh) = (w.div_ceil(2), h.div_ceil(2));
-            let mut out = vec![0u8; hw * hh * 3];
-            for y in 0..hh {
-                for x in 0..hw {
-                    for c in 0..3 {
-                        let at = |xx: usize, yy: usize| {
-                            u32::from(px[(yy.min(h - 1) * w + xx.min(w - 1)) * 3 + c])
-                        };
-                        let s = at(2 * x, 2 * y)
-                            + at(2 * x + 1, 2 * y)
-                            + at(2 * x, 2 * y + 1)
-                            + at(2 * x + 1, 2 * y + 1);
-                        out[(y * hw + x) * 3 + c] = ((s + 2) / 4) as u8;
-                    }
-                }
-            }
-            levels.push((hw as u32, hh as u32, out));
-        }
-        levels
-    }
-
+    /// Every tile is its rectangle of the scene drawn whole at its level's
+    /// size (lower levels drawn, not halved), at odd sizes, and nothing
+    /// else is written.
     #[test]
-    fn levels_and_descriptor() {
-        assert_eq!(level_count(1, 1), 1);
-        assert_eq!(level_count(2, 1), 2);
-        assert_eq!(level_count(5, 3), 4);
-        assert_eq!(level_count(256, 100), 9);
-        assert_eq!(level_count(257, 100), 10);
-        assert_eq!(level_count(32_768, 18_432), 16);
-        let d = descriptor(5, 3, TileFormat::Png);
-        assert!(
-            d.contains("Format=\"png\" Overlap=\"1\" TileSize=\"254\""),
-            "{d}"
-        );
-        assert!(d.contains("<Size Width=\"5\" Height=\"3\"/>"), "{d}");
-    }
-
-    #[test]
-    fn streamed_tiles_match_the_reference_at_odd_sizes() {
-        for (w, h) in [(1, 1), (5, 3), (254, 255), (600, 257), (509, 1031)] {
-            let rgb: Vec<u8> = (0..w * h * 3)
-                .map(|i| (crate::noise::hash32(i) >> 7) as u8)
-                .collect();
+    fn each_tile_is_its_window_of_the_level_drawn_whole() {
+        let scene = Scene::default();
+        for (w, h) in [(1, 1), (5, 3), (254, 255), (600, 257)] {
             let dir = tempfile::tempdir().unwrap();
-            let mut tiler = Tiler::new(dir.path(), w, h, TileFormat::Png).unwrap();
-            for row in rgb.chunks_exact(w as usize * 3) {
-                tiler.push_row(row).unwrap();
-            }
-            let pyramid = tiler.finish().unwrap();
-            let levels = reference_levels(&rgb, w, h);
-            assert_eq!(pyramid.levels as usize, levels.len());
+            let p = write_pyramid(dir.path(), "t", &scene, w, h, TileFormat::Png).unwrap();
+            let sizes = level_sizes(w, h);
+            assert_eq!(p.levels as usize, sizes.len());
             let mut count = 0;
-            for (i, (lw, lh, px)) in levels.iter().enumerate() {
-                let number = levels.len() - 1 - i;
-                for t in 0..lh.div_ceil(TILE_SIZE) {
-                    for c in 0..lw.div_ceil(TILE_SIZE) {
+            for (level, &(lw, lh)) in sizes.iter().enumerate() {
+                let whole = crate::render(&scene, lw, lh).unwrap();
+                for row in 0..lh.div_ceil(TILE_SIZE) {
+                    for column in 0..lw.div_ceil(TILE_SIZE) {
                         count += 1;
-                        let path = dir.path().join(format!("{number}/{c}_{t}.png"));
-                        let tile = image::open(&path).unwrap().to_rgb8();
-                        let x0 = (c * TILE_SIZE).saturating_sub(1);
-                        let y0 = (t * TILE_SIZE).saturating_sub(1);
-                        let x1 = ((c + 1) * TILE_SIZE + 1).min(*lw);
-                        let y1 = ((t + 1) * TILE_SIZE + 1).min(*lh);
-                        assert_eq!(tile.dimensions(), (x1 - x0, y1 - y0), "{path:?}");
-                        for (x, y, p) in tile.enumerate_pixels() {
-                            let at = (((y0 + y) * lw + x0 + x) * 3) as usize;
-                            assert_eq!(p.0, px[at..at + 3], "{path:?} at {x},{y}");
-                        }
+                        let tile = Tile {
+                            level: level as u32,
+                            column,
+                            row,
+                        };
+                        let path = dir.path().join(tile.file("t", TileFormat::Png));
+                        let ours = image::open(&path).unwrap().to_rgb8();
+                        let [x, y, tw, th] = tile.window(lw, lh);
+                        let cut = image::imageops::crop_imm(&whole, x, y, tw, th).to_image();
+                        let cut = image::DynamicImage::ImageRgba8(cut).to_rgb8();
+                        assert!(ours == cut, "{path:?} of {w}x{h}");
                     }
                 }
             }
-            assert_eq!(pyramid.tiles, count, "{w}x{h}");
-            let on_disk = walk(dir.path());
-            assert_eq!(on_disk, count as usize, "{w}x{h}: no other files");
+            assert_eq!(p.tiles, count, "{w}x{h}");
+            assert_eq!(all_tiles(w, h).len() as u64, count);
+            assert_eq!(walk(&dir.path().join("t_files")), count as usize, "{w}x{h}");
         }
+    }
+
+    #[test]
+    fn tiles_are_the_grid_with_its_overlap() {
+        let t = |level, column, row| Tile { level, column, row };
+        assert_eq!(t(10, 0, 0).window(600, 338), [0, 0, 255, 255]);
+        assert_eq!(t(10, 1, 1).window(600, 338), [253, 253, 256, 85]);
+        assert_eq!(t(10, 2, 0).window(600, 338), [507, 0, 93, 255]);
+        assert_eq!(t(0, 0, 0).window(1, 1), [0, 0, 1, 1]);
+        assert_eq!(t(12, 3, 4).key(), "12/3_4");
+        assert_eq!(
+            t(12, 3, 4).file("dv", TileFormat::Jpeg),
+            "dv_files/12/3_4.jpeg"
+        );
+        assert_eq!(level_sizes(5, 3), [(1, 1), (2, 1), (3, 2), (5, 3)]);
     }
 
     fn walk(dir: &Path) -> usize {

@@ -86,7 +86,9 @@ pub struct RenderArgs {
     /// JOB_COMPLETION_INDEX, Slurm SLURM_ARRAY_TASK_ID, AWS Batch
     /// AWS_BATCH_JOB_ARRAY_INDEX). Jobs are dealt by a stable hash of their
     /// file name; each shard records its own manifest.
-    #[arg(long, value_name = "I/N|auto", conflicts_with = "tiles")]
+    /// With --tiles, the pyramid's tiles are dealt instead (by level, column
+    /// and row) and the shard's manifest in DIR records its tiles.
+    #[arg(long, value_name = "I/N|auto")]
     shard: Option<String>,
     /// The number of shards for --shard auto where the scheduler gives only
     /// the index (Kubernetes, AWS Batch). Default: $PLAYA_SHARDS.
@@ -96,6 +98,11 @@ pub struct RenderArgs {
     /// Write the picture as a Deep Zoom pyramid into DIR instead of a PNG:
     /// {name}-{seed}.dzi, its tiles (254 pixels, 1-pixel overlap) and an
     /// index.html that pans and zooms it (OpenSeadragon). One image only.
+    /// Every level is the scene drawn at that level's size (lower levels
+    /// are drawn, not halved from the picture: as sharp as the picture) and
+    /// every tile on its own, so memory is a few tiles whatever the size.
+    /// The manifest in DIR records each tile: a rerun makes only the tiles
+    /// still missing; with --shard each task makes its share.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     tiles: Option<PathBuf>,
     /// The tiles' format: jpeg or png.
@@ -357,7 +364,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         for line in &failures {
             eprintln!("playa: {line}");
         }
-        return tiles(job, dir, args.tile_format, args.force);
+        return tiles(job, &batch, dir, shard, &args);
     }
     let jobs: Vec<&Job> = all_jobs.iter().filter(|j| shard.owns(&j.key)).collect();
     let dir = match (single_file, &args.out) {
@@ -577,29 +584,155 @@ fn is_picture_of(path: &Path, job: &Job) -> bool {
     }) && image::image_dimensions(path).is_ok_and(|d| d == job.size)
 }
 
-/// `--tiles DIR`: the job's picture as a Deep Zoom pyramid in `dir`.
-fn tiles(job: &Job, dir: &Path, format: TileFormat, force: bool) -> Result<(), CliError> {
-    let descriptor = dir.join(format!("{}.dzi", job.key));
-    if descriptor.exists() && !force {
+/// `--tiles DIR`: the job's picture as a Deep Zoom pyramid in `dir`, the
+/// tiles `shard` owns, recorded in its manifest there.
+fn tiles(
+    job: &Job,
+    batch: &Batch,
+    dir: &Path,
+    shard: Shard,
+    args: &RenderArgs,
+) -> Result<(), CliError> {
+    use playa::tiles::{self as t, Written};
+    let format = args.tile_format;
+    let name = &job.key;
+    let failed = |e: playa::Error| {
+        CliError::Failed(anyhow::anyhow!(
+            "{} (seed {}): {e}",
+            clip(&job.input),
+            job.scene.seed
+        ))
+    };
+    let descriptor = dir.join(format!("{name}.dzi"));
+    let header = Header {
+        batch: batch.record(),
+        shard: shard.to_string(),
+        window: None,
+        tiles: Some(format.name().to_string()),
+    };
+    // A pyramid there that no manifest of this batch records is someone
+    // else's (or another picture's): kept unless forced, as pictures are.
+    if descriptor.exists() && !args.force && !records_batch(dir, &header) {
         println!(
             "0 pyramids: {} exists (--force overwrites)",
             descriptor.display()
         );
         return Ok(());
     }
-    let start = Instant::now();
+    std::fs::create_dir_all(dir).map_err(|e| failed(playa::Error::io(dir, e)))?;
+    let other = if shard.is_whole() {
+        OtherBatch::Replace
+    } else {
+        OtherBatch::Refuse
+    };
+    let (manifest, done) = manifest::Writer::open(dir, shard, &header, args.force, other)
+        .map_err(|e| CliError::Failed(e.into()))?;
     let (w, h) = job.size;
-    let pyramid = playa::tiles::write_pyramid(dir, &job.key, &job.scene, w, h, format)
-        .map_err(|e| anyhow::anyhow!("{} (seed {}): {e}", clip(&job.input), job.scene.seed))?;
+    let files = dir.join(format!("{name}_files"));
+    if shard.is_whole() && done.is_empty() && files.exists() {
+        // Started anew: no tile of another pyramid of that name stays.
+        std::fs::remove_dir_all(&files).map_err(|e| failed(playa::Error::io(&files, e)))?;
+    }
+    let all = t::all_tiles(w, h);
+    let owned: Vec<t::Tile> = all
+        .into_iter()
+        .filter(|tile| shard.owns(&tile.key()))
+        .collect();
+    let pool = super::thread_pool(args.jobs)?;
+    let todo: Vec<t::Tile> = pool.install(|| {
+        owned
+            .par_iter()
+            .filter(|tile| {
+                args.force
+                    || !done.get(&tile.key()).is_some_and(|entry| {
+                        entry.file == tile.file(name, format) && manifest::matches(dir, entry)
+                    })
+            })
+            .copied()
+            .collect()
+    });
+    // Temporary files of a killed run of this shard.
+    for level in 0..t::level_count(w, h) {
+        let names: HashSet<String> = todo
+            .iter()
+            .filter(|tile| tile.level == level)
+            .map(|tile| format!("{}_{}.{}", tile.column, tile.row, format.name()))
+            .collect();
+        atomic::remove_stale(&files.join(level.to_string()), &names);
+    }
+    let start = Instant::now();
+    let code = share::encode(&job.scene);
+    let plan = compose::Plan::new(&job.scene).map_err(failed)?;
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), target);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} tiles, {elapsed} (eta {eta})")
+            .expect("a valid template"),
+    );
+    let record = |written: &[Written]| {
+        let mut entries = Vec::with_capacity(written.len());
+        for tile in written {
+            let (sha256, bytes) = manifest::hash_file(&dir.join(&tile.file))?;
+            entries.push(Entry {
+                key: tile.tile.key(),
+                code: code.clone(),
+                input: job.input.clone(),
+                seed: job.scene.seed,
+                file: tile.file.clone(),
+                sha256,
+                bytes,
+                ms: tile.ms,
+            });
+        }
+        manifest.record_all(&entries)?;
+        bar.inc(written.len() as u64);
+        Ok(())
+    };
+    pool.install(|| t::write_tiles(dir, name, &plan, (w, h), format, &todo, record))
+        .map_err(failed)?;
+    t::write_descriptor(dir, name, w, h, format).map_err(failed)?;
+    bar.finish_and_clear();
+    let mut notes = String::new();
+    if !shard.is_whole() {
+        notes += &format!(
+            ", shard {shard}: {} of {} tiles",
+            owned.len(),
+            t::all_tiles(w, h).len()
+        );
+    }
+    if todo.len() < owned.len() {
+        notes += &format!(
+            ", {} already done (in the manifest)",
+            owned.len() - todo.len()
+        );
+    }
     println!(
-        "{} tiles in {} levels in {}: {} (open {})",
-        pyramid.tiles,
-        pyramid.levels,
+        "{} tiles in {} levels in {}{notes}: {} (open {})",
+        todo.len(),
+        t::level_count(w, h),
         picture::duration_text(start.elapsed()),
         descriptor.display(),
         dir.join("index.html").display()
     );
     Ok(())
+}
+
+/// Whether a manifest in `dir`, of any shard, records the batch of
+/// `header` (its pyramid is the one being made, maybe by other shards).
+fn records_batch(dir: &Path, header: &Header) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        name.to_str().is_some_and(manifest::is_manifest_name)
+            && manifest::Manifest::read(&entry.path())
+                .is_ok_and(|m| m.header.batch == header.batch && m.header.tiles == header.tiles)
+    })
 }
 
 /// An input's scene, the size of a picture input and the name its pictures
