@@ -337,8 +337,27 @@ impl fmt::Display for Report {
     }
 }
 
-/// Checks the batch recorded in `dir`'s manifests: every job recorded
-/// exactly once, every recorded file there with its length and hash (hashed
+/// The keys of every tile of the pyramid a `--tiles` batch makes (its one
+/// picture at the size asked for, the input's own, or the default).
+fn tile_keys(batch: &BatchRecord) -> Result<Vec<String>> {
+    let [input] = &batch.inputs[..] else {
+        return Ok(Vec::new());
+    };
+    let size = match batch.size.or(input.size) {
+        Some([w, h]) => (w, h),
+        None => crate::compose::size_for_width(
+            &crate::share::decode(&input.code)?,
+            crate::batch::DEFAULT_WIDTH,
+        ),
+    };
+    Ok(crate::tiles::all_tiles(size.0, size.1)
+        .iter()
+        .map(crate::tiles::Tile::key)
+        .collect())
+}
+
+/// Checks the batch recorded in `dir`'s manifests: every job (every tile,
+/// for a pyramid) recorded exactly once, every recorded file there with its length and hash (hashed
 /// in parallel). An error only when there is no manifest to read, or one
 /// cannot be read; what is wrong with the batch is in the [`Report`].
 pub fn check(dir: &Path) -> Result<Report> {
@@ -372,15 +391,21 @@ pub fn check(dir: &Path) -> Result<Report> {
                 .push(format!("{name} records another batch than {first_name}"));
         }
     }
-    let keys = batch.keys();
+    let keys = match &first.header.tiles {
+        Some(_) => tile_keys(batch)?,
+        None => batch.keys(),
+    };
     report.jobs = keys.len();
     let mut recorded: BTreeMap<&str, Vec<(&str, &Entry)>> = BTreeMap::new();
     for (name, m) in &manifests {
         for entry in &m.entries {
-            recorded
-                .entry(entry.key.as_str())
-                .or_default()
-                .push((name.as_str(), entry));
+            let at = recorded.entry(entry.key.as_str()).or_default();
+            // A job made again (its file lost) is recorded again by its
+            // shard: the later line is the file there now.
+            match at.last_mut() {
+                Some(last) if last.0 == name.as_str() => *last = (name.as_str(), entry),
+                _ => at.push((name.as_str(), entry)),
+            }
         }
     }
     for key in &keys {

@@ -233,4 +233,10 @@ fn three_shards_make_the_pyramid_of_one_byte_for_byte_and_reruns_skip_done_tiles
     let o = playa_ok(d, &[&words(args)[..], &["one"]].concat());
     assert_stdout_has(&o, "1 tiles in 11 levels");
     assert!(every_file(&d.join("one")) == one, "made again the same");
+    // `playa manifest check` counts tiles: every one there once, as recorded.
+    for pyramid in ["one", "three"] {
+        let o = playa_ok(d, &["manifest", "check", pyramid]);
+        assert_stdout_has(&o, "17 jobs in");
+        assert_stdout_has(&o, "all present once, every file as recorded");
+    }
 }
