@@ -240,6 +240,19 @@ pub fn render_png_window<W: Write>(
     extra_text: &[(&str, String)],
     compression: Compression,
 ) -> Result<()> {
+    render_png_window_held(out, scene, window, extra_text, compression, WINDOW_HELD)
+}
+
+/// [`render_png_window`], drawing windows of up to `held` pixels in one
+/// piece.
+fn render_png_window_held<W: Write>(
+    out: W,
+    scene: &Scene,
+    window: &Window,
+    extra_text: &[(&str, String)],
+    compression: Compression,
+    held: u64,
+) -> Result<()> {
     if !window.is_inside() {
         return Err(crate::Error::InvalidSize(format!(
             "window {window} is not inside its picture"
@@ -260,7 +273,7 @@ pub fn render_png_window<W: Write>(
     } = window;
     crate::compose::check_streamed_size(full_w, full_h)?;
     let plan = crate::compose::Plan::new(scene)?;
-    if compression != Compression::Fast || u64::from(w) * u64::from(h) <= WINDOW_HELD {
+    if compression != Compression::Fast || u64::from(w) * u64::from(h) <= held {
         crate::compose::check_size(w, h)?;
         let image = plan.render_window(full_w, full_h, [x, y, w, h])?;
         return encode_png_with(out, &image, &texts, compression);
@@ -454,6 +467,26 @@ pub(crate) mod tests {
         let scene = Scene::default();
         let image = crate::render(&scene, 48, 27).unwrap();
         (scene, image)
+    }
+
+    #[test]
+    fn a_window_drawn_strip_by_strip_is_the_window_drawn_whole() {
+        let scene = crate::presets::load("badlands").unwrap();
+        let window = Window {
+            x: 37,
+            y: 29,
+            w: 150,
+            h: 75,
+            full_w: 300,
+            full_h: 169,
+        };
+        let make = |held| {
+            let mut bytes = Vec::new();
+            render_png_window_held(&mut bytes, &scene, &window, &[], Compression::Fast, held)
+                .unwrap();
+            bytes
+        };
+        assert!(make(0) == make(u64::MAX));
     }
 
     #[test]
