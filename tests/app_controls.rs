@@ -9,31 +9,13 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::app::{field, harness, harness_with, settle};
+use common::app::{field, harness, harness_with, message, settle, type_into};
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, Rect, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
 use playa::scene::Scene;
-
-/// Focuses the text field labelled `label`, selects all and types `text`
-/// one key at a time, without committing.
-fn type_into(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.step();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    for c in text.chars() {
-        h.get_by_role_and_label(Role::TextInput, label)
-            .type_text(&c.to_string());
-        h.step();
-    }
-}
-
-/// The status bar's message, if any.
-fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
-    h.state().message().map(|m| m.text.clone())
-}
 
 /// Clicks the status bar: away from any field, changing nothing.
 fn click_away(h: &mut Harness<'_, PlayaApp>) {

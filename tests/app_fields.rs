@@ -7,7 +7,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::app::{MemoryStorage, copied, drop_file, field, harness_of, harness_with, settle};
+use common::app::{
+    MemoryStorage, copied, drop_file, field, harness_of, harness_with, message, settle, type_into,
+};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -24,24 +26,6 @@ fn harness_on(preset: &str) -> Harness<'static, PlayaApp> {
     settle(&mut h);
     assert_eq!(h.state().scene(), &playa::presets::load(preset).unwrap());
     h
-}
-
-/// Focuses the text field labelled `label`, selects all and types `text`
-/// (one key at a time, as a person does), without committing.
-fn type_into(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.step();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    for c in text.chars() {
-        h.get_by_role_and_label(Role::TextInput, label)
-            .type_text(&c.to_string());
-        h.step();
-    }
-}
-
-/// The status bar's message, if any.
-fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
-    h.state().message().map(|m| m.text.clone())
 }
 
 #[test]

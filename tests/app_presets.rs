@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::app::{drop_file, harness_of, settle, type_path, wait_idle};
+use common::app::{drop_file, harness_of, message, preset_box, settle, type_path, wait_idle};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -24,18 +24,6 @@ fn app_in(folder: &Path) -> Harness<'static, PlayaApp> {
         AppState::default(),
         Store::in_folder(folder),
     ))
-}
-
-/// The text the Preset box shows.
-fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
-    h.get_by_role_and_label(Role::ComboBox, "Preset")
-        .value()
-        .expect("the preset box shows a name")
-}
-
-/// The status bar's message, if any.
-fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
-    h.state().message().map(|m| m.text.clone())
 }
 
 /// Replaces the text of the field labelled `label` with `text`.

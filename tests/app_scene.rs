@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{harness, harness_with, settle};
+use common::app::{harness, harness_with, message, preset_box, settle};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -14,18 +14,6 @@ use playa::app::{AppState, PlayaApp};
 use playa::layers::Layer;
 use playa::scene::Scene;
 use playa::{presets, randomize, share};
-
-/// What the Preset box shows.
-fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
-    h.get_by_role_and_label(Role::ComboBox, "Preset")
-        .value()
-        .expect("the preset box shows a name")
-}
-
-/// The status bar's message, if any.
-fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
-    h.state().message().map(|m| m.text.clone())
-}
 
 #[test]
 fn a_preset_s_exact_code_is_named_after_the_preset() {

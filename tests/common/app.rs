@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
+use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use playa::app::{AppState, PlayaApp};
@@ -128,4 +129,29 @@ impl eframe::Storage for MemoryStorage {
         self.0.remove(key);
     }
     fn flush(&mut self) {}
+}
+
+/// Focuses the text field labelled `label`, selects all and types `text`
+/// (one key at a time, as a person does), without committing.
+pub fn type_into(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    for c in text.chars() {
+        h.get_by_role_and_label(Role::TextInput, label)
+            .type_text(&c.to_string());
+        h.step();
+    }
+}
+
+/// The status bar's message, if any.
+pub fn message(h: &Harness<'_, PlayaApp>) -> Option<String> {
+    h.state().message().map(|m| m.text.clone())
+}
+
+/// The text the Preset box shows.
+pub fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
+    h.get_by_role_and_label(Role::ComboBox, "Preset")
+        .value()
+        .expect("the preset box shows a name")
 }
