@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::app::{harness_with, settle, type_path, wait_idle};
+use common::app::{harness_with, labels, settle, type_path, wait_idle, zoom_label};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -23,13 +23,6 @@ fn with_export_size(w: u32, h: u32) -> Harness<'static, PlayaApp> {
     state.export.size = SizePreset::Custom;
     state.export.custom = [w, h];
     harness_with(state)
-}
-
-/// Every label's text on screen.
-fn labels(h: &Harness<'_, PlayaApp>) -> Vec<String> {
-    h.query_all_by_role(Role::Label)
-        .filter_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
-        .collect()
 }
 
 /// Whether the dialog's Export button can be pressed.
@@ -148,17 +141,6 @@ fn sizes_beyond_8_to_1_are_refused_in_one_red_line() {
         "{:?}",
         labels(&h)
     );
-}
-
-/// The zoom read-out over the preview ("100%").
-fn zoom_label(h: &Harness<'_, PlayaApp>) -> String {
-    labels(h)
-        .into_iter()
-        .find(|l| {
-            l.strip_suffix('%')
-                .is_some_and(|n| n.parse::<f32>().is_ok())
-        })
-        .expect("a zoom read-out")
 }
 
 #[test]

@@ -9,7 +9,9 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::app::{drop_file, harness, harness_with, settle, type_path, wait_idle};
+use common::app::{
+    drop_file, harness, harness_with, labels, settle, type_path, wait_idle, zoom_label,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
@@ -284,13 +286,6 @@ fn content_wider_than_the_side_panel_does_not_widen_it() {
     );
 }
 
-/// The labels on screen.
-fn labels(h: &Harness<'_, PlayaApp>) -> Vec<String> {
-    h.query_all_by_role(egui::accesskit::Role::Label)
-        .filter_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
-        .collect()
-}
-
 /// The width and height of the last full preview render, from the status
 /// bar ("Rendered 896×504 in 57.8 ms").
 fn rendered(h: &Harness<'_, PlayaApp>) -> (u32, u32) {
@@ -305,17 +300,6 @@ fn rendered(h: &Harness<'_, PlayaApp>) -> (u32, u32) {
         .to_string();
     let (w, hh) = size.split_once('×').unwrap();
     (w.parse().unwrap(), hh.parse().unwrap())
-}
-
-/// The zoom read-out over the preview ("47%").
-fn zoom_label(h: &Harness<'_, PlayaApp>) -> String {
-    labels(h)
-        .into_iter()
-        .find(|l| {
-            l.strip_suffix('%')
-                .is_some_and(|n| n.parse::<f32>().is_ok())
-        })
-        .expect("a zoom read-out")
 }
 
 /// Steps frames until the preview of the current view has been on screen

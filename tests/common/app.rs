@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
 
 /// The app on its default state, its first preview on screen.
@@ -154,4 +154,22 @@ pub fn preset_box(h: &Harness<'_, PlayaApp>) -> String {
     h.get_by_role_and_label(Role::ComboBox, "Preset")
         .value()
         .expect("the preset box shows a name")
+}
+
+/// Every label's text (or value) in the UI.
+pub fn labels(h: &Harness<'_, PlayaApp>) -> Vec<String> {
+    h.query_all_by_role(Role::Label)
+        .filter_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
+        .collect()
+}
+
+/// The zoom read-out over the preview ("47%").
+pub fn zoom_label(h: &Harness<'_, PlayaApp>) -> String {
+    labels(h)
+        .into_iter()
+        .find(|l| {
+            l.strip_suffix('%')
+                .is_some_and(|n| n.parse::<f32>().is_ok())
+        })
+        .expect("a zoom read-out")
 }
