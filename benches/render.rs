@@ -10,7 +10,9 @@
 //! - `window`: a 1280×720 window of the default scene's 1920×1080 picture
 //!   zoomed 16× (30720×17280, the app's 1600%), over the horizon and the
 //!   tent (`centre`) and over the nearest stones (`stones`), each with its
-//!   plan made, against a plain 1280×720 render (`plain`) and the window's
+//!   plan made (a change of the scene), a step of a pan drawn from the
+//!   region prepared around the view (`pan`, as the app's preview worker
+//!   does), against a plain 1280×720 render (`plain`) and the window's
 //!   rows across half the picture's width (`half-rows`: a window cost twice
 //!   that when layers drew whole rows).
 //! - `batch`: images per second for a 1080p batch rendered to PNG in
@@ -205,6 +207,25 @@ fn window(c: &mut Criterion) {
             },
         );
     }
+    // A pan of the app's zoomed view: the worker keeps a region prepared
+    // around the view, so each step of a drag only draws.
+    let plan = Plan::new(&scene).unwrap();
+    let (x, y) = ((width - w) / 2, horizon - h / 2);
+    let region = plan
+        .region(width, height, [x - w, y - h, 3 * w, 3 * h])
+        .unwrap();
+    let mut k = 0u32;
+    group.bench_function(
+        BenchmarkId::new("pan", format!("1280x720-of-{width}x{height}")),
+        |b| {
+            b.iter(|| {
+                k += 1;
+                let step = k % 8;
+                let window = [x + 40 * step, y + 24 * step, w, h];
+                black_box(region.render_window(window).unwrap())
+            })
+        },
+    );
     // What a window cost when layers drew whole rows: the window's rows
     // across half the picture's width (a window is at most 16384 wide),
     // so twice this.

@@ -171,7 +171,16 @@ impl Plan {
     /// a picture of the window's size does. A window outside the picture,
     /// or empty, is an error.
     pub fn render_window(&self, width: u32, height: u32, window: [u32; 4]) -> Result<RgbaImage> {
-        let [x, y, w, h] = window;
+        self.region(width, height, window)?.render_window(window)
+    }
+
+    /// The plan at `width × height` prepared for the part `area` (`[x, y,
+    /// w, h]` in pixels, inside the picture): any window inside it is then
+    /// drawn without preparing the layers again ([`Region::render_window`]),
+    /// as a zoomed view that pans is. An area outside the picture, or
+    /// empty, is an error.
+    pub fn region(&self, width: u32, height: u32, area: [u32; 4]) -> Result<Region> {
+        let [x, y, w, h] = area;
         check_size(w, h)?;
         if x.checked_add(w).is_none_or(|r| r > width) || y.checked_add(h).is_none_or(|b| b > height)
         {
@@ -181,25 +190,11 @@ impl Plan {
                 format!("inside the {width}x{height} picture"),
             ));
         }
-        let composer = self.at_window(width, height, x..x + w, y..y + h)?;
-        let mut image = RgbaImage::new(w, h);
-        let row_bytes = w as usize * 4;
-        // Bands of the picture's bands of rows, cut to the window: the
-        // first runs to the picture's next band.
-        let head = (BAND_ROWS - y % BAND_ROWS).min(h);
-        let (first, rest) = image.split_at_mut(head as usize * row_bytes);
-        let bands: Vec<(u32, &mut [u8])> = std::iter::once((y, first))
-            .chain(
-                (y + head..)
-                    .step_by(BAND_ROWS as usize)
-                    .zip(rest.chunks_mut(BAND_ROWS as usize * row_bytes)),
-            )
-            .collect();
-        bands.into_par_iter().for_each_init(
-            || composer.scratch(),
-            |scratch, (y0, out)| composer.draw_rows(y0, out, scratch),
-        );
-        Ok(image)
+        Ok(Region {
+            size: [width, height],
+            area,
+            composer: self.at_window(width, height, x..x + w, y..y + h)?,
+        })
     }
 
     /// The plan at `width × height`: its visible layers prepared (for
@@ -413,6 +408,63 @@ fn size_for_height(scene: &Scene, height: u32) -> (u32, u32) {
     ((height as f32 * scene.aspect).round() as u32, height)
 }
 
+/// A plan prepared at one picture size for a part of it ([`Plan::region`]).
+pub struct Region {
+    size: [u32; 2],
+    area: [u32; 4],
+    composer: Composer,
+}
+
+impl Region {
+    /// Whether `window` of the `width × height` picture lies inside the
+    /// part prepared (of a picture of that size).
+    pub fn holds(&self, width: u32, height: u32, window: [u32; 4]) -> bool {
+        let ([x, y, w, h], [ax, ay, aw, ah]) = (window, self.area);
+        self.size == [width, height]
+            && x >= ax
+            && y >= ay
+            && x.saturating_add(w) <= ax + aw
+            && y.saturating_add(h) <= ay + ah
+    }
+
+    /// The part `[x, y, w, h]` of the picture, inside the part prepared,
+    /// pixel for pixel as [`Plan::render_window`] draws it: bands of up to
+    /// [`BAND_ROWS`] rows of the window's columns, in parallel. A window
+    /// outside the part prepared, or empty, is an error.
+    pub fn render_window(&self, window: [u32; 4]) -> Result<RgbaImage> {
+        let [x, y, w, h] = window;
+        check_size(w, h)?;
+        let [width, height] = self.size;
+        if !self.holds(width, height, window) {
+            let [ax, ay, aw, ah] = self.area;
+            return Err(Error::out_of_range(
+                "window",
+                format!("{w}x{h} at {x},{y}"),
+                format!("inside the {aw}x{ah} at {ax},{ay} prepared"),
+            ));
+        }
+        let composer = &self.composer;
+        let mut image = RgbaImage::new(w, h);
+        let row_bytes = w as usize * 4;
+        // Bands of the picture's bands of rows, cut to the window: the
+        // first runs to the picture's next band.
+        let head = (BAND_ROWS - y % BAND_ROWS).min(h);
+        let (first, rest) = image.split_at_mut(head as usize * row_bytes);
+        let bands: Vec<(u32, &mut [u8])> = std::iter::once((y, first))
+            .chain(
+                (y + head..)
+                    .step_by(BAND_ROWS as usize)
+                    .zip(rest.chunks_mut(BAND_ROWS as usize * row_bytes)),
+            )
+            .collect();
+        bands.into_par_iter().for_each_init(
+            || composer.scratch(),
+            |scratch, (y0, out)| composer.draw_columns(x..x + w, y0, out, scratch),
+        );
+        Ok(image)
+    }
+}
+
 /// A scene prepared for drawing at one size: its visible layers with their
 /// precomputed data. Bands can then be drawn in any order, on any thread.
 pub(crate) struct Composer {
@@ -461,7 +513,21 @@ impl Composer {
     /// picture's bands of [`BAND_ROWS`]), of the columns prepared, as
     /// 8-bit sRGB RGBA into `out`.
     fn draw_rows(&self, y0: u32, out: &mut [u8], scratch: &mut [Linear]) {
-        let cols = self.cols as usize;
+        self.draw_columns(self.x0..self.x0 + self.cols, y0, out, scratch);
+    }
+
+    /// Like [`Composer::draw_rows`], of the columns `columns` (inside
+    /// those prepared).
+    fn draw_columns(
+        &self,
+        columns: std::ops::Range<u32>,
+        y0: u32,
+        out: &mut [u8],
+        scratch: &mut [Linear],
+    ) {
+        debug_assert!(self.x0 <= columns.start && columns.end <= self.x0 + self.cols);
+        let (x0, width) = (columns.start, columns.end - columns.start);
+        let cols = width as usize;
         let rows = ((out.len() / (cols * 4)) as u32).min(self.height.saturating_sub(y0));
         debug_assert_eq!(y0 / BAND_ROWS, (y0 + rows.max(1) - 1) / BAND_ROWS);
         let px = &mut scratch[..rows as usize * cols];
@@ -472,8 +538,8 @@ impl Composer {
         let mut band = Band {
             y0,
             rows,
-            x0: self.x0,
-            width: self.cols,
+            x0,
+            width,
             index: (y0 / BAND_ROWS) as usize,
             px,
         };
@@ -485,12 +551,7 @@ impl Composer {
             .enumerate()
             .take(rows as usize)
         {
-            encode_row(
-                &band.px[r * cols..(r + 1) * cols],
-                dst,
-                self.x0,
-                y0 + r as u32,
-            );
+            encode_row(&band.px[r * cols..(r + 1) * cols], dst, x0, y0 + r as u32);
         }
     }
 
@@ -553,6 +614,29 @@ mod tests {
         }
         assert!(plan.render_window(w, h, [300, 0, 40, 10]).is_err());
         assert!(plan.render_window(w, h, [0, 0, 0, 10]).is_err());
+    }
+
+    #[test]
+    fn windows_of_a_prepared_region_are_the_windows_drawn_alone() {
+        let scene = crate::presets::load("golden-hour").unwrap();
+        let plan = Plan::new(&scene).unwrap();
+        let (w, h) = (1999, 1111);
+        let region = plan.region(w, h, [300, 200, 900, 700]).unwrap();
+        for window in [
+            [300, 200, 900, 700],
+            [301, 217, 1, 1],
+            [650, 555, 300, 311],
+            [1199, 899, 1, 1],
+        ] {
+            assert!(region.holds(w, h, window), "{window:?}");
+            let alone = plan.render_window(w, h, window).unwrap();
+            assert!(region.render_window(window).unwrap() == alone, "{window:?}");
+        }
+        for outside in [[299, 200, 10, 10], [1000, 800, 201, 10], [300, 200, 0, 5]] {
+            assert!(!region.holds(w, h, outside) || outside[2] == 0);
+            assert!(region.render_window(outside).is_err(), "{outside:?}");
+        }
+        assert!(!region.holds(w + 1, h, [300, 200, 10, 10]));
     }
 
     #[test]

@@ -333,6 +333,136 @@ fn assert_rendered_at_screen_size(h: &mut Harness<'_, PlayaApp>, zoom: &str) {
     );
 }
 
+/// Zooms the preview in with the mouse wheel over it, `steps` notches.
+fn wheel_zoom(h: &mut Harness<'_, PlayaApp>, steps: usize) {
+    let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(300.0, 300.0);
+    for _ in 0..steps {
+        h.hover_at(centre);
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 400.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: egui::Modifiers::NONE,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.step();
+    }
+}
+
+/// Points of the preview panel (from the zoom bar at its top left to the
+/// status bar) that no picture covers in the last frame painted: where
+/// the preview would show its bare background. A picture is a mesh with
+/// a texture other than egui's font atlas.
+fn uncovered(h: &Harness<'_, PlayaApp>) -> Vec<egui::Pos2> {
+    let bar = h.get_by_label("Fit").rect().left_top();
+    let pictures: Vec<egui::Rect> = h
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|clipped| match &clipped.shape {
+            egui::Shape::Mesh(mesh) if mesh.texture_id != egui::TextureId::default() => {
+                let rect = egui::Rect::from_points(
+                    &mesh.vertices.iter().map(|v| v.pos).collect::<Vec<_>>(),
+                );
+                Some(rect.intersect(clipped.clip_rect))
+            }
+            _ => None,
+        })
+        .collect();
+    let (x0, y0) = (bar.x + 30.0, bar.y + 40.0);
+    let (x1, y1) = (1260.0, 720.0);
+    let mut missing = Vec::new();
+    for i in 0..=20 {
+        for j in 0..=20 {
+            let p = egui::pos2(
+                x0 + (x1 - x0) * i as f32 / 20.0,
+                y0 + (y1 - y0) * j as f32 / 20.0,
+            );
+            if !pictures.iter().any(|r| r.contains(p)) {
+                missing.push(p);
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn a_pan_or_zoom_never_uncovers_bare_background_while_the_view_renders() {
+    let mut h = harness();
+    h.get_by_label("1:1").click();
+    settle_view(&mut h);
+    wheel_zoom(&mut h, 40);
+    settle_view(&mut h);
+    assert!(uncovered(&h).is_empty(), "the settled view fills the panel");
+
+    // A pan: the frame that moves the picture has not got its new view
+    // yet, and shows the last picture where the old view does not reach.
+    let from = h.get_by_label("Fit").rect().left_top() + egui::vec2(500.0, 400.0);
+    let to = from + egui::vec2(-400.0, -250.0);
+    h.event(egui::Event::PointerMoved(from));
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for k in 1..=3 {
+        h.event(egui::Event::PointerMoved(
+            from + (to - from) * (k as f32 / 3.0),
+        ));
+        h.step();
+        let missing = uncovered(&h);
+        assert!(
+            missing.is_empty(),
+            "panning uncovered {} points, as {:?}",
+            missing.len(),
+            missing.first()
+        );
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    settle_view(&mut h);
+
+    // A change of the scene while zoomed in, then a pan and a zoom out:
+    // still covered at every frame.
+    h.state_mut().state.scene.seed += 1;
+    h.step();
+    let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(400.0, 300.0);
+    h.event(egui::Event::PointerMoved(centre));
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: centre,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerMoved(centre + egui::vec2(300.0, 200.0)));
+    h.step();
+    assert!(uncovered(&h).is_empty(), "panning after a change");
+    h.event(egui::Event::PointerButton {
+        pos: centre + egui::vec2(300.0, 200.0),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    settle_view(&mut h);
+    h.get_by_label("Fit").click();
+    h.step();
+    let missing = uncovered(&h);
+    assert!(
+        missing.is_empty(),
+        "zooming out uncovered {} points, as {:?}",
+        missing.len(),
+        missing.first()
+    );
+}
+
 #[test]
 fn zoom_is_the_preview_s_and_zoomed_in_renders_at_screen_resolution() {
     use egui::accesskit::Role;

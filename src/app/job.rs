@@ -8,7 +8,7 @@ use egui::ColorImage;
 
 use super::worker::Outbox;
 use crate::canvas::Canvas;
-use crate::compose::Plan;
+use crate::compose::{Plan, Region};
 use crate::scene::Scene;
 
 /// What the UI asks the worker to render.
@@ -26,8 +26,22 @@ pub struct PreviewJob {
     pub window: Option<[u32; 4]>,
     /// Whether to send a quick half-size frame first.
     pub quick: bool,
+    /// Zoomed in: the size of a whole picture to render after the view,
+    /// shown scaled around it while the next view is on its way.
+    pub backdrop: Option<[u32; 2]>,
     /// When the UI made the request (for latency figures).
     pub sent: Instant,
+}
+
+/// Which of a request's frames a frame is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// The quick frame, at half the width and height, sent first.
+    Quick,
+    /// The frame at the requested size.
+    Full,
+    /// Zoomed in: the whole picture, small, sent after the view.
+    Backdrop,
 }
 
 /// A rendered preview frame, ready for the GPU.
@@ -41,8 +55,8 @@ pub struct PreviewFrame {
     /// The part of the picture it shows, in fractions of its width and
     /// height (`[x, y, w, h]`; all of it: `[0, 0, 1, 1]`).
     pub area: [f32; 4],
-    /// Whether this is the full-size frame (not the quick one).
-    pub full: bool,
+    /// Which of the request's frames it is.
+    pub pass: Pass,
     /// Time spent rendering, in ms.
     pub ms: f64,
     /// Live cells of the rock automaton after its generations.
@@ -54,21 +68,22 @@ pub struct PreviewFrame {
 }
 
 /// The worker's job: a quick frame if asked (skipped when a newer request
-/// is already waiting), then the full frame. Each size has its canvas
-/// (`canvases[0]` the quick one), which re-renders only what the change
-/// since its last render touches ([`Canvas`]).
+/// is already waiting), then the full frame, then the backdrop if asked.
+/// Each size has its canvas (`canvases[0]` the quick one, which also draws
+/// backdrops: both are half the fitted size), which re-renders only what
+/// the change since its last render touches ([`Canvas`]).
 pub fn render_job(
     job: PreviewJob,
     out: &Outbox<'_, PreviewJob, PreviewFrame>,
     canvases: &mut [Canvas; 2],
-    plan: &mut Option<Plan>,
+    views: &mut Views,
 ) {
-    let sizes: &[(u32, bool)] = if job.quick {
-        &[(2, false), (1, true)]
+    let sizes: &[(u32, Pass)] = if job.quick {
+        &[(2, Pass::Quick), (1, Pass::Full)]
     } else {
-        &[(1, true)]
+        &[(1, Pass::Full)]
     };
-    for &(div, full) in sizes {
+    for &(div, pass) in sizes {
         if out.superseded() {
             return;
         }
@@ -76,43 +91,82 @@ pub fn render_job(
         let start = Instant::now();
         let (rendered, cells, area) = match job.window {
             None => {
-                let canvas = &mut canvases[usize::from(full)];
-                let rendered = canvas
-                    .render(&job.scene, w, h)
-                    .map(|image| (to_color_image(image), fingerprint(image.as_raw())))
-                    .map_err(|e| e.to_string());
-                let cells = canvas.plan().map(|p| p.grid().population());
-                (rendered, cells, [0.0, 0.0, 1.0, 1.0])
+                let (rendered, cells) = render_whole(
+                    &mut canvases[usize::from(pass == Pass::Full)],
+                    &job.scene,
+                    w,
+                    h,
+                );
+                (rendered, cells, WHOLE)
             }
             Some(window) => {
                 let window = scale_window(window, div, (w, h));
-                let rendered = window_plan(plan, &job.scene)
-                    .and_then(|p| p.render_window(w, h, window))
+                let rendered = views
+                    .render(&job.scene, (w, h), window, pass == Pass::Full)
                     .map(|image| (to_color_image(&image), fingerprint(image.as_raw())))
                     .map_err(|e| e.to_string());
-                let cells = plan.as_ref().map(|p| p.grid().population());
+                let cells = views.plan.as_ref().map(|p| p.grid().population());
                 let [x, y, ww, wh] = window.map(|v| v as f32);
                 let (w, h) = (w as f32, h as f32);
                 (rendered, cells, [x / w, y / h, ww / w, wh / h])
             }
         };
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        let (image, fingerprint) = match rendered {
-            Ok((image, fingerprint)) => (Ok(image), fingerprint),
-            Err(e) => (Err(e), 0),
-        };
-        out.send(PreviewFrame {
-            id: job.id,
-            scene: job.scene.clone(),
-            image,
-            area,
-            full,
-            ms,
-            cells,
-            fingerprint,
-            sent: job.sent,
-        });
+        send(out, &job, pass, (rendered, cells, area), start);
     }
+    // Only once the requests pause: during a drag it would hold up the
+    // views that follow.
+    if let Some([w, h]) = job.backdrop
+        && out.idle_for(BACKDROP_AFTER)
+    {
+        let start = Instant::now();
+        let (rendered, cells) = render_whole(&mut canvases[0], &job.scene, w, h);
+        send(out, &job, Pass::Backdrop, (rendered, cells, WHOLE), start);
+    }
+}
+
+/// How long the requests must pause before a backdrop is rendered.
+const BACKDROP_AFTER: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// The area of a frame that shows the whole picture.
+pub const WHOLE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+/// A render's image and fingerprint, or why it failed.
+type Rendered = Result<(ColorImage, u64), String>;
+
+/// The whole `w × h` picture of `scene`, on `canvas`, and the automaton's
+/// live cells.
+fn render_whole(canvas: &mut Canvas, scene: &Scene, w: u32, h: u32) -> (Rendered, Option<u64>) {
+    let rendered = canvas
+        .render(scene, w, h)
+        .map(|image| (to_color_image(image), fingerprint(image.as_raw())))
+        .map_err(|e| e.to_string());
+    (rendered, canvas.plan().map(|p| p.grid().population()))
+}
+
+/// Sends the `pass` frame of `job`, rendered since `start`.
+fn send(
+    out: &Outbox<'_, PreviewJob, PreviewFrame>,
+    job: &PreviewJob,
+    pass: Pass,
+    (rendered, cells, area): (Rendered, Option<u64>, [f32; 4]),
+    start: Instant,
+) {
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let (image, fingerprint) = match rendered {
+        Ok((image, fingerprint)) => (Ok(image), fingerprint),
+        Err(e) => (Err(e), 0),
+    };
+    out.send(PreviewFrame {
+        id: job.id,
+        scene: job.scene.clone(),
+        image,
+        area,
+        pass,
+        ms,
+        cells,
+        fingerprint,
+        sent: job.sent,
+    });
 }
 
 /// `window` of the full-size picture in the picture `div` times smaller,
@@ -125,14 +179,62 @@ fn scale_window(window: [u32; 4], div: u32, size: (u32, u32)) -> [u32; 4] {
     [x0, y0, x1 - x0, y1 - y0]
 }
 
-/// The plan of `scene` for windows, reusing the last one's automaton run
-/// when it is the same.
-fn window_plan<'a>(plan: &'a mut Option<Plan>, scene: &Scene) -> crate::Result<&'a Plan> {
-    let next = match plan.take() {
-        Some(old) => Plan::reuse(scene, old),
-        None => Plan::new(scene),
-    }?;
-    Ok(plan.insert(next))
+/// What the worker keeps between zoomed-in views: the scene's plan, and
+/// a region of the zoomed picture prepared around the last view, so that a
+/// pan inside it only draws.
+#[derive(Default)]
+pub struct Views {
+    plan: Option<Plan>,
+    /// The region prepared, and the scene it was prepared for.
+    region: Option<(Scene, Region)>,
+}
+
+impl Views {
+    /// `window` of the `size` picture of `scene`. With `keep`, it is drawn
+    /// from the region prepared for the last view when that holds it;
+    /// otherwise a region is prepared and kept: after a pan (the same
+    /// scene), the window with a margin of its own size on every side, for
+    /// the pans to come; after a change, just the window, which costs
+    /// least.
+    fn render(
+        &mut self,
+        scene: &Scene,
+        size: (u32, u32),
+        window: [u32; 4],
+        keep: bool,
+    ) -> crate::Result<image::RgbaImage> {
+        let (w, h) = size;
+        let same = self.region.as_ref().filter(|(s, _)| s == scene);
+        if keep
+            && let Some((_, region)) = same
+            && region.holds(w, h, window)
+        {
+            return region.render_window(window);
+        }
+        let panned = same.is_some();
+        let next = match self.plan.take() {
+            Some(old) => Plan::reuse(scene, old),
+            None => Plan::new(scene),
+        }?;
+        let plan = self.plan.insert(next);
+        if !keep {
+            return plan.render_window(w, h, window);
+        }
+        let area = if panned { around(window, size) } else { window };
+        let region = plan.region(w, h, area)?;
+        let image = region.render_window(window);
+        self.region = Some((scene.clone(), region));
+        image
+    }
+}
+
+/// `window` with a margin of its own width and height on each side, cut
+/// to the `size` picture.
+fn around(window: [u32; 4], size: (u32, u32)) -> [u32; 4] {
+    let [x, y, w, h] = window;
+    let (x0, y0) = (x.saturating_sub(w), y.saturating_sub(h));
+    let (x1, y1) = ((x + 2 * w).min(size.0), (y + 2 * h).min(size.1));
+    [x0, y0, x1 - x0, y1 - y0]
 }
 
 /// The RGBA picture as an egui image. Opaque pixels (all of a landscape with

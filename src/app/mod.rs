@@ -408,7 +408,8 @@ impl PlayaApp {
         self.pasted(&ctx);
         self.controls.can_undo = self.history.can_undo(&self.state.scene);
         self.controls.can_redo = self.history.can_redo(&self.state.scene);
-        self.trace.bench_step(&mut self.state.scene, &self.preview);
+        self.trace
+            .bench_step(&mut self.state.scene, &mut self.preview);
         self.expire_message(&ctx);
 
         let mut grid_area = ctx.content_rect();

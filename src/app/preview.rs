@@ -10,7 +10,7 @@ use web_time::Instant;
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2};
 
-use super::job::{PreviewFrame, PreviewJob, render_job};
+use super::job::{Pass, PreviewFrame, PreviewJob, WHOLE, render_job};
 use super::worker::{Outbox, Worker};
 use crate::canvas::Canvas;
 use crate::layers::{Kind, Layer, Tent};
@@ -99,6 +99,13 @@ struct Shown {
 /// of it on screen.
 type View = ([u32; 2], Option<[u32; 4]>);
 
+/// Zoomed in, the whole picture behind the view: what a pan or a zoom
+/// uncovers shows it, scaled, until the new view is in, never black.
+struct Backdrop {
+    texture: TextureHandle,
+    scene: Scene,
+}
+
 /// What a pointer drag on the preview does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Drag {
@@ -117,6 +124,9 @@ pub struct Preview {
     worker: Worker<PreviewJob, PreviewFrame>,
     texture: Option<TextureHandle>,
     shown: Option<Shown>,
+    backdrop: Option<Backdrop>,
+    /// The size backdrops are rendered at: half the fitted picture's.
+    backdrop_size: [u32; 2],
     /// The last request: its id, scene, size and window.
     sent: Option<(u64, Scene, View)>,
     next_id: u64,
@@ -134,8 +144,12 @@ pub struct Preview {
     zoom: f32,
     pan: Vec2,
     drag: Drag,
-    /// Overrides the panel's size (for measurements at a fixed size).
+    /// Overrides the panel's size (for measurements at a fixed size): the
+    /// size of the view in pixels.
     pub forced_size: Option<[u32; 2]>,
+    /// With `forced_size`, the zoom (fitted = 1) and the view's offset
+    /// from the centre of the zoomed picture, in its pixels.
+    pub forced_view: (f32, [i64; 2]),
     /// Since when the preview has awaited a render (the first request
     /// since its last full frame), for the spinner.
     awaited: Option<Instant>,
@@ -151,17 +165,19 @@ impl Preview {
     /// A preview with its worker thread started.
     pub fn new() -> Self {
         let mut canvases = [Canvas::new(), Canvas::new()];
-        let mut plan = None;
+        let mut views = super::job::Views::default();
         let worker = Worker::spawn(
             "playa-preview",
             move |job: PreviewJob, out: &Outbox<'_, PreviewJob, PreviewFrame>| {
-                render_job(job, out, &mut canvases, &mut plan);
+                render_job(job, out, &mut canvases, &mut views);
             },
         );
         Preview {
             worker,
             texture: None,
             shown: None,
+            backdrop: None,
+            backdrop_size: [0, 0],
             sent: None,
             next_id: 1,
             want: [0, 0],
@@ -175,6 +191,7 @@ impl Preview {
             pan: Vec2::ZERO,
             drag: Drag::None,
             forced_size: None,
+            forced_view: (1.0, [0, 0]),
             awaited: None,
         }
     }
@@ -183,14 +200,38 @@ impl Preview {
     /// what went up, if anything.
     pub fn receive(&mut self, ctx: &egui::Context) -> Option<Delivered> {
         self.worker.set_repaint(ctx);
-        let frames: Vec<PreviewFrame> = self.worker.results().collect();
+        let (backdrops, frames): (Vec<PreviewFrame>, Vec<PreviewFrame>) = self
+            .worker
+            .results()
+            .partition(|f| f.pass == Pass::Backdrop);
+        if let Some(frame) = backdrops.into_iter().next_back()
+            && let Ok(image) = frame.image
+        {
+            match &mut self.backdrop {
+                Some(b) => {
+                    b.texture.set(image, TextureOptions::LINEAR);
+                    b.scene = frame.scene;
+                }
+                None => {
+                    self.backdrop = Some(Backdrop {
+                        texture: ctx.load_texture(
+                            "preview-backdrop",
+                            image,
+                            TextureOptions::LINEAR,
+                        ),
+                        scene: frame.scene,
+                    });
+                }
+            }
+        }
         for frame in &frames {
-            self.quick.rendered(frame.id, frame.ms, frame.full);
+            self.quick
+                .rendered(frame.id, frame.ms, frame.pass == Pass::Full);
         }
         let frame = frames.into_iter().reduce(|older, newer| {
             // Two frames in one UI frame: only the newer is shown, but a
             // full frame beats a quick one of the same request.
-            if newer.id == older.id && !newer.full && older.full {
+            if newer.id == older.id && newer.pass == Pass::Quick && older.pass == Pass::Full {
                 older
             } else {
                 newer
@@ -208,7 +249,8 @@ impl Preview {
         };
         self.error = None;
         let [w, h] = [image.size[0] as u32, image.size[1] as u32];
-        if frame.full {
+        let full = frame.pass == Pass::Full;
+        if full {
             self.last = Some(RenderInfo {
                 width: w,
                 height: h,
@@ -216,6 +258,17 @@ impl Preview {
             });
             let mpx = f64::from(w) * f64::from(h) / 1e6;
             self.ms_per_mpx = Some(frame.ms / mpx.max(0.01));
+        }
+        // Zooming in from the whole picture: it becomes the backdrop.
+        if frame.area != WHOLE
+            && let Some(shown) = &self.shown
+            && shown.area == WHOLE
+            && let Some(texture) = self.texture.take()
+        {
+            self.backdrop = Some(Backdrop {
+                texture,
+                scene: shown.scene.clone(),
+            });
         }
         match &mut self.texture {
             Some(t) => t.set(image, TextureOptions::LINEAR),
@@ -225,14 +278,14 @@ impl Preview {
             id: frame.id,
             scene: frame.scene,
             area: frame.area,
-            full: frame.full,
+            full,
             fingerprint: frame.fingerprint,
         });
         Some(Delivered {
             sent: frame.sent,
             ms: frame.ms,
             size: [w, h],
-            full: frame.full,
+            full,
         })
     }
 
@@ -240,7 +293,10 @@ impl Preview {
     /// the last request.
     pub fn request(&mut self, ctx: &egui::Context, scene: &Scene) {
         let (size, window) = match self.forced_size {
-            Some(size) => (size, None),
+            Some(view) => {
+                self.backdrop_size = [(view[0] / 2).max(1), (view[1] / 2).max(1)];
+                forced_view(view, self.forced_view)
+            }
             None => (self.want, self.window),
         };
         if size[0] == 0 || size[1] == 0 {
@@ -252,7 +308,10 @@ impl Preview {
         {
             return;
         }
-        let mpx = f64::from(size[0]) * f64::from(size[1]) / 1e6;
+        // What the request costs follows the pixels it renders: the
+        // window's, zoomed in.
+        let [w, h] = window.map_or(size, |[_, _, w, h]| [w, h]);
+        let mpx = f64::from(w) * f64::from(h) / 1e6;
         let slow = self
             .ms_per_mpx
             .is_some_and(|ms| ms * mpx > QUICK_FRAME_MS && size[0] >= 256)
@@ -260,6 +319,8 @@ impl Preview {
             // would only delay the full one.
             && !cfg!(target_arch = "wasm32");
         let quick = self.quick.wanted(slow);
+        let backdrop =
+            (window.is_some() && !self.has_backdrop_of(scene)).then_some(self.backdrop_size);
         let id = self.next_id;
         self.next_id += 1;
         self.sent = Some((id, scene.clone(), (size, window)));
@@ -273,8 +334,19 @@ impl Preview {
             height: size[1],
             window,
             quick,
+            backdrop,
             sent: now,
         });
+    }
+
+    /// Whether a whole picture of `scene` is at hand to show around a
+    /// zoomed-in view: the backdrop, or the picture on screen.
+    fn has_backdrop_of(&self, scene: &Scene) -> bool {
+        self.backdrop.as_ref().is_some_and(|b| b.scene == *scene)
+            || self
+                .shown
+                .as_ref()
+                .is_some_and(|s| s.area == WHOLE && s.scene == *scene)
     }
 
     /// Whether the full render of `scene` at the wanted size is on screen.
@@ -366,22 +438,28 @@ impl Preview {
         let painter = ui.painter_at(panel);
         match (&self.texture, &self.shown) {
             (Some(texture), Some(shown)) => {
-                painter.add(egui::epaint::RectShape::filled(
-                    image_rect.expand(1.0),
-                    0.0,
-                    Color32::from_black_alpha(120),
-                ));
+                let whole = Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0));
+                if shown.area != WHOLE {
+                    // Around the view on screen, until the next is in. Only
+                    // the part on screen: zoomed in, the whole picture's
+                    // rectangle is tens of thousands of points wide, more
+                    // than some rasterizers draw reliably.
+                    let visible = image_rect.intersect(panel);
+                    let uv = Rect::from_min_max(
+                        ((visible.min - image_rect.min) / image_rect.size()).to_pos2(),
+                        ((visible.max - image_rect.min) / image_rect.size()).to_pos2(),
+                    );
+                    match &self.backdrop {
+                        Some(b) => painter.image(b.texture.id(), visible, uv, Color32::WHITE),
+                        None => painter.rect_filled(visible, 0.0, ui.visuals().faint_bg_color),
+                    };
+                }
                 let [x, y, w, h] = shown.area;
                 let rect = Rect::from_min_size(
                     image_rect.min + vec2(x, y) * image_rect.size(),
                     vec2(w, h) * image_rect.size(),
                 );
-                painter.image(
-                    texture.id(),
-                    rect,
-                    Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0)),
-                    Color32::WHITE,
-                );
+                painter.image(texture.id(), rect, whole, Color32::WHITE);
             }
             _ => {
                 painter.rect_filled(image_rect, 4.0, ui.visuals().faint_bg_color);
@@ -416,10 +494,12 @@ impl Preview {
     /// screen, at the screen's resolution, of the picture at the size it is
     /// shown at.
     fn plan_render(&mut self, panel: Rect, fit: Rect, image_rect: Rect, ppp: f32, max_side: f32) {
+        let mut px = fit.size() * ppp;
+        px /= (px.x.max(px.y) / max_side).max(1.0);
+        let fitted = [px.x.round().max(1.0) as u32, px.y.round().max(1.0) as u32];
+        self.backdrop_size = fitted.map(|side| (side / 2).max(1));
         if self.zoom <= 1.0 {
-            let mut px = fit.size() * ppp;
-            px /= (px.x.max(px.y) / max_side).max(1.0);
-            self.want = [px.x.round().max(1.0) as u32, px.y.round().max(1.0) as u32];
+            self.want = fitted;
             self.window = None;
             return;
         }
@@ -633,6 +713,24 @@ impl QuickShare {
             self.skipped = 0;
         }
     }
+}
+
+/// What a request renders for a forced `view` size at `(zoom, offset)`:
+/// the whole picture at the view's size, or zoomed in, the view's window of
+/// the picture `zoom` times its size, `offset` pixels from its centre and
+/// kept inside it.
+fn forced_view(view: [u32; 2], (zoom, offset): (f32, [i64; 2])) -> View {
+    if zoom <= 1.0 {
+        return (view, None);
+    }
+    let side = crate::compose::MAX_STREAMED_SIDE as f32;
+    let size = view.map(|v| (v as f32 * zoom).round().clamp(1.0, side) as u32);
+    let at = |axis: usize| {
+        let room = i64::from(size[axis].saturating_sub(view[axis]));
+        (room / 2 + offset[axis]).clamp(0, room) as u32
+    };
+    let [w, h] = [0, 1].map(|axis| view[axis].min(size[axis]));
+    (size, Some([at(0), at(1), w, h]))
 }
 
 /// The export's frame over the preview's `image_rect`: with a `crop`, the

@@ -11,6 +11,10 @@
 //!   the app's own.
 //! - `PLAYA_PREVIEW_SIZE=WxH` renders the preview at that size whatever the
 //!   window's size (e.g. `1280x720`).
+//! - `PLAYA_BENCH_ZOOM=Z` (with `PLAYA_PREVIEW_SIZE`) zooms the preview in
+//!   Z times (16: 1600%, a `WxH` view of a picture 16 times its size): half
+//!   the isolated changes are density changes, then half are pans of the
+//!   view, and the drag pans it at 60 Hz.
 //! - `PLAYA_TRACE=FILE` also writes every sample as CSV lines to FILE.
 
 use std::io::Write;
@@ -41,6 +45,10 @@ pub struct Trace {
     /// The scene the benchmark starts on, if not the app's.
     bench_scene: Option<Scene>,
     forced_size: Option<[u32; 2]>,
+    /// The zoom of the benchmark's view (1: fitted).
+    zoom: f32,
+    /// Whether the last change was a pan, not a scene change.
+    panned: bool,
     /// A full preview set this frame: when its request was made.
     shown: Option<Instant>,
     /// The request time of the preview set in the last frame, to time the
@@ -48,6 +56,8 @@ pub struct Trace {
     painted: Option<Instant>,
     /// Isolated changes: request to the end of the frame that set the texture.
     isolated: Vec<f64>,
+    /// Isolated pans, zoomed in: the same.
+    isolated_pans: Vec<f64>,
     /// Isolated changes: request to the start of the next frame, after the
     /// texture was uploaded and the frame painted and swapped.
     isolated_painted: Vec<f64>,
@@ -94,15 +104,31 @@ impl Trace {
             let (w, h) = s.split_once('x')?;
             Some([w.parse().ok()?, h.parse().ok()?])
         });
+        let zoom = match std::env::var("PLAYA_BENCH_ZOOM") {
+            Err(_) => 1.0,
+            Ok(z) => match z.parse::<f32>() {
+                Ok(z) if (1.0..=16.0).contains(&z) && forced_size.is_some() => z,
+                _ => {
+                    eprintln!(
+                        "playa: PLAYA_BENCH_ZOOM={z}: must be a number from 1 to 16, \
+                         with PLAYA_PREVIEW_SIZE=WxH"
+                    );
+                    std::process::exit(2);
+                }
+            },
+        };
         Trace {
             file,
             bench: (bench_n > 0).then_some(Phase::Warmup(30)),
             bench_n,
             bench_scene,
             forced_size,
+            zoom,
+            panned: false,
             shown: None,
             painted: None,
             isolated: Vec::new(),
+            isolated_pans: Vec::new(),
             isolated_painted: Vec::new(),
             drag: Vec::new(),
             drag_frames: Vec::new(),
@@ -176,7 +202,11 @@ impl Trace {
             let ms = requested.elapsed().as_secs_f64() * 1e3;
             match phase {
                 Phase::Isolated(_) => {
-                    self.isolated.push(ms);
+                    if self.panned {
+                        self.isolated_pans.push(ms);
+                    } else {
+                        self.isolated.push(ms);
+                    }
                     self.painted = Some(requested);
                 }
                 Phase::Drag(_) => self.drag.push(ms),
@@ -204,26 +234,40 @@ impl Trace {
         }
     }
 
-    /// Drives the benchmark: changes the density like a slider would.
-    pub fn bench_step(&mut self, scene: &mut Scene, preview: &Preview) {
+    /// Drives the benchmark: changes the density like a slider would and,
+    /// zoomed in, pans the view like a drag would.
+    pub fn bench_step(&mut self, scene: &mut Scene, preview: &mut Preview) {
         let Some(phase) = self.bench else { return };
         if let Some(start) = self.bench_scene.take() {
             *scene = start;
             return;
         }
+        preview.forced_view.0 = self.zoom;
         // Wait for the frame after the last texture set, which times its
         // paint, before the next change.
         let current = preview.is_current(scene) && self.painted.is_none();
-        let nudge = |scene: &mut Scene, k: u32| {
-            let step = if k.is_multiple_of(2) { 0.002 } else { -0.002 };
-            scene.automaton.density = (scene.automaton.density + step).clamp(0.0, 1.0);
+        let zoomed = self.zoom > 1.0;
+        let panned = &mut self.panned;
+        let mut nudge = |scene: &mut Scene, k: u32, pan: bool| {
+            *panned = pan;
+            if pan {
+                // Back and forth, 40 and 24 pixels a step.
+                let sign = if (k / 2).is_multiple_of(2) { 1 } else { -1 };
+                let [x, y] = &mut preview.forced_view.1;
+                *x += 40 * sign;
+                *y += 24 * sign;
+            } else {
+                let step = if k.is_multiple_of(2) { 0.002 } else { -0.002 };
+                scene.automaton.density = (scene.automaton.density + step).clamp(0.0, 1.0);
+            }
         };
         self.bench = Some(match phase {
             Phase::Warmup(0) if current => Phase::Isolated(self.bench_n),
             Phase::Warmup(k) if current => Phase::Warmup(k - 1),
             Phase::Isolated(0) if current => Phase::Drag(self.bench_n),
             Phase::Isolated(k) if current => {
-                nudge(scene, k);
+                // Zoomed in: changes first, then pans.
+                nudge(scene, k, zoomed && k <= self.bench_n / 2);
                 Phase::Isolated(k - 1)
             }
             Phase::Drag(0) => {
@@ -232,7 +276,7 @@ impl Trace {
                 Phase::Done
             }
             Phase::Drag(k) => {
-                nudge(scene, k);
+                nudge(scene, k, zoomed);
                 Phase::Drag(k - 1)
             }
             other => other,
@@ -245,11 +289,13 @@ impl Trace {
             return;
         }
         self.finished = true;
+        let zoomed = self.zoom > 1.0;
         let summary = format!(
-            "playa bench, preview {}:\n  \
+            "playa bench, preview {}{}:\n  \
              change -> texture set, end of that UI frame (isolated changes): {}\n  \
-             change -> start of the next frame, after paint and swap (isolated): {}\n  \
-             change -> preview shown, dragging at 60 Hz: {}\n  \
+             pan -> texture set, end of that UI frame (isolated pans): {}\n  \
+             change or pan -> start of the next frame, after paint and swap (isolated): {}\n  \
+             {} -> preview shown, dragging at 60 Hz: {}\n  \
              preview render in the worker: {}\n  \
              UI frame build time while rendering (drag): {}\n  \
              whole frame incl. GL paint, eframe's cpu_usage, while rendering (drag): {}\n  \
@@ -257,8 +303,15 @@ impl Trace {
              frame interval, nothing rendering, repainting continuously: {}",
             self.forced_size
                 .map_or("window-sized".to_string(), |[w, h]| format!("{w}x{h}")),
+            if zoomed {
+                format!(" at {:.0}%", self.zoom * 100.0)
+            } else {
+                String::new()
+            },
             stats(&self.isolated),
+            stats(&self.isolated_pans),
             stats(&self.isolated_painted),
+            if zoomed { "pan" } else { "change" },
             stats(&self.drag),
             stats(&self.renders),
             stats(&self.drag_frames),

@@ -61,6 +61,27 @@ impl<Req, Out> Outbox<'_, Req, Out> {
     pub fn superseded(&self) -> bool {
         self.shared.lock().pending.is_some()
     }
+
+    /// Waits up to `time` for a newer request; whether none came (work
+    /// worth doing only once the requests pause). In the browser, where
+    /// the job runs on the UI thread, it cannot wait: whether none waits.
+    pub fn idle_for(&self, time: std::time::Duration) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = time;
+            !self.superseded()
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let slot = self.shared.lock();
+            let (slot, _) = self
+                .shared
+                .wake
+                .wait_timeout_while(slot, time, |s| s.pending.is_none() && !s.closed)
+                .unwrap_or_else(PoisonError::into_inner);
+            slot.pending.is_none() && !slot.closed
+        }
+    }
 }
 
 /// The job of a [`Worker`].
@@ -266,6 +287,27 @@ mod tests {
         worker.request(1);
         gate_tx.send(()).unwrap();
         assert_eq!(worker.wait_result(Duration::from_secs(5)), Some(1));
+    }
+
+    #[test]
+    fn a_job_waits_for_a_pause_and_stops_waiting_at_a_newer_request() {
+        // Request 0 waits long and is cut short by request 1; request 1
+        // waits briefly and sees no newer request.
+        let worker = Worker::spawn("test", |n: u32, out| {
+            let wait = Duration::from_secs(if n == 0 { 30 } else { 0 });
+            let start = std::time::Instant::now();
+            let idle = out.idle_for(wait);
+            out.send((n, idle, start.elapsed() < Duration::from_secs(10)));
+        });
+        worker.request(0);
+        std::thread::sleep(Duration::from_millis(50));
+        worker.request(1);
+        let first = worker.wait_result(Duration::from_secs(20));
+        assert_eq!(first, Some((0, false, true)));
+        assert_eq!(
+            worker.wait_result(Duration::from_secs(5)),
+            Some((1, true, true))
+        );
     }
 
     #[test]
