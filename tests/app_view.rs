@@ -349,6 +349,16 @@ fn wheel_zoom(h: &mut Harness<'_, PlayaApp>, steps: usize) {
     }
 }
 
+/// Presses (or releases) the primary button at `pos`.
+fn press(h: &mut Harness<'_, PlayaApp>, pos: egui::Pos2, pressed: bool) {
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    });
+}
+
 /// Points of the preview panel (from the zoom bar at its top left to the
 /// status bar) that no picture covers in the last frame painted: where
 /// the preview would show its bare background. A picture is a mesh with
@@ -386,6 +396,17 @@ fn uncovered(h: &Harness<'_, PlayaApp>) -> Vec<egui::Pos2> {
     missing
 }
 
+/// Asserts that the last frame's pictures cover the preview panel.
+fn assert_covered(h: &Harness<'_, PlayaApp>, when: &str) {
+    let missing = uncovered(h);
+    assert!(
+        missing.is_empty(),
+        "{when} left {} points of the preview bare, as {:?}",
+        missing.len(),
+        missing.first()
+    );
+}
+
 #[test]
 fn a_pan_or_zoom_never_uncovers_bare_background_while_the_view_renders() {
     let mut h = harness();
@@ -393,7 +414,7 @@ fn a_pan_or_zoom_never_uncovers_bare_background_while_the_view_renders() {
     settle_view(&mut h);
     wheel_zoom(&mut h, 40);
     settle_view(&mut h);
-    assert!(uncovered(&h).is_empty(), "the settled view fills the panel");
+    assert_covered(&h, "the settled view");
 
     // A pan: the frame that moves the picture has not got its new view
     // yet, and shows the last picture where the old view does not reach.
@@ -401,32 +422,16 @@ fn a_pan_or_zoom_never_uncovers_bare_background_while_the_view_renders() {
     let to = from + egui::vec2(-400.0, -250.0);
     h.event(egui::Event::PointerMoved(from));
     h.step();
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
+    press(&mut h, from, true);
     h.step();
     for k in 1..=3 {
         h.event(egui::Event::PointerMoved(
             from + (to - from) * (k as f32 / 3.0),
         ));
         h.step();
-        let missing = uncovered(&h);
-        assert!(
-            missing.is_empty(),
-            "panning uncovered {} points, as {:?}",
-            missing.len(),
-            missing.first()
-        );
+        assert_covered(&h, "panning");
     }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
+    press(&mut h, to, false);
     settle_view(&mut h);
 
     // A change of the scene while zoomed in, then a pan and a zoom out:
@@ -436,31 +441,15 @@ fn a_pan_or_zoom_never_uncovers_bare_background_while_the_view_renders() {
     let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(400.0, 300.0);
     h.event(egui::Event::PointerMoved(centre));
     h.step();
-    h.event(egui::Event::PointerButton {
-        pos: centre,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
+    press(&mut h, centre, true);
     h.event(egui::Event::PointerMoved(centre + egui::vec2(300.0, 200.0)));
     h.step();
-    assert!(uncovered(&h).is_empty(), "panning after a change");
-    h.event(egui::Event::PointerButton {
-        pos: centre + egui::vec2(300.0, 200.0),
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
+    assert_covered(&h, "panning after a change");
+    press(&mut h, centre + egui::vec2(300.0, 200.0), false);
     settle_view(&mut h);
     h.get_by_label("Fit").click();
     h.step();
-    let missing = uncovered(&h);
-    assert!(
-        missing.is_empty(),
-        "zooming out uncovered {} points, as {:?}",
-        missing.len(),
-        missing.first()
-    );
+    assert_covered(&h, "zooming out");
 }
 
 #[test]
@@ -486,18 +475,7 @@ fn zoom_is_the_preview_s_and_zoomed_in_renders_at_screen_resolution() {
 
     // Zoomed in all the way: 16 screen pixels per pixel of the picture,
     // still rendered at screen resolution.
-    let centre = h.get_by_label("Fit").rect().left_top() + egui::vec2(300.0, 300.0);
-    for _ in 0..40 {
-        h.hover_at(centre);
-        h.event(egui::Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Point,
-            delta: egui::vec2(0.0, 400.0),
-            phase: egui::TouchPhase::Move,
-            modifiers: egui::Modifiers::NONE,
-            source: egui::MouseWheelSource::Wheel,
-        });
-        h.step();
-    }
+    wheel_zoom(&mut h, 40);
     // The wheel scrolls smoothly: let it come to rest.
     settle_view(&mut h);
     let closest = zoom_label(&h);
