@@ -14,6 +14,7 @@ pub mod animation_export;
 pub mod controls;
 pub mod export;
 pub mod export_dialog;
+pub mod export_job;
 pub mod files;
 pub mod form;
 pub mod history;
