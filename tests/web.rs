@@ -244,3 +244,108 @@ fn the_browser_renders_the_native_bytes() {
         "the wasm tests failed (web/tests/pixels.rs)"
     );
 }
+
+/// The console line `RESULT …` that the page at `url` logs, read from
+/// headless Chromium in real time (a worker's work does not advance in
+/// virtual time); bounded.
+fn console_result(url: &str) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new("chromium")
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("chromium starts");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("\"RESULT ") {
+                let rest = &line[at + 8..];
+                let _ = tx.send(rest[..rest.find('"').unwrap_or(rest.len())].to_string());
+            }
+        }
+    });
+    let result = rx.recv_timeout(Duration::from_secs(180));
+    let _ = child.kill();
+    let _ = child.wait();
+    result.expect("the page logged its result within 180 s")
+}
+
+#[test]
+fn exports_run_in_a_worker_and_make_the_native_bytes() {
+    use playa::app::export_job::ExportJob;
+    use sha2::Digest;
+    if skip() {
+        return;
+    }
+    let site = build_site();
+    // The site and a page that runs the export worker on jobs, as the app
+    // does, and logs the length and SHA-256 of each file it gets.
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&site).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let scene = playa::presets::load("golden-hour").unwrap();
+    let window = playa::window::Window::crop(scene.aspect, 200, 200).unwrap();
+    let options = playa::animation::Options {
+        last: 3,
+        format: playa::animation::Format::Gif,
+        ..playa::animation::Options::default()
+    };
+    let animation = playa::animation::Animation::new(&scene, &options, (96, 54)).unwrap();
+    let jobs = [
+        ExportJob::png(&scene, (320, 180), None),
+        ExportJob::png(&scene, (200, 200), Some(&window)),
+        ExportJob::animation(&animation),
+    ];
+    let texts: Vec<String> = jobs.iter().map(ExportJob::to_text).collect();
+    let page = format!(
+        r#"<!doctype html><script type="module">
+const jobs = {jobs};
+const results = [];
+for (const job of jobs) {{
+  results.push(await new Promise((done) => {{
+    const worker = new Worker("export-worker.js", {{ type: "module" }});
+    let progress = 0;
+    worker.onmessage = async (e) => {{
+      if (e.data.progress !== undefined) {{ progress += 1; return; }}
+      if (e.data.error) {{ done("error " + e.data.error); return; }}
+      const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", e.data.bytes));
+      done(e.data.bytes.length + ":" + [...hash].map((x) => x.toString(16).padStart(2, "0")).join(""));
+      worker.terminate();
+    }};
+    worker.onerror = (e) => done("worker error " + e.message);
+    worker.postMessage({{ module: new URL("playa_web_bg.wasm", location.href).href, job }});
+  }}));
+}}
+console.log("RESULT " + results.join(" "));
+</script>"#,
+        jobs = serde_json::to_string(&texts).unwrap()
+    );
+    std::fs::write(dir.path().join("worker-test.html"), page).unwrap();
+    let url = format!("{}/worker-test.html", serve(dir.path().to_path_buf()));
+    let got = console_result(&url);
+    let want: Vec<String> = jobs
+        .iter()
+        .map(|job| {
+            let bytes = job.run(|_| {}).unwrap();
+            format!("{}:{:x}", bytes.len(), sha2::Sha256::digest(&bytes))
+        })
+        .collect();
+    assert_eq!(got, want.join(" "));
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds playa for the browser into target/web/: index.html, playa_web.js and
-# playa_web_bg.wasm, nothing else. Serve it with any static server:
+# Builds playa for the browser into target/web/: index.html, playa_web.js,
+# playa_web_bg.wasm and export-worker.js, nothing else. Serve it with any
+# static server:
 #   python3 -m http.server -d target/web
 # Installs what it needs when missing (the wasm32 target; wasm-bindgen-cli at
 # exactly Cargo.lock's wasm-bindgen version) and downloads nothing else.
@@ -26,7 +27,7 @@ rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
 wasm-bindgen --target web --no-typescript --out-dir "$out.tmp" \
   target/wasm/wasm32-unknown-unknown/release/playa_web.wasm
-cp web/index.html "$out.tmp/"
+cp web/index.html web/*.js "$out.tmp/"
 rm -rf "$out"
 mv "$out.tmp" "$out"
 wasm=$(stat -c %s "$out/playa_web_bg.wasm")

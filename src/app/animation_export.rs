@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::Message;
 use super::export::size_for_long_side;
 #[cfg(target_arch = "wasm32")]
-use super::export_dialog::deliver;
+use super::export_dialog::deliver_worker_result;
 #[cfg(not(target_arch = "wasm32"))]
 use super::export_dialog::on_thread;
 use super::export_dialog::{Dialog, Exporter, Run};
@@ -173,8 +173,8 @@ pub struct AnimationRun {
     runner: Runner,
 }
 
-/// How an animation export makes its frames: on a thread natively, frame
-/// by frame on the UI thread in the browser.
+/// How an animation export makes its frames: on a thread natively, in a
+/// Web Worker in the browser.
 enum Runner {
     #[cfg(not(target_arch = "wasm32"))]
     Thread {
@@ -182,8 +182,9 @@ enum Runner {
         done: std::sync::mpsc::Receiver<crate::Result<bool>>,
     },
     #[cfg(target_arch = "wasm32")]
-    Steps {
-        steps: Box<animation::Steps>,
+    Worker {
+        /// The worker making the file (gone once over).
+        worker: Option<super::web::ExportWorker>,
         /// The download's name.
         path: PathBuf,
         format: Format,
@@ -367,10 +368,11 @@ impl Exporter for AnimationExport {
 
     #[cfg(target_arch = "wasm32")]
     fn launch(animation: Animation, path: &Path) -> Result<AnimationRun, String> {
+        let job = super::export_job::ExportJob::animation(&animation);
         Ok(AnimationRun {
             frames: animation.frame_count(),
-            runner: Runner::Steps {
-                steps: Box::new(animation.steps().map_err(|e| e.to_string())?),
+            runner: Runner::Worker {
+                worker: Some(super::web::ExportWorker::start(&job)?),
                 path: path.to_path_buf(),
                 format: animation.options().format,
                 cancelled: false,
@@ -385,7 +387,9 @@ impl AnimationRun {
             #[cfg(not(target_arch = "wasm32"))]
             Runner::Thread { progress, .. } => progress.frames_written(),
             #[cfg(target_arch = "wasm32")]
-            Runner::Steps { steps, .. } => steps.frames_written(),
+            Runner::Worker { worker, .. } => worker
+                .as_ref()
+                .map_or(self.frames, |w| w.progress() as usize),
         }
     }
 }
@@ -396,23 +400,26 @@ impl Run for AnimationRun {
             #[cfg(not(target_arch = "wasm32"))]
             Runner::Thread { done, .. } => done.try_recv().ok(),
             #[cfg(target_arch = "wasm32")]
-            Runner::Steps {
-                steps,
+            Runner::Worker {
+                worker,
                 path,
                 format,
                 cancelled,
             } => {
                 if *cancelled {
+                    // Stops the worker where it is.
+                    *worker = None;
                     return Some(Ok(false));
                 }
-                match steps.step() {
-                    Ok(None) => None,
-                    Ok(Some(bytes)) => {
-                        let fallback = format!("playa-anim.{}", format.extension());
-                        Some(deliver(path, &fallback, &bytes, format.mime()))
-                    }
-                    Err(e) => Some(Err(e)),
-                }
+                let result = worker.as_ref()?.poll()?;
+                *worker = None;
+                let fallback = format!("playa-anim.{}", format.extension());
+                Some(deliver_worker_result(
+                    path,
+                    &fallback,
+                    result,
+                    format.mime(),
+                ))
             }
         }
     }
@@ -422,7 +429,7 @@ impl Run for AnimationRun {
             #[cfg(not(target_arch = "wasm32"))]
             Runner::Thread { progress, .. } => progress.cancel(),
             #[cfg(target_arch = "wasm32")]
-            Runner::Steps { cancelled, .. } => *cancelled = true,
+            Runner::Worker { cancelled, .. } => *cancelled = true,
         }
     }
 
@@ -431,7 +438,7 @@ impl Run for AnimationRun {
             #[cfg(not(target_arch = "wasm32"))]
             Runner::Thread { progress, .. } => progress.cancelled(),
             #[cfg(target_arch = "wasm32")]
-            Runner::Steps { cancelled, .. } => *cancelled,
+            Runner::Worker { cancelled, .. } => *cancelled,
         }
     }
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Message;
 #[cfg(target_arch = "wasm32")]
-use super::export_dialog::deliver;
+use super::export_dialog::deliver_worker_result;
 #[cfg(not(target_arch = "wasm32"))]
 use super::export_dialog::on_thread;
 use super::export_dialog::{Dialog, Exporter, Run};
@@ -227,8 +227,8 @@ pub struct PngRequest {
     estimate: Duration,
 }
 
-/// A running PNG export: natively on its own thread, in the browser on
-/// the UI thread (there are no others) at its first step.
+/// A running PNG export: natively on its own thread, in the browser in a
+/// Web Worker, so the page keeps painting.
 pub struct PngRun {
     size: (u32, u32),
     /// Expected total time, from the size.
@@ -239,10 +239,10 @@ pub struct PngRun {
     written: Arc<AtomicU64>,
     #[cfg(not(target_arch = "wasm32"))]
     done: std::sync::mpsc::Receiver<crate::Result<bool>>,
-    /// The scene to render, its window if cropped, and the download's
+    /// The worker making the file (gone once over), and the download's
     /// name.
     #[cfg(target_arch = "wasm32")]
-    pending: (Scene, Option<Window>, PathBuf),
+    worker: (Option<super::web::ExportWorker>, PathBuf),
 }
 
 impl Exporter for PngExport {
@@ -350,12 +350,20 @@ impl Exporter for PngExport {
 
     #[cfg(target_arch = "wasm32")]
     fn launch(request: PngRequest, path: &Path) -> Result<PngRun, String> {
+        let job = super::export_job::ExportJob::png(
+            &request.scene,
+            request.size,
+            request.window.as_ref(),
+        );
         Ok(PngRun {
             size: request.size,
             estimate: request.estimate,
             cancel: Arc::default(),
             written: Arc::default(),
-            pending: (request.scene, request.window, path.to_path_buf()),
+            worker: (
+                Some(super::web::ExportWorker::start(&job)?),
+                path.to_path_buf(),
+            ),
         })
     }
 }
@@ -366,24 +374,26 @@ impl Run for PngRun {
         self.done.try_recv().ok()
     }
 
-    /// Renders the PNG, byte-identical to `playa render` of the same
-    /// scene and size, and offers it as a download.
+    /// The PNG once the worker has made it, byte-identical to `playa
+    /// render` of the same scene and size, offered as a download.
     #[cfg(target_arch = "wasm32")]
     fn advance(&mut self) -> Option<crate::Result<bool>> {
-        if self.cancelling() {
+        let (worker, path) = &mut self.worker;
+        if self.cancel.load(Ordering::Relaxed) {
+            // Stops the worker where it is.
+            *worker = None;
             return Some(Ok(false));
         }
-        let (scene, window, path) = &self.pending;
-        let mut bytes = Vec::new();
-        let rendered = crate::picture::render_png_framed(
-            &mut bytes,
-            scene,
-            self.size,
-            window.as_ref(),
-            &[],
-            crate::picture::Compression::default(),
-        );
-        Some(rendered.and_then(|()| deliver(path, "playa.png", &bytes, "image/png")))
+        let running = worker.as_ref()?;
+        self.written.store(running.progress(), Ordering::Relaxed);
+        let result = running.poll()?;
+        *worker = None;
+        Some(deliver_worker_result(
+            path,
+            "playa.png",
+            result,
+            "image/png",
+        ))
     }
 
     fn cancel(&mut self) {

@@ -187,14 +187,27 @@ pub(super) fn deliver(
     bytes: &[u8],
     mime: &str,
 ) -> crate::Result<bool> {
+    deliver_worker_result(path, fallback, Ok(js_sys::Uint8Array::from(bytes)), mime)
+}
+
+/// Like [`deliver`], the bytes an export's worker made, or why it failed.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn deliver_worker_result(
+    path: &Path,
+    fallback: &str,
+    result: Result<js_sys::Uint8Array, String>,
+    mime: &str,
+) -> crate::Result<bool> {
     let name = path.file_name().map_or_else(
         || fallback.to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    super::web::download(&name, bytes, mime).map_err(|e| crate::Error::Io {
-        path: path.to_path_buf(),
-        error: std::io::Error::other(e),
-    })?;
+    result
+        .and_then(|bytes| super::web::download(&name, &bytes, mime))
+        .map_err(|e| crate::Error::Io {
+            path: path.to_path_buf(),
+            error: std::io::Error::other(e),
+        })?;
     Ok(true)
 }
 

@@ -3,7 +3,13 @@
 //! exports saved as downloads. Only this module touches the page; the app
 //! itself is the same as on the desktop.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
+
+use super::export_job::ExportJob;
 
 use super::{PlayaApp, setup_style};
 
@@ -22,6 +28,7 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
             eframe::WebOptions::default(),
             Box::new(|cc| {
                 setup_style(&cc.egui_ctx);
+                CONTEXT.with(|c| *c.borrow_mut() = Some(cc.egui_ctx.clone()));
                 repaint_on_hashchange(&cc.egui_ctx);
                 let mut app = PlayaApp::from_storage(cc.storage);
                 // Links made here point back to this page.
@@ -87,10 +94,9 @@ pub fn replace_fragment(fragment: &str) {
 }
 
 /// Offers `bytes` as a download named `name` (the browser's way of saving).
-pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+pub fn download(name: &str, bytes: &js_sys::Uint8Array, mime: &str) -> Result<(), String> {
     let fail = |e: JsValue| format!("the browser refused the download: {e:?}");
-    let array = js_sys::Uint8Array::from(bytes);
-    let parts = js_sys::Array::of1(&array);
+    let parts = js_sys::Array::of1(bytes);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
     let blob =
@@ -126,4 +132,123 @@ pub fn picture_shown() {
             "playa: first picture after {ms:.0} ms"
         )));
     }
+}
+
+thread_local! {
+    /// The app's context, to wake it when an export's worker reports.
+    static CONTEXT: RefCell<Option<egui::Context>> = const { RefCell::new(None) };
+}
+
+/// An export running in a Web Worker of its own (`export-worker.js`, next
+/// to the page, with its own instance of this module), so the page keeps
+/// painting while it renders. Dropping it stops the worker at once.
+pub struct ExportWorker {
+    worker: web_sys::Worker,
+    state: Rc<RefCell<WorkerState>>,
+    _listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _failure: Closure<dyn FnMut(JsValue)>,
+}
+
+/// What the worker has reported.
+#[derive(Default)]
+struct WorkerState {
+    /// Bytes written (a picture) or frames made (an animation) so far.
+    progress: u64,
+    /// The file's bytes, or why there are none.
+    result: Option<Result<js_sys::Uint8Array, String>>,
+}
+
+impl ExportWorker {
+    /// Starts a worker on `job`, loading this page's `playa_web_bg.wasm`
+    /// (from the browser's cache).
+    pub fn start(job: &ExportJob) -> Result<ExportWorker, String> {
+        let fail = |e: JsValue| format!("the browser could not start the export: {e:?}");
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker =
+            web_sys::Worker::new_with_options("export-worker.js", &options).map_err(fail)?;
+        let state = Rc::new(RefCell::new(WorkerState::default()));
+        let reported = Rc::clone(&state);
+        let listener = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let data = event.data();
+                let field = |name: &str| {
+                    js_sys::Reflect::get(&data, &JsValue::from_str(name))
+                        .ok()
+                        .filter(|v| !v.is_undefined())
+                };
+                let mut state = reported.borrow_mut();
+                if let Some(done) = field("progress").and_then(|v| v.as_f64()) {
+                    state.progress = done as u64;
+                } else if let Some(bytes) = field("bytes") {
+                    state.result = Some(Ok(bytes.unchecked_into()));
+                } else if let Some(error) = field("error") {
+                    state.result = Some(Err(error.as_string().unwrap_or_default()));
+                }
+                wake();
+            },
+        );
+        let failed = Rc::clone(&state);
+        let failure = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            let message = js_sys::Reflect::get(&event, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "it could not load".to_string());
+            failed.borrow_mut().result =
+                Some(Err(format!("the export's worker failed: {message}")));
+            wake();
+        });
+        worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(failure.as_ref().unchecked_ref()));
+        let message = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            js_sys::Reflect::set(&message, &JsValue::from_str(key), value).map(|_| ())
+        };
+        let wasm = web_sys::Url::new_with_base("playa_web_bg.wasm", &page_url()?)
+            .map_err(fail)?
+            .href();
+        set("module", &JsValue::from_str(&wasm))
+            .and_then(|()| set("job", &JsValue::from_str(&job.to_text())))
+            .and_then(|()| worker.post_message(&message))
+            .map_err(fail)?;
+        Ok(ExportWorker {
+            worker,
+            state,
+            _listener: listener,
+            _failure: failure,
+        })
+    }
+
+    /// Bytes written (a picture) or frames made (an animation) so far.
+    pub fn progress(&self) -> u64 {
+        self.state.borrow().progress
+    }
+
+    /// The file's bytes once made, or why the export failed; `None` while
+    /// it runs.
+    pub fn poll(&self) -> Option<Result<js_sys::Uint8Array, String>> {
+        self.state.borrow_mut().result.take()
+    }
+}
+
+impl Drop for ExportWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// Asks the app for a frame (to show what a worker reported).
+fn wake() {
+    CONTEXT.with(|c| {
+        if let Some(ctx) = &*c.borrow() {
+            ctx.request_repaint();
+        }
+    });
+}
+
+/// The page's whole address.
+fn page_url() -> Result<String, String> {
+    window()
+        .and_then(|w| w.location().href())
+        .map_err(|e| format!("the page has no address: {e:?}"))
 }
