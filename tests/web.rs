@@ -127,25 +127,35 @@ fn serve(dir: PathBuf) -> String {
     format!("http://{addr}")
 }
 
-/// A screenshot of `url` in headless Chromium at 1280×800.
-fn screenshot(url: &str, out: &Path) -> image::RgbImage {
-    let profile = tempfile::tempdir().unwrap();
-    let _ = std::fs::remove_file(out);
-    let mut child = Command::new("chromium")
+/// Headless Chromium with a fresh profile in `profile`, quiet: no
+/// first-run pages, no network of its own.
+fn chromium(profile: &Path) -> Command {
+    let mut command = Command::new("chromium");
+    command
         .args([
             "--headless=new",
             "--no-sandbox",
             "--disable-gpu",
-            "--enable-unsafe-swiftshader",
-            "--use-angle=swiftshader",
             "--no-first-run",
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()));
+    command
+}
+
+/// A screenshot of `url` in headless Chromium at 1280×800.
+fn screenshot(url: &str, out: &Path) -> image::RgbImage {
+    let profile = tempfile::tempdir().unwrap();
+    let _ = std::fs::remove_file(out);
+    let mut child = chromium(profile.path())
+        .args([
+            "--enable-unsafe-swiftshader",
+            "--use-angle=swiftshader",
             "--window-size=1280,800",
             "--virtual-time-budget=20000",
         ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg(format!("--screenshot={}", out.display()))
         .arg(url)
         .stdin(std::process::Stdio::null())
@@ -250,19 +260,8 @@ fn the_browser_renders_the_native_bytes() {
 /// virtual time); bounded.
 fn console_result(url: &str) -> String {
     let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new("chromium")
-        .args([
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
+    let mut child = chromium(profile.path())
+        .args(["--enable-logging=stderr", "--v=0"])
         .arg(url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
