@@ -128,7 +128,7 @@ fn serve(dir: PathBuf) -> String {
 }
 
 /// Headless Chromium with a fresh profile in `profile`, quiet: no
-/// first-run pages, no network of its own.
+/// first-run pages, no network of its own, no input or output.
 fn chromium(profile: &Path) -> Command {
     let mut command = Command::new("chromium");
     command
@@ -141,7 +141,10 @@ fn chromium(profile: &Path) -> Command {
             "--disable-component-update",
             "--disable-sync",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()));
+        .arg(format!("--user-data-dir={}", profile.display()))
+        // Nothing may read the test's own input.
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null());
     command
 }
 
@@ -158,8 +161,6 @@ fn screenshot(url: &str, out: &Path) -> image::RgbImage {
         ])
         .arg(format!("--screenshot={}", out.display()))
         .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("chromium starts");
@@ -263,8 +264,6 @@ fn console_result(url: &str) -> String {
     let mut child = chromium(profile.path())
         .args(["--enable-logging=stderr", "--v=0"])
         .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("chromium starts");
