@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::math;
+use crate::math::{self, at_least, at_most};
 use crate::noise::hash32;
 
 /// A colour as written in scene files: 8-bit sRGB, `(r, g, b)`.
@@ -83,22 +83,24 @@ const DITHER_SIDE: usize = 128;
 /// vectorizes.
 #[inline]
 fn srgb_curve(s: f32) -> f32 {
-    const C: [f32; 8] = [
-        -0.042_522_22,
-        1.591_628_4,
-        -2.132_962,
-        5.261_663,
-        -8.895_932,
-        9.178_812,
-        -5.187_918,
-        1.227_309_6,
-    ];
-    let mut p = C[7];
-    for &c in C[..7].iter().rev() {
+    let mut p = SRGB_CURVE[7];
+    for &c in SRGB_CURVE[..7].iter().rev() {
         p = p * s + c;
     }
     p
 }
+
+/// The coefficients of [`srgb_curve`], lowest power first.
+const SRGB_CURVE: [f32; 8] = [
+    -0.042_522_22,
+    1.591_628_4,
+    -2.132_962,
+    5.261_663,
+    -8.895_932,
+    9.178_812,
+    -5.187_918,
+    1.227_309_6,
+];
 
 /// Dither thresholds in [0, 1), one per channel of each pixel of a 128×128
 /// tile (the three channels of a pixel share theirs).
@@ -122,13 +124,25 @@ fn dither_tile() -> &'static [f32] {
 /// kept, so smooth gradients show no bands, and the threshold depends only
 /// on the pixel position, so the bytes do not depend on threads, bands or
 /// windows.
-pub(crate) fn encode_row(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
+#[doc(hidden)]
+pub fn encode_row(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
+    // In the browser: wasm's vectors, written out.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    encode_row_with(src, dst, x0, y, encode_simd128);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     match crate::simd::Build::best() {
         // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
         #[cfg(target_arch = "x86_64")]
         crate::simd::Build::Avx2 => unsafe { encode_row_avx2(src, dst, x0, y) },
-        crate::simd::Build::Portable => encode_row_any(src, dst, x0, y),
+        crate::simd::Build::Portable => encode_row_portable(src, dst, x0, y),
     }
+}
+
+/// [`encode_row`] with the portable loop, on any machine: what the
+/// browser's build is tested against (`web/tests/simd.rs`).
+#[doc(hidden)]
+pub fn encode_row_portable(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
+    encode_row_with(src, dst, x0, y, encode_any);
 }
 
 /// [`encode_row`] compiled for AVX2: twice the lanes of the baseline, the
@@ -136,45 +150,111 @@ pub(crate) fn encode_row(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn encode_row_avx2(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
-    encode_row_any(src, dst, x0, y);
+    encode_row_with(src, dst, x0, y, encode_any);
 }
 
+/// Cuts the row where the dither tile repeats and encodes each piece with
+/// `encode(src, dither, dst)` (channels, their thresholds, RGBA bytes).
 #[inline(always)]
-fn encode_row_any(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
+fn encode_row_with(
+    src: &[Linear],
+    dst: &mut [u8],
+    x0: u32,
+    y: u32,
+    encode: impl Fn(&[f32], &[f32], &mut [u8]),
+) {
     let tile = dither_tile();
     let row = (y as usize % DITHER_SIDE) * DITHER_SIDE * 3;
     let dither = &tile[row..row + DITHER_SIDE * 3];
-    let mut rgb = [0u8; DITHER_SIDE * 3];
     // Up to the tile's next edge, then a tile's width of pixels at a time:
     // the dither row lines up with each piece.
     let lead = ((DITHER_SIDE - x0 as usize % DITHER_SIDE) % DITHER_SIDE).min(src.len());
     let (src_lead, src) = src.as_flattened().split_at(lead * 3);
     let (dst_lead, dst) = dst.split_at_mut(lead * 4);
     let from = x0 as usize % DITHER_SIDE * 3;
-    let pieces = std::iter::once((src_lead, dst_lead, from)).chain(
-        src.chunks(DITHER_SIDE * 3)
-            .zip(dst.chunks_mut(DITHER_SIDE * 4))
-            .map(|(s, d)| (s, d, 0)),
-    );
-    for (src, dst, from) in pieces {
-        let dither = &dither[from..];
-        for ((o, &v), &d) in rgb.iter_mut().zip(src).zip(dither) {
-            // `max` first: it maps NaN to 0 (`clamp` would keep it).
-            #[allow(clippy::manual_clamp)]
-            let v = v.max(0.0).min(1.0);
-            let curve = srgb_curve(v.sqrt());
-            let e = if v <= 0.003_130_8 { v * 12.92 } else { curve };
-            // Round `e * 255 + d - 0.5` (= floor of `e * 255 + d`, ties
-            // aside) by adding 1.5 × 2^23: the integer lands in the low
-            // mantissa bits. A bit cast, not a float-to-int conversion, so
-            // the loop vectorizes.
-            let x = (e * 255.0 + (d - 0.5)).min(255.0);
-            *o = ((x + 12_582_912.0).to_bits() & 0xff) as u8;
-        }
-        for (o, p) in dst.chunks_exact_mut(4).zip(rgb.chunks_exact(3)) {
-            o.copy_from_slice(&[p[0], p[1], p[2], 255]);
-        }
+    encode(src_lead, &dither[from..], dst_lead);
+    for (src, dst) in src
+        .chunks(DITHER_SIDE * 3)
+        .zip(dst.chunks_mut(DITHER_SIDE * 4))
+    {
+        encode(src, dither, dst);
     }
+}
+
+/// One channel: linear light `v` and its threshold `d` to the sRGB byte
+/// (in the low 8 bits).
+#[inline(always)]
+fn encode_channel(v: f32, d: f32) -> u32 {
+    // Bounded below first: NaN becomes 0 (`clamp` would keep it).
+    let v = at_most(at_least(v, 0.0), 1.0);
+    let curve = srgb_curve(v.sqrt());
+    let e = if v <= 0.003_130_8 { v * 12.92 } else { curve };
+    // Round `e * 255 + d - 0.5` (= floor of `e * 255 + d`, ties aside) by
+    // adding 1.5 × 2^23: the integer lands in the low mantissa bits. A bit
+    // cast, not a float-to-int conversion, so the loop vectorizes.
+    let x = at_most(e * 255.0 + (d - 0.5), 255.0);
+    (x + 12_582_912.0).to_bits()
+}
+
+/// A piece of a row, portably: channels `src` (RGB), their thresholds
+/// `dither`, into RGBA `dst`; written so that LLVM vectorizes the channels.
+#[inline(always)]
+fn encode_any(src: &[f32], dither: &[f32], dst: &mut [u8]) {
+    let mut rgb = [0u8; DITHER_SIDE * 3];
+    for ((o, &v), &d) in rgb.iter_mut().zip(src).zip(dither) {
+        *o = (encode_channel(v, d) & 0xff) as u8;
+    }
+    for (o, p) in dst.chunks_exact_mut(4).zip(rgb.chunks_exact(3)) {
+        o.copy_from_slice(&[p[0], p[1], p[2], 255]);
+    }
+}
+
+/// [`encode_any`] with wasm's 128-bit vectors: four pixels (twelve
+/// channels, three vectors) at a time, packed to RGBA with two byte
+/// shuffles; the rest portably. The same operations in the same order
+/// (`pmin`/`pmax` are [`at_most`]/[`at_least`]'s compare-and-select), so
+/// the same bytes.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn encode_simd128(src: &[f32], dither: &[f32], dst: &mut [u8]) {
+    use std::arch::wasm32::*;
+    const C: [f32; 8] = SRGB_CURVE;
+    let channel = |v: v128, d: v128| -> v128 {
+        let v = f32x4_pmin(f32x4_splat(1.0), f32x4_pmax(f32x4_splat(0.0), v));
+        let s = f32x4_sqrt(v);
+        let mut p = f32x4_splat(C[7]);
+        for &c in C[..7].iter().rev() {
+            p = f32x4_add(f32x4_mul(p, s), f32x4_splat(c));
+        }
+        let low = f32x4_le(v, f32x4_splat(0.003_130_8));
+        let e = v128_bitselect(f32x4_mul(v, f32x4_splat(12.92)), p, low);
+        let x = f32x4_add(
+            f32x4_mul(e, f32x4_splat(255.0)),
+            f32x4_sub(d, f32x4_splat(0.5)),
+        );
+        f32x4_add(f32x4_pmin(f32x4_splat(255.0), x), f32x4_splat(12_582_912.0))
+    };
+    let pixels = (src.len() / 3).min(dst.len() / 4);
+    let quads = pixels / 4;
+    let load = |s: &[f32]| -> v128 { f32x4(s[0], s[1], s[2], s[3]) };
+    for q in 0..quads {
+        let s = &src[q * 12..q * 12 + 12];
+        let d = &dither[q * 12..q * 12 + 12];
+        let a = channel(load(&s[0..4]), load(&d[0..4]));
+        let b = channel(load(&s[4..8]), load(&d[4..8]));
+        let c = channel(load(&s[8..12]), load(&d[8..12]));
+        // The low byte of each lane: channels 0-7 from `a` and `b`, then
+        // 8-11 from `c`, then an opaque alpha after every third.
+        let ab = i8x16_shuffle::<0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0>(a, b);
+        let abc = i8x16_shuffle::<0, 1, 2, 3, 4, 5, 6, 7, 16, 20, 24, 28, 0, 0, 0, 0>(ab, c);
+        let rgba = i8x16_shuffle::<0, 1, 2, 16, 3, 4, 5, 16, 6, 7, 8, 16, 9, 10, 11, 16>(
+            abc,
+            u8x16_splat(255),
+        );
+        let out: [u8; 16] = unsafe { std::mem::transmute(rgba) };
+        dst[q * 16..q * 16 + 16].copy_from_slice(&out);
+    }
+    let done = quads * 4;
+    encode_any(&src[done * 3..], &dither[done * 3..], &mut dst[done * 4..]);
 }
 
 #[cfg(test)]
@@ -225,7 +305,7 @@ mod tests {
             .collect();
         let (mut a, mut b) = (vec![0u8; 4000], vec![0u8; 4000]);
         encode_row(&src, &mut a, 0, 5);
-        encode_row_any(&src, &mut b, 0, 5);
+        encode_row_portable(&src, &mut b, 0, 5);
         assert_eq!(a, b);
     }
 
@@ -239,7 +319,7 @@ mod tests {
         for y in [0, 77] {
             let (mut fast, mut plain) = (vec![1u8; width * 4], vec![1u8; width * 4]);
             encode_row(&src, &mut fast, 0, y);
-            encode_row_any(&src, &mut plain, 0, y);
+            encode_row_portable(&src, &mut plain, 0, y);
             for (x, (p, q)) in fast.chunks(4).zip(plain.chunks(4)).enumerate() {
                 assert_eq!(p, [0, 255, 0, 255], "pixel {x} of row {y}");
                 assert_eq!(q, [0, 255, 0, 255], "pixel {x} of row {y}, plain");
@@ -280,7 +360,7 @@ mod tests {
                     if build {
                         encode_row(&src[a..b], &mut part, x0, y);
                     } else {
-                        encode_row_any(&src[a..b], &mut part, x0, y);
+                        encode_row_portable(&src[a..b], &mut part, x0, y);
                     }
                     assert_eq!(part, whole[a * 4..b * 4], "{n} pixels from {x0} on row {y}");
                 }

@@ -238,7 +238,8 @@ fn the_browser_renders_the_native_bytes() {
     let status = Command::new(env!("CARGO"))
         .args([
             "test",
-            "--release",
+            "--profile",
+            "web",
             "-p",
             "playa-web",
             "--target",
@@ -246,7 +247,6 @@ fn the_browser_renders_the_native_bytes() {
         ])
         .current_dir(root())
         .env("CARGO_TARGET_DIR", root().join("target/wasm"))
-        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
         .stdin(std::process::Stdio::null())
         .status()
         .expect("cargo runs");

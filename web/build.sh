@@ -17,16 +17,20 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
   cargo install wasm-bindgen-cli --version "$version"
 fi
 
-# Its own target folder, so a native build never waits on this one; no
-# debug info in the .wasm.
-export CARGO_TARGET_DIR=target/wasm CARGO_PROFILE_RELEASE_DEBUG=0
-cargo build --release -p playa-web --target wasm32-unknown-unknown
+# Its own target folder, so a native build never waits on this one; the
+# `web` profile (Cargo.toml): one optimised unit, no debug info.
+export CARGO_TARGET_DIR=target/wasm
+cargo build --profile web -p playa-web --target wasm32-unknown-unknown
 
 out=target/web
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
-wasm-bindgen --target web --no-typescript --out-dir "$out.tmp" \
-  target/wasm/wasm32-unknown-unknown/release/playa_web.wasm
+# The site's copy without the function names; PLAYA_WEB_NAMES=1 keeps
+# them, for a profile in the browser's developer tools.
+names=(--remove-name-section --remove-producers-section)
+[ "${PLAYA_WEB_NAMES:-0}" = 1 ] && names=()
+wasm-bindgen --target web --no-typescript "${names[@]}" --out-dir "$out.tmp" \
+  target/wasm/wasm32-unknown-unknown/web/playa_web.wasm
 cp web/index.html web/*.js "$out.tmp/"
 rm -rf "$out"
 mv "$out.tmp" "$out"

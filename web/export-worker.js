@@ -1,7 +1,7 @@
 // playa's export worker: makes an export's bytes on its own instance of the
 // page's wasm module, so the page keeps painting while it renders. The page
-// sends { module, job } (the address of playa_web_bg.wasm, and the job as
-// text); this answers { progress } as the work goes on, then { bytes } or
+// sends { module, job } (its compiled WebAssembly.Module, or the address of
+// playa_web_bg.wasm, and the job as text); this answers { progress } as the work goes on, then { bytes } or
 // { error }.
 import init, { run_export } from "./playa_web.js";
 

@@ -16,6 +16,7 @@ pub mod export;
 pub mod export_dialog;
 pub mod export_job;
 pub mod files;
+pub mod fonts;
 pub mod form;
 pub mod history;
 pub mod job;
@@ -392,6 +393,7 @@ impl PlayaApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         let ctx = ui.ctx().clone();
+        fonts::install(&ctx);
         if let Some(d) = self.preview.receive(&ctx) {
             self.trace.preview_shown(d.sent, d.ms, d.size, d.full);
             #[cfg(target_arch = "wasm32")]
@@ -411,6 +413,10 @@ impl PlayaApp {
         self.controls.can_redo = self.history.can_redo(&self.state.scene);
         self.trace
             .bench_step(&mut self.state.scene, &mut self.preview);
+        #[cfg(target_arch = "wasm32")]
+        if let Some(size) = web::take_export_request() {
+            self.export_for_bench(&size);
+        }
         self.expire_message(&ctx);
 
         let mut grid_area = ctx.content_rect();
@@ -507,6 +513,31 @@ impl PlayaApp {
         }
         self.trace
             .frame(&ctx, frame_start, self.preview.in_flight());
+        #[cfg(target_arch = "wasm32")]
+        web::frame_drawn(self.export.running());
+    }
+
+    /// Exports the scene as a PNG of the dialog's size named `size` to
+    /// `playa-bench.png`, as the dialog's Export button would: what a
+    /// browser driver asks through [`web::request_export`].
+    #[cfg(target_arch = "wasm32")]
+    fn export_for_bench(&mut self, size: &str) {
+        let Some(preset) = export::SizePreset::ALL
+            .into_iter()
+            .find(|p| p.label() == size)
+        else {
+            self.set_message(format!("no export size named {size:?}"), true);
+            return;
+        };
+        self.state.export.size = preset;
+        self.export
+            .open_with(None, |_| "playa-bench.png".to_string());
+        if let Err(e) = self
+            .export
+            .start(&mut self.state.export, &self.state.scene, true)
+        {
+            self.set_message(e, true);
+        }
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui) {

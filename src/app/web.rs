@@ -22,6 +22,7 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
         .get_element_by_id(canvas_id)
         .ok_or_else(|| JsValue::from_str(&format!("no element #{canvas_id} on the page")))?
         .dyn_into::<web_sys::HtmlCanvasElement>()?;
+    create_webgl2_context(&canvas)?;
     eframe::WebRunner::new()
         .start(
             canvas,
@@ -42,6 +43,22 @@ pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
     if let Some(loading) = document.get_element_by_id("loading") {
         loading.remove();
     }
+    Ok(())
+}
+
+/// Makes the canvas's WebGL2 context before eframe asks for one (it then
+/// gets this one) without the browser's multisampling: egui smooths its
+/// own edges, and where the browser draws in software (no GPU) the
+/// multisampled canvas cost half of every frame, so the page painted half
+/// as often (docs/PERFORMANCE.md, "The browser"). Opaque, with no depth
+/// or stencil buffer, which egui does not use.
+fn create_webgl2_context(canvas: &web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
+    let options = js_sys::Object::new();
+    for key in ["antialias", "alpha", "depth", "stencil"] {
+        js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::FALSE)?;
+    }
+    // No WebGL2 here: eframe says so when it asks.
+    let _ = canvas.get_context_with_context_options("webgl2", &options)?;
     Ok(())
 }
 
@@ -159,8 +176,7 @@ struct WorkerState {
 }
 
 impl ExportWorker {
-    /// Starts a worker on `job`, loading this page's `playa_web_bg.wasm`
-    /// (from the browser's cache).
+    /// Starts a worker on `job`, with this page's compiled module.
     pub fn start(job: &ExportJob) -> Result<ExportWorker, String> {
         let fail = |e: JsValue| format!("the browser could not start the export: {e:?}");
         let options = web_sys::WorkerOptions::new();
@@ -204,10 +220,9 @@ impl ExportWorker {
         let set = |key: &str, value: &JsValue| {
             js_sys::Reflect::set(&message, &JsValue::from_str(key), value).map(|_| ())
         };
-        let wasm = web_sys::Url::new_with_base("playa_web_bg.wasm", &page_url()?)
-            .map_err(fail)?
-            .href();
-        set("module", &JsValue::from_str(&wasm))
+        // The page's compiled module: the worker instantiates it without
+        // fetching or compiling it again.
+        set("module", &wasm_bindgen::module())
             .and_then(|()| set("job", &JsValue::from_str(&job.to_text())))
             .and_then(|()| worker.post_message(&message))
             .map_err(fail)?;
@@ -246,9 +261,50 @@ fn wake() {
     });
 }
 
-/// The page's whole address.
-fn page_url() -> Result<String, String> {
-    window()
-        .and_then(|w| w.location().href())
-        .map_err(|e| format!("the page has no address: {e:?}"))
+/// What a browser driver (`web/bench.sh`) asks of the app through the
+/// module's `bench_*` exports, and what it reads back.
+#[derive(Default)]
+struct Bench {
+    /// An export size asked for ("4K", "8K"), until the app starts it.
+    export: Option<String>,
+    /// Frames the app has drawn.
+    frames: u64,
+    /// Whether an export was running at the last frame.
+    exporting: bool,
+}
+
+thread_local! {
+    static BENCH: RefCell<Bench> = RefCell::new(Bench::default());
+}
+
+/// Asks the app to export the scene as a PNG of the size named `size` (a
+/// size of the export dialog: "1080p", "1440p", "4K", "8K"), as its
+/// "Export" button does; the download is named `playa-bench.png`.
+pub fn request_export(size: &str) {
+    BENCH.with(|b| b.borrow_mut().export = Some(size.to_string()));
+    wake();
+}
+
+/// The export size asked for by [`request_export`], once.
+pub(super) fn take_export_request() -> Option<String> {
+    BENCH.with(|b| b.borrow_mut().export.take())
+}
+
+/// Counts a frame drawn, and whether an export was running.
+pub(super) fn frame_drawn(exporting: bool) {
+    BENCH.with(|b| {
+        let mut b = b.borrow_mut();
+        b.frames += 1;
+        b.exporting = exporting;
+    });
+}
+
+/// Frames the app has drawn since it started.
+pub fn frames_drawn() -> u64 {
+    BENCH.with(|b| b.borrow().frames)
+}
+
+/// Whether an export was running when the app last drew a frame.
+pub fn exporting() -> bool {
+    BENCH.with(|b| b.borrow().exporting)
 }

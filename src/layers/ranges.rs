@@ -361,7 +361,7 @@ impl Draw for RangesDraw {
                     let below = py - ridge;
                     let cov = (below * inv * inv_soft + 0.5).clamp(0.0, 1.0) * op;
                     // The slope's light fades down the face.
-                    let fall = (1.0 - below * fall_k).max(0.0);
+                    let fall = crate::math::at_least(1.0 - below * fall_k, 0.0);
                     let streak = (below * gully_k).clamp(0.0, 1.0);
                     let s = 1.0 + (shade - 1.0) * fall + gully * streak;
                     for (i, p) in px.iter_mut().enumerate() {

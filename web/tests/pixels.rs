@@ -3,7 +3,7 @@
 //! native build in `tests/render_hashes.txt`, and the exported PNG and
 //! animations have the native files' hashes.
 //!
-//! `cargo test -p playa-web --target wasm32-unknown-unknown --release` with
+//! `cargo test -p playa-web --target wasm32-unknown-unknown --profile web` with
 //! `wasm-bindgen-test-runner` as the target's runner (`tests/web.rs` runs it).
 
 #![cfg(target_arch = "wasm32")]
