@@ -7,8 +7,17 @@
 # which). Needs fontTools: `pip install fonttools==4.55.0`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-src=$(cargo metadata --format-version 1 \
-  | python3 -c 'import json,sys,os; m=json.load(sys.stdin); print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"]=="epaint_default_fonts"))')/fonts
+# egui's fonts, from the epaint_default_fonts crate (egui 0.37's), as cargo
+# unpacked it once, or fetched from crates.io.
+version=0.37.0
+src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/epaint_default_fonts-$version/fonts 2>/dev/null | head -1)
+if [ -z "$src" ]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  curl -sSfL "https://static.crates.io/crates/epaint_default_fonts/epaint_default_fonts-$version.crate" \
+    | tar -xz -C "$tmp"
+  src=$tmp/epaint_default_fonts-$version/fonts
+fi
 out=assets/fonts
 
 # Text: Latin (with Latin-1 and Extended-A), Greek, Cyrillic, punctuation,
@@ -29,7 +38,7 @@ subset() { # FONT OUT NEW_NAME UNICODES [TEXT]
 import sys
 from fontTools.ttLib import TTFont
 path, family = sys.argv[1], sys.argv[2]
-font = TTFont(path)
+font = TTFont(path, recalcTimestamp=False)
 old = font["name"].getDebugName(1)
 for record in font["name"].names:
     if record.nameID in (1, 3, 4, 6, 16):
