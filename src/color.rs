@@ -235,13 +235,18 @@ fn encode_simd128(src: &[f32], dither: &[f32], dst: &mut [u8]) {
     };
     let pixels = (src.len() / 3).min(dst.len() / 4);
     let quads = pixels / 4;
-    let load = |s: &[f32]| -> v128 { f32x4(s[0], s[1], s[2], s[3]) };
+    /// Floats `4k..4k + 4` of `v` as a vector, read as one (wasm's loads
+    /// need no alignment).
+    fn lanes(v: &[f32], k: usize) -> v128 {
+        let four: &[f32; 4] = v[k * 4..k * 4 + 4].try_into().expect("four floats");
+        // SAFETY: `four` is 16 readable bytes.
+        unsafe { v128_load(four.as_ptr().cast()) }
+    }
     for q in 0..quads {
-        let s = &src[q * 12..q * 12 + 12];
-        let d = &dither[q * 12..q * 12 + 12];
-        let a = channel(load(&s[0..4]), load(&d[0..4]));
-        let b = channel(load(&s[4..8]), load(&d[4..8]));
-        let c = channel(load(&s[8..12]), load(&d[8..12]));
+        let (s, d) = (&src[q * 12..q * 12 + 12], &dither[q * 12..q * 12 + 12]);
+        let a = channel(lanes(s, 0), lanes(d, 0));
+        let b = channel(lanes(s, 1), lanes(d, 1));
+        let c = channel(lanes(s, 2), lanes(d, 2));
         // The low byte of each lane: channels 0-7 from `a` and `b`, then
         // 8-11 from `c`, then an opaque alpha after every third.
         let ab = i8x16_shuffle::<0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0>(a, b);
@@ -250,8 +255,11 @@ fn encode_simd128(src: &[f32], dither: &[f32], dst: &mut [u8]) {
             abc,
             u8x16_splat(255),
         );
-        let out: [u8; 16] = unsafe { std::mem::transmute(rgba) };
-        dst[q * 16..q * 16 + 16].copy_from_slice(&out);
+        let out: &mut [u8; 16] = (&mut dst[q * 16..q * 16 + 16])
+            .try_into()
+            .expect("sixteen bytes");
+        // SAFETY: `out` is 16 writable bytes.
+        unsafe { v128_store(out.as_mut_ptr().cast(), rgba) };
     }
     let done = quads * 4;
     encode_any(&src[done * 3..], &dither[done * 3..], &mut dst[done * 4..]);
