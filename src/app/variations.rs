@@ -396,7 +396,8 @@ impl Grid {
             .default_rect(area.shrink(8.0))
             .resizable(true)
             .collapsible(true)
-            .min_size(vec2(360.0, 240.0))
+            // In a phone's window, as wide as it leaves room for.
+            .min_size(vec2(360.0_f32.min(area.width() - 16.0).max(0.0), 240.0))
             .show(ctx, |ui| {
                 self.header_ui(ui, settings);
                 ui.add_space(4.0);
