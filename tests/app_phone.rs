@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{Picture, copied, harness_sized, message, pictures, settle, zoom_label};
+use common::app::{Picture, copied, field, harness_sized, message, pictures, settle, zoom_label};
 use egui::accesskit::Role;
 use egui::{Pos2, Rect, pos2, vec2};
 use egui_kittest::Harness;
@@ -217,4 +217,32 @@ fn a_wide_window_keeps_the_side_panel() {
     let preset = h.get_by_role_and_label(Role::ComboBox, "Preset").rect();
     assert!(preset.left() < 300.0, "the controls are on the left");
     assert!(h.query_by_label("☰").is_none(), "no drawer");
+}
+
+#[test]
+fn a_link_to_a_preset_s_exact_code_is_named_after_the_preset() {
+    let mut h = phone();
+    let valley = playa::presets::load("death-valley").unwrap();
+    let edited = playa::scene::Scene {
+        seed: valley.seed + 1,
+        ..valley.clone()
+    };
+    h.event(egui::Event::Paste(playa::share::encode(&edited)));
+    settle(&mut h);
+    assert!(
+        h.query_by_label("pasted scene").is_some(),
+        "one setting off"
+    );
+
+    h.state_mut()
+        .sync_link(&format!("#{}", playa::share::encode(&valley)));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &valley);
+    assert!(h.query_by_label("pasted scene").is_none());
+    h.get_by_label("death-valley");
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run();
+    let file = field(&h, "File");
+    let name = format!("death-valley-{}.png", valley.seed);
+    assert!(file.ends_with(&name), "the export is {file}, not {name}");
 }
