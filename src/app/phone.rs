@@ -13,8 +13,9 @@ use super::PlayaApp;
 pub const NARROW_WIDTH: f32 = 600.0;
 
 /// The drawer's width: this share of the window's, at most
-/// [`DRAWER_MAX_WIDTH`] points.
-const DRAWER_SHARE: f32 = 0.85;
+/// [`DRAWER_MAX_WIDTH`] points. At a phone's 390 points, the layer rows'
+/// buttons fit, and a strip of the picture shows beside it, to tap.
+const DRAWER_SHARE: f32 = 0.9;
 
 /// See [`DRAWER_SHARE`].
 const DRAWER_MAX_WIDTH: f32 = 360.0;
