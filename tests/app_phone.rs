@@ -246,3 +246,17 @@ fn a_link_to_a_preset_s_exact_code_is_named_after_the_preset() {
     let name = format!("death-valley-{}.png", valley.seed);
     assert!(file.ends_with(&name), "the export is {file}, not {name}");
 }
+
+#[test]
+fn the_variations_grid_fits_a_phone() {
+    let mut h = phone();
+    h.key_press(egui::Key::V);
+    settle(&mut h);
+    assert_on_screen(h.get_by_label("Variations").rect(), "the grid");
+    let strength = h.get_by_role_and_label(Role::SpinButton, "Strength");
+    assert_on_screen(strength.rect(), "Strength");
+    for n in [4, 16] {
+        let copy = format!("Copy the code of variation {n}");
+        assert_on_screen(h.get_by_label(&copy).rect(), &copy);
+    }
+}
