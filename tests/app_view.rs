@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::app::{
-    drop_file, harness, harness_with, labels, settle, type_path, wait_idle, zoom_label,
+    drop_file, harness, harness_with, labels, pictures, settle, type_path, wait_idle, zoom_label,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -365,19 +365,9 @@ fn press(h: &mut Harness<'_, PlayaApp>, pos: egui::Pos2, pressed: bool) {
 /// a texture other than egui's font atlas.
 fn uncovered(h: &Harness<'_, PlayaApp>) -> Vec<egui::Pos2> {
     let bar = h.get_by_label("Fit").rect().left_top();
-    let pictures: Vec<egui::Rect> = h
-        .output()
-        .shapes
+    let pictures: Vec<egui::Rect> = pictures(h)
         .iter()
-        .filter_map(|clipped| match &clipped.shape {
-            egui::Shape::Mesh(mesh) if mesh.texture_id != egui::TextureId::default() => {
-                let rect = egui::Rect::from_points(
-                    &mesh.vertices.iter().map(|v| v.pos).collect::<Vec<_>>(),
-                );
-                Some(rect.intersect(clipped.clip_rect))
-            }
-            _ => None,
-        })
+        .map(|p| p.rect.intersect(p.clip))
         .collect();
     let (x0, y0) = (bar.x + 30.0, bar.y + 40.0);
     let (x1, y1) = (1260.0, 720.0);

@@ -6,7 +6,8 @@
 //! These need the wasm32 target, wasm-bindgen-cli and Chromium (`.ci/run`
 //! installs them). Without them the tests say so and pass, except under CI
 //! (`CI` set), where a missing tool fails them. Screenshots are kept in
-//! `target/web-shots/`.
+//! `target/web-shots/`, and the page at a phone's and a desktop's size, for
+//! people to look at, in `target/screenshots/`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -148,17 +149,18 @@ fn chromium(profile: &Path) -> Command {
     command
 }
 
-/// A screenshot of `url` in headless Chromium at 1280×800.
-fn screenshot(url: &str, out: &Path) -> image::RgbImage {
+/// A screenshot of `url` in headless Chromium in a window of `[width,
+/// height]` pixels.
+fn screenshot(url: &str, [width, height]: [u32; 2], out: &Path) -> image::RgbImage {
     let profile = tempfile::tempdir().unwrap();
     let _ = std::fs::remove_file(out);
     let mut child = chromium(profile.path())
         .args([
             "--enable-unsafe-swiftshader",
             "--use-angle=swiftshader",
-            "--window-size=1280,800",
             "--virtual-time-budget=20000",
         ])
+        .arg(format!("--window-size={width},{height}"))
         .arg(format!("--screenshot={}", out.display()))
         .arg(url)
         .stderr(std::process::Stdio::null())
@@ -179,6 +181,12 @@ fn screenshot(url: &str, out: &Path) -> image::RgbImage {
         .unwrap_or_else(|e| panic!("no screenshot of {url}: {e}"))
         .to_rgb8()
 }
+
+/// A desktop's window, in pixels.
+const DESKTOP: [u32; 2] = [1280, 800];
+
+/// A phone's window, in pixels (CSS pixels, one per point).
+const PHONE: [u32; 2] = [390, 844];
 
 /// The mean colour of the preview's sky: a block above the horizon, right
 /// of the side panel.
@@ -210,6 +218,7 @@ fn the_page_opens_the_scene_in_its_link() {
 
     let night = screenshot(
         &format!("{base}/index.html#{}", code("night-under-stars")),
+        DESKTOP,
         &shots.join("night-under-stars.png"),
     );
     let [r, g, b] = sky(&night);
@@ -220,12 +229,100 @@ fn the_page_opens_the_scene_in_its_link() {
 
     let day = screenshot(
         &format!("{base}/index.html#{}", code("death-valley")),
+        DESKTOP,
         &shots.join("death-valley.png"),
     );
     let [r, g, b] = sky(&day);
     assert!(
         b > 150.0 && b > r + 60.0,
         "the default link shows no blue sky: mean {r:.0},{g:.0},{b:.0} (target/web-shots/death-valley.png)"
+    );
+}
+
+/// Whether `p` is a blue sky's colour, as [`sky`]'s mean of the default
+/// scene is.
+fn is_sky(p: &image::Rgb<u8>) -> bool {
+    let [r, _, b] = p.0.map(i32::from);
+    b > 120 && b > r + 40
+}
+
+/// Whether `p` is grey, as the side panel and its widgets are.
+fn is_grey(p: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = p.0.map(i32::from);
+    r.max(g).max(b) - r.min(g).min(b) < 10
+}
+
+/// The share of the pixels of `shot` in `xs` × `ys` for which `test`
+/// holds.
+fn share_of(
+    shot: &image::RgbImage,
+    xs: std::ops::Range<u32>,
+    ys: std::ops::Range<u32>,
+    test: fn(&image::Rgb<u8>) -> bool,
+) -> f64 {
+    let (mut yes, mut all) = (0.0, 0.0);
+    for y in ys {
+        for x in xs.clone() {
+            yes += f64::from(u8::from(test(shot.get_pixel(x, y))));
+            all += 1.0;
+        }
+    }
+    yes / all
+}
+
+#[test]
+fn the_page_fits_a_phone_and_a_desktop() {
+    if skip() {
+        return;
+    }
+    let site = build_site();
+    let base = serve(site);
+    let shots = root().join("target/screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let url = format!(
+        "{base}/index.html#{}",
+        playa::share::encode(&playa::presets::load("death-valley").unwrap())
+    );
+
+    // A phone: the picture fills the width, the sky across all of it,
+    // where a desktop has its side panel.
+    let phone = screenshot(&url, PHONE, &shots.join("phone-390x844.png"));
+    assert_eq!(phone.dimensions(), (PHONE[0], PHONE[1]));
+    let middle = PHONE[0] / 2;
+    let top = (0..PHONE[1] - 40)
+        .find(|&y| (y..y + 40).all(|y| is_sky(phone.get_pixel(middle, y))))
+        .expect("no sky in the middle of the phone's page (target/screenshots/phone-390x844.png)");
+    let band = top + 4..top + 36;
+    let across = share_of(&phone, 0..PHONE[0], band.clone(), is_sky);
+    assert!(
+        across > 0.97,
+        "the sky covers {:.0}% of the phone's width at rows {band:?} \
+         (target/screenshots/phone-390x844.png)",
+        across * 100.0
+    );
+    // (The sun is white, and there.)
+    let grey = share_of(&phone, 0..300, band.clone(), is_grey);
+    assert!(
+        grey < 0.05,
+        "{:.0}% grey where a desktop's side panel is, at rows {band:?} \
+         (target/screenshots/phone-390x844.png)",
+        grey * 100.0
+    );
+
+    // A desktop: the side panel on the left, the sky right of it.
+    let desktop = screenshot(&url, DESKTOP, &shots.join("desktop-1280x800.png"));
+    let panel = share_of(&desktop, 0..300, 100..700, is_grey);
+    assert!(
+        panel > 0.95,
+        "the left 300 pixels are {:.0}% grey, not the side panel \
+         (target/screenshots/desktop-1280x800.png)",
+        panel * 100.0
+    );
+    let [r, g, b] = sky(&desktop);
+    assert!(
+        b > 150.0 && b > r + 60.0,
+        "no blue sky right of the panel: mean {r:.0},{g:.0},{b:.0} \
+         (target/screenshots/desktop-1280x800.png)"
     );
 }
 

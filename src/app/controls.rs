@@ -484,17 +484,39 @@ impl Controls {
         };
     }
 
+    /// Makes the share text with the web address `state` gives, when it
+    /// changed.
+    fn follow_address(&mut self, state: &AppState) {
+        let address = state.link_address(self.web_url_env.as_deref());
+        if address != self.share_address.as_deref() {
+            self.share_address = address.map(str::to_owned);
+            self.show_share(&state.scene);
+        }
+    }
+
+    /// Copies the scene's share text, as the Share field shows it (its link
+    /// when `state` gives a web address, else its code), to the clipboard;
+    /// the message saying so. The field's Copy and the narrow layout's
+    /// Share do this.
+    pub fn copy_share(&mut self, ctx: &egui::Context, state: &AppState) -> Event {
+        self.follow_address(state);
+        ctx.copy_text(self.share_text.clone());
+        Event::Message("Copied the scene to the clipboard".into(), false)
+    }
+
+    /// What the Preset box shows: where the scene came from, "(edited)"
+    /// once changed (see [`AppState::origin_label`]).
+    pub fn origin(&self, state: &AppState) -> String {
+        state.origin_label(&self.scene_code)
+    }
+
     /// The share field: the scene's code, or its link when a web address is
     /// set (under 🔗, or by [`WEB_URL_VAR`]); a code, link or scene pasted
     /// into it, or typed and entered, loads. Whenever it is not being typed
     /// in, it shows the scene's text; Escape or clicking away drops what
     /// was typed.
     fn share_ui(&mut self, ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
-        let address = state.link_address(self.web_url_env.as_deref());
-        if address != self.share_address.as_deref() {
-            self.share_address = address.map(str::to_owned);
-            self.show_share(&state.scene);
-        }
+        self.follow_address(state);
         ui.horizontal(|ui| {
             let label = ui.strong("Share");
             let mut text = self
@@ -565,11 +587,7 @@ impl Controls {
                 .on_hover_text("Copy the scene to the clipboard")
                 .clicked()
             {
-                ui.ctx().copy_text(self.share_text.clone());
-                events.push(Event::Message(
-                    "Copied the scene to the clipboard".into(),
-                    false,
-                ));
+                events.push(self.copy_share(ui.ctx(), state));
             }
             ui.toggle_value(&mut self.address_open, "🔗")
                 .on_hover_text("The web address links are made with");

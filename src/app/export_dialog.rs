@@ -382,7 +382,7 @@ impl<E: Exporter> Dialog<E> {
         }
         let mut message = None;
         let modal = egui::Modal::new(egui::Id::unique(E::ID)).show(ctx, |ui| {
-            ui.set_width(E::WIDTH);
+            ui.set_width(Self::width(ui.ctx()));
             ui.heading(E::TITLE);
             ui.add_space(6.0);
             let running = self.task.is_some();
@@ -402,12 +402,21 @@ impl<E: Exporter> Dialog<E> {
         message
     }
 
+    /// The dialog's width: [`Exporter::WIDTH`], or less in a narrower
+    /// window (a phone's), which it fits with room around it.
+    fn width(ctx: &egui::Context) -> f32 {
+        E::WIDTH.min(ctx.content_rect().width() - 40.0)
+    }
+
     /// The file field, Browse… (natively) and the hint under them.
     fn file_ui(&mut self, ui: &mut egui::Ui, settings: &E::Settings) {
         ui.horizontal(|ui| {
             let label = ui.label("File");
-            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(E::WIDTH - 160.0))
-                .labelled_by(label.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.path)
+                    .desired_width(Self::width(ui.ctx()) - 160.0),
+            )
+            .labelled_by(label.id);
             // In the browser the file is a download: no folders.
             #[cfg(not(target_arch = "wasm32"))]
             {

@@ -22,6 +22,7 @@ pub mod history;
 pub mod job;
 pub mod layers;
 pub mod link;
+pub mod phone;
 pub mod presets;
 pub mod preview;
 pub mod scene_file;
@@ -191,6 +192,9 @@ pub struct PlayaApp {
     trace: trace::Trace,
     /// The variations grid's page and its thumbnails.
     grid: variations::Grid,
+    /// Whether the narrow layout's drawer of controls is open (see
+    /// [`phone`]).
+    drawer_open: bool,
 }
 
 impl PlayaApp {
@@ -249,6 +253,7 @@ impl PlayaApp {
             link: link::Link::default(),
             trace,
             grid: variations::Grid::new(),
+            drawer_open: false,
         }
     }
 
@@ -425,25 +430,22 @@ impl PlayaApp {
                 egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
             )
             .show(ui, |ui| self.status_ui(ui));
-        // The panel may widen to 520 points but always leaves the preview
-        // 400: at 800 points wide, from 300 to 400.
-        let widest = (ctx.content_rect().width() - 400.0).clamp(300.0, 520.0);
-        egui::Panel::left("controls")
-            .resizable(true)
-            .default_size(360.0)
-            .size_range(300.0..=widest)
-            .show(ui, |ui| {
-                // The panel is as wide as it was made: content wider than
-                // that (a scroll bar appearing beside it, a long name) is
-                // clipped instead of widening the panel, which would keep
-                // the width, and save it, once the content is narrow again.
-                let rect = ui.available_rect_before_wrap();
-                let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-                content.shrink_clip_rect(rect);
-                let events = self.controls.ui(&mut content, &mut self.state);
-                ui.advance_cursor_after_rect(rect);
-                self.handle(events);
-            });
+        let narrow = phone::is_narrow(&ctx);
+        if narrow {
+            self.top_bar_ui(ui);
+            self.preview.margin = phone::NARROW_MARGIN;
+        } else {
+            self.drawer_open = false;
+            self.preview.margin = preview::MARGIN;
+            // The panel may widen to 520 points but always leaves the
+            // preview 400: at 800 points wide, from 300 to 400.
+            let widest = (ctx.content_rect().width() - 400.0).clamp(300.0, 520.0);
+            egui::Panel::left("controls")
+                .resizable(true)
+                .default_size(360.0)
+                .size_range(300.0..=widest)
+                .show(ui, |ui| self.controls_ui(ui));
+        }
         // The preview's background is the clear colour
         // ([`PlayaApp::clear_color`]): not filled again under the picture.
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -467,6 +469,9 @@ impl PlayaApp {
                 grid_area = ui.max_rect();
             });
         });
+        if narrow {
+            self.drawer_ui(&ctx, grid_area);
+        }
         let grid_events = self.grid.ui(&ctx, grid_area, &mut self.state.variations);
         self.adopt(grid_events);
         let speed = self.preview.ms_per_mpx();
@@ -538,6 +543,20 @@ impl PlayaApp {
         {
             self.set_message(e, true);
         }
+    }
+
+    /// The controls in the rest of `ui` (the side panel, or the narrow
+    /// layout's drawer), as wide as `ui` is: content wider than that (a
+    /// scroll bar appearing beside it, a long name) is clipped instead of
+    /// widening the panel, which would keep the width, and save it, once
+    /// the content is narrow again.
+    fn controls_ui(&mut self, ui: &mut egui::Ui) {
+        let rect = ui.available_rect_before_wrap();
+        let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        content.shrink_clip_rect(rect);
+        let events = self.controls.ui(&mut content, &mut self.state);
+        ui.advance_cursor_after_rect(rect);
+        self.handle(events);
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui) {

@@ -106,16 +106,21 @@ struct Backdrop {
     scene: Scene,
 }
 
+/// The space, in points, around the fitted picture in the wide layout.
+pub const MARGIN: f32 = 12.0;
+
 /// What a pointer drag on the preview does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Drag {
     None,
     Pan,
     /// Moves the tent layer at this index; `grab` is the offset of the
-    /// pointer from the tent's anchor, in image fractions.
+    /// pointer from the tent's anchor, in image fractions; `from` is where
+    /// the tent stood (a second finger puts it back: two fingers zoom).
     Tent {
         layer: usize,
         grab: Vec2,
+        from: Vec2,
     },
 }
 
@@ -144,6 +149,10 @@ pub struct Preview {
     zoom: f32,
     pan: Vec2,
     drag: Drag,
+    /// The space, in points, between the panel's edges and the fitted
+    /// picture. Default: [`MARGIN`] (the narrow layout sets less, so the
+    /// picture fills a phone's width).
+    pub margin: f32,
     /// Overrides the panel's size (for measurements at a fixed size): the
     /// size of the view in pixels.
     pub forced_size: Option<[u32; 2]>,
@@ -190,6 +199,7 @@ impl Preview {
             zoom: 1.0,
             pan: Vec2::ZERO,
             drag: Drag::None,
+            margin: MARGIN,
             forced_size: None,
             forced_view: (1.0, [0, 0]),
             awaited: None,
@@ -412,7 +422,7 @@ impl Preview {
     pub fn ui(&mut self, ui: &mut egui::Ui, scene: &mut Scene, picture: (u32, u32)) {
         let panel = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(panel, Sense::click_and_drag());
-        let fit = fit_rect(panel.shrink(12.0), scene.aspect);
+        let fit = fit_rect(panel.shrink(self.margin), scene.aspect);
         let ppp = ui.ctx().pixels_per_point();
         let max_side = ui.ctx().input(|i| i.max_texture_side).min(MAX_PREVIEW_SIDE) as f32;
         // A picture of another aspect is cut from a larger one of the
@@ -592,7 +602,15 @@ impl Preview {
         fit: Rect,
         zooms: &std::ops::RangeInclusive<f32>,
     ) {
-        if !response.hovered() {
+        if !response.hovered() && !response.is_pointer_button_down_on() {
+            return;
+        }
+        // Two fingers on a touch screen move the picture with them and
+        // zoom it about the point between them.
+        if let Some(touch) = ui.input(|i| i.multi_touch()) {
+            self.pan += touch.translation_delta;
+            let new_zoom = (self.zoom * touch.zoom_delta).clamp(*zooms.start(), *zooms.end());
+            self.set_zoom(new_zoom, touch.center_pos, fit);
             return;
         }
         let (scroll, pinch, pointer) = ui.input(|i| {
@@ -623,6 +641,18 @@ impl Preview {
             vec2(v.x, v.y)
         };
         let tent = tent_index(scene);
+        if ui.input(|i| i.multi_touch().is_some()) {
+            // A second finger: the gesture zooms and pans
+            // ([`Preview::zoom_and_pan`]), the tent goes back, and the
+            // finger left on the screen afterwards pans.
+            if let Drag::Tent { layer, from, .. } = self.drag
+                && let Some(Layer::Tent(t)) = scene.layers.get_mut(layer)
+            {
+                (t.x, t.y) = (from.x, from.y);
+            }
+            self.drag = Drag::Pan;
+            return;
+        }
         if let (Some(i), Some(p)) = (tent, response.hover_pos())
             && self.drag == Drag::None
             && tent_hit(scene, i, to_image(p))
@@ -644,6 +674,7 @@ impl Preview {
                     Drag::Tent {
                         layer: i,
                         grab: p - vec2(t.x, t.y),
+                        from: vec2(t.x, t.y),
                     }
                 }
                 _ => Drag::Pan,
@@ -652,7 +683,7 @@ impl Preview {
         if response.dragged() {
             match self.drag {
                 Drag::Pan => self.pan += response.drag_delta(),
-                Drag::Tent { layer, grab } => {
+                Drag::Tent { layer, grab, .. } => {
                     if let (Some(p), Some(Layer::Tent(t))) =
                         (response.interact_pointer_pos(), scene.layers.get_mut(layer))
                     {

@@ -396,7 +396,8 @@ impl Grid {
             .default_rect(area.shrink(8.0))
             .resizable(true)
             .collapsible(true)
-            .min_size(vec2(360.0, 240.0))
+            // In a phone's window, as wide as it leaves room for.
+            .min_size(vec2(360.0_f32.min(area.width() - 16.0).max(0.0), 240.0))
             .show(ctx, |ui| {
                 self.header_ui(ui, settings);
                 ui.add_space(4.0);
@@ -410,12 +411,22 @@ impl Grid {
 
     /// The mode selector, the strength, the page and its buttons.
     fn header_ui(&mut self, ui: &mut Ui, settings: &mut GridSettings) {
+        // A window measuring its content wraps nothing: in a phone's
+        // window, the modes, the strength and the page take a row each.
+        let narrow = super::phone::is_narrow(ui.ctx());
+        let break_row = |ui: &mut Ui| {
+            if narrow {
+                ui.end_row();
+            } else {
+                ui.separator();
+            }
+        };
         ui.horizontal_wrapped(|ui| {
             for mode in GridMode::ALL {
                 ui.selectable_value(&mut settings.mode, mode, mode.label())
                     .on_hover_text(mode.hint());
             }
-            ui.separator();
+            break_row(ui);
             let label = ui.label("Strength");
             ui.add_enabled(
                 settings.mode == GridMode::Vary,
@@ -425,7 +436,7 @@ impl Grid {
             )
             .labelled_by(label.id)
             .on_hover_text("How far Vary goes: 0 changes only the seed, 1 as far as New scene");
-            ui.separator();
+            break_row(ui);
             if ui
                 .add_enabled(self.page > 0, egui::Button::new("◀ Back"))
                 .on_hover_text("The previous page")
@@ -555,7 +566,6 @@ impl Grid {
         }
         ui.horizontal(|ui| {
             ui.set_width(size.x);
-            ui.label(egui::RichText::new(what).small());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui
                     .small_button("📋")
@@ -565,6 +575,12 @@ impl Grid {
                 {
                     copy = true;
                 }
+                // Cut short in a cell too small for it (a phone's), rather
+                // than widening the grid past the screen; the cell's hover
+                // gives the seed whole.
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    ui.add(egui::Label::new(egui::RichText::new(what).small()).truncate());
+                });
             });
         });
         if copy {

@@ -25,8 +25,13 @@ pub fn harness_with(state: AppState) -> Harness<'static, PlayaApp> {
 
 /// `app` in a 1280×800 window, its first preview on screen.
 pub fn harness_of(app: PlayaApp) -> Harness<'static, PlayaApp> {
+    harness_sized(app, [1280.0, 800.0])
+}
+
+/// `app` in a window of `size` points, its first preview on screen.
+pub fn harness_sized(app: PlayaApp, size: [f32; 2]) -> Harness<'static, PlayaApp> {
     let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
+        .with_size(size)
         .build_ui_state(|ui, app: &mut PlayaApp| app.ui(ui), app);
     settle(&mut h);
     h
@@ -172,4 +177,35 @@ pub fn zoom_label(h: &Harness<'_, PlayaApp>) -> String {
                 .is_some_and(|n| n.parse::<f32>().is_ok())
         })
         .expect("a zoom read-out")
+}
+
+/// A picture the last frame painted: a mesh with a texture other than
+/// egui's font atlas.
+#[derive(Clone, Copy, Debug)]
+pub struct Picture {
+    /// Where the texture is drawn, before clipping.
+    pub rect: egui::Rect,
+    /// The part of the texture drawn there (0 to 1).
+    pub uv: egui::Rect,
+    /// The clip rectangle it is drawn in.
+    pub clip: egui::Rect,
+}
+
+/// The pictures the last frame painted, in painting order.
+pub fn pictures(h: &Harness<'_, PlayaApp>) -> Vec<Picture> {
+    h.output()
+        .shapes
+        .iter()
+        .filter_map(|clipped| match &clipped.shape {
+            egui::Shape::Mesh(mesh) if mesh.texture_id != egui::TextureId::default() => {
+                let rect = |points: Vec<egui::Pos2>| egui::Rect::from_points(&points);
+                Some(Picture {
+                    rect: rect(mesh.vertices.iter().map(|v| v.pos).collect()),
+                    uv: rect(mesh.vertices.iter().map(|v| v.uv).collect()),
+                    clip: clipped.clip_rect,
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
