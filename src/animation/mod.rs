@@ -41,6 +41,9 @@
 //!   frame, and the [`Progress`] a watcher reads and cancels through.
 //! - `writer.rs`: [`FrameWriter`], the frames into the file, each cut to the
 //!   rectangle that changed (`rect.rs`).
+//! - `frames.rs`: an animation as a folder of frames, each a PNG with its
+//!   recipe, made in shards ([`Animation::write_frames`]) and assembled
+//!   into the same file ([`Frames`]).
 //! - `apng.rs`, `gif.rs`, `colormap.rs`: the two formats' files and the
 //!   GIF's palette.
 //!
@@ -51,6 +54,7 @@ mod apng;
 mod cells;
 mod colormap;
 mod film;
+mod frames;
 mod gif;
 mod options;
 mod rect;
@@ -62,6 +66,7 @@ mod tests;
 
 pub use cells::{DEAD_CELL, LIVE_CELL, cells_scale_to_fit, cells_size};
 pub use film::Animation;
+pub use frames::{Frames, FramesWritten, frame_file_name};
 pub use options::{
     ANIMATION_KEY, Format, MAX_CELL_SCALE, MAX_FPS, MAX_GIF_FPS, MAX_HOLD, MAX_LOOPS, MIN_FPS,
     Options, read_options,

@@ -39,6 +39,11 @@ impl Progress {
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
+
+    /// Counts a frame written.
+    pub(super) fn count_frame(&self) {
+        self.frames.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 impl Animation {
@@ -144,24 +149,7 @@ impl Animation {
     /// leaves no file (and an existing one untouched). `Ok(false)`:
     /// cancelled.
     pub fn write_file(&self, path: &Path, progress: &Progress) -> Result<bool> {
-        let mut failure = None;
-        let result = crate::atomic::write_atomically_with(path, |file| {
-            let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-            match self.write(&mut out, progress) {
-                Ok(true) => out.flush(),
-                Ok(false) => Err(std::io::Error::other("cancelled")),
-                Err(e) => {
-                    let message = e.to_string();
-                    failure = Some(e);
-                    Err(std::io::Error::other(message))
-                }
-            }
-        });
-        match (result, failure) {
-            (Ok(()), _) => Ok(true),
-            (Err(_), None) if progress.cancelled() => Ok(false),
-            (Err(_), Some(e)) | (Err(e), None) => Err(e),
-        }
+        write_file_with(path, progress, |out| self.write(out, progress))
     }
 
     /// The animation's bytes, made frame by frame, one frame a call to
@@ -235,5 +223,33 @@ impl Write for SharedBytes {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// Writes a file atomically with `write` (which says whether it finished,
+/// `false`: cancelled): a failure or Cancel leaves no file (and an existing
+/// one untouched). `Ok(false)`: cancelled.
+pub(super) fn write_file_with(
+    path: &Path,
+    progress: &Progress,
+    write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<bool>,
+) -> Result<bool> {
+    let mut failure = None;
+    let result = crate::atomic::write_atomically_with(path, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        match write(&mut out) {
+            Ok(true) => out.flush(),
+            Ok(false) => Err(std::io::Error::other("cancelled")),
+            Err(e) => {
+                let message = e.to_string();
+                failure = Some(e);
+                Err(std::io::Error::other(message))
+            }
+        }
+    });
+    match (result, failure) {
+        (Ok(()), _) => Ok(true),
+        (Err(_), None) if progress.cancelled() => Ok(false),
+        (Err(_), Some(e)) | (Err(e), None) => Err(e),
     }
 }

@@ -15,6 +15,34 @@ impl Animation {
     /// then pushed in order ([`FrameWriter::push`]). A GIF's palette is made
     /// here, from the first and last frames (rendered for it).
     pub fn frame_writer<W: Write>(&self, out: W) -> Result<FrameWriter<W>> {
+        self.frame_writer_with(out, || {
+            Ok((
+                self.single_frame(self.options.first)?,
+                self.single_frame(self.options.last)?,
+            ))
+        })
+    }
+
+    /// [`Animation::frame_writer`] with the first and last frames given (a
+    /// GIF's palette is cut from them), not rendered.
+    pub fn frame_writer_from<W: Write>(
+        &self,
+        out: W,
+        first: &RgbaImage,
+        last: &RgbaImage,
+    ) -> Result<FrameWriter<W>> {
+        let mut writer = self.frame_writer_with(out, || Ok((first.clone(), last.clone())))?;
+        writer.first_frame = None;
+        Ok(writer)
+    }
+
+    /// [`Animation::frame_writer`], `ends` giving the first and last frames
+    /// when the format needs them.
+    fn frame_writer_with<W: Write>(
+        &self,
+        out: W,
+        ends: impl FnOnce() -> Result<(RgbaImage, RgbaImage)>,
+    ) -> Result<FrameWriter<W>> {
         let count = self.frame_count();
         let (w, h) = (self.width, self.height);
         let mut first_frame = None;
@@ -26,8 +54,7 @@ impl Animation {
                 (Framer::Apng, Sink::Apng(sink))
             }
             Format::Gif => {
-                let first = self.single_frame(self.options.first)?;
-                let last = self.single_frame(self.options.last)?;
+                let (first, last) = ends()?;
                 let colormap = colormap::Colormap::from_frames(&[&first, &last]);
                 first_frame = Some(first);
                 let sink = gif::Sink::new(

@@ -2,7 +2,7 @@
 //! an APNG or a GIF (see [`playa::animation`]).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -10,9 +10,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::render::{load, picture_stem};
 use super::{CliError, parse_size};
-use playa::animation::{self, Animation, Format, Options, Progress};
+use playa::animation::{self, Animation, Format, Frames, Options, Progress};
 use playa::batch::DEFAULT_WIDTH;
 use playa::error::quote;
+use playa::shard::Shard;
 use playa::source::Source;
 use playa::{compose, presets};
 
@@ -77,6 +78,29 @@ pub struct AnimateArgs {
     /// Overwrite an existing file (it is left alone otherwise).
     #[arg(long)]
     force: bool,
+    /// Write the frames into DIR (made if missing), each a PNG with its
+    /// recipe, frame-{generation}.png, instead of the animation's file: for
+    /// a job array, with --shard. A frame already there is kept.
+    /// `--from-frames DIR` then makes the file.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    frames_dir: Option<PathBuf>,
+    /// With --frames-dir: write only this shard of the frames, I/N (e.g.
+    /// 2/4), or `auto` to read it from the scheduler's array variables (as
+    /// `playa render --shard auto`).
+    #[arg(long, value_name = "I/N|auto", requires = "frames_dir")]
+    shard: Option<String>,
+    /// The number of shards for --shard auto where the scheduler gives only
+    /// the index. Default: $PLAYA_SHARDS.
+    #[arg(long, value_name = "N", requires = "shard")]
+    shards: Option<u32>,
+    /// Make the animation from the frames in DIR (written by --frames-dir,
+    /// every one there): the same file as without the folder. Takes --out,
+    /// --format and --force; the scene and its settings are the frames'.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "input", "code", "seed", "frames", "fps", "hold", "loops", "size",
+        "cells", "scale", "set", "frames_dir",
+    ])]
+    from_frames: Option<PathBuf>,
     /// Set a setting after loading the scene: KEY=VALUE, e.g.
     /// rocks.roughness=0.8 (the keys and values are those of `playa render
     /// --set`; one value each, no sweep). May be given more than once.
@@ -94,7 +118,20 @@ struct Request {
 /// its file (left alone if it exists, unless `--force`), with a progress
 /// bar on a terminal.
 pub fn run(args: AnimateArgs) -> Result<(), CliError> {
+    // (clap's `requires` gives way to --out's conflict with --frames-dir.)
+    if args.shard.is_some() && args.frames_dir.is_none() {
+        return Err(CliError::Usage(
+            "--shard needs --frames-dir: an animation's file is made whole, its frames in shards"
+                .into(),
+        ));
+    }
+    if let Some(dir) = &args.from_frames {
+        return from_frames(dir, &args);
+    }
     let Request { animation, path } = request(&args)?;
+    if let Some(dir) = &args.frames_dir {
+        return frames(&animation, dir, &args);
+    }
     if path.exists() && !args.force {
         println!("{} exists, left alone (--force overwrites)", path.display());
         return Ok(());
@@ -278,6 +315,99 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
         None => PathBuf::from(file()),
     };
     Ok(Request { animation, path })
+}
+
+/// `--frames-dir DIR`: this shard's frames of `animation` into `dir`.
+fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
+    let shard = match args.shard.as_deref() {
+        None => Shard::WHOLE,
+        Some("auto") => Shard::from_env(args.shards, |name| std::env::var(name).ok())
+            .map_err(|e| CliError::Usage(e.to_string()))?,
+        Some(text) => Shard::parse(text).map_err(|e| CliError::Usage(format!("--shard: {e}")))?,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| playa::Error::io(dir, e))?;
+    let start = Instant::now();
+    let written = animation.write_frames(dir, shard, &Progress::default())?;
+    let (w, h) = animation.size();
+    let options = animation.options();
+    let of = if shard.is_whole() {
+        String::new()
+    } else {
+        format!("shard {shard}: ")
+    };
+    println!(
+        "{of}{} of {} frames made (generations {}..{} at {w}x{h}), {} there already, in {}: {}",
+        written.made,
+        written.owned,
+        options.first,
+        options.last,
+        written.kept,
+        playa::picture::duration_text(start.elapsed()),
+        dir.display(),
+    );
+    Ok(())
+}
+
+/// `--from-frames DIR`: the animation made from the frames in `dir`.
+fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
+    let usage = |e: String| CliError::Usage(e);
+    let out_format = args
+        .out
+        .as_deref()
+        .filter(|out| !out.is_dir())
+        .map(|out| {
+            Format::from_path(out).ok_or_else(|| {
+                usage(format!(
+                    "--out {}: an animation's file ends in .png (APNG) or .gif",
+                    out.display()
+                ))
+            })
+        })
+        .transpose()?;
+    let format = match (&args.format, out_format) {
+        (Some(text), out) => {
+            let format: Format = text.parse().map_err(usage)?;
+            if let Some(out) = out.filter(|&o| o != format) {
+                return Err(usage(format!(
+                    "--format {} but --out names a .{} file",
+                    format.name(),
+                    out.extension()
+                )));
+            }
+            Some(format)
+        }
+        (None, out) => out,
+    };
+    let frames = Frames::read(dir, format)?;
+    let animation = frames.animation();
+    let file = || {
+        let name = dir
+            .file_name()
+            .map_or("frames".into(), |n| n.to_string_lossy().into_owned());
+        format!("{name}-anim.{}", animation.options().format.extension())
+    };
+    let path = match &args.out {
+        Some(out) if out.is_dir() => out.join(file()),
+        Some(out) => out.clone(),
+        None => PathBuf::from(file()),
+    };
+    if path.exists() && !args.force {
+        println!("{} exists, left alone (--force overwrites)", path.display());
+        return Ok(());
+    }
+    let start = Instant::now();
+    frames.write_file(&path, &Progress::default())?;
+    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let (w, h) = animation.size();
+    println!(
+        "{} frames from {} at {w}x{h} in {}: {}, {}",
+        animation.frame_count(),
+        dir.display(),
+        playa::picture::duration_text(start.elapsed()),
+        path.display(),
+        size_text(bytes),
+    );
+    Ok(())
 }
 
 /// Parses `A..B` or `A..=B`: generations A to B, both included.
