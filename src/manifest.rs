@@ -82,6 +82,12 @@ impl Manifest {
         Manifest::from_reader(std::io::BufReader::new(file), path)
     }
 
+    /// Reads a manifest from `bytes`, named `path` in errors; as
+    /// [`Manifest::read`] does.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Manifest> {
+        Manifest::from_reader(bytes, path)
+    }
+
     fn from_reader(mut reader: impl BufRead, path: &Path) -> Result<Manifest> {
         let bad = |line: usize, reason: String| Error::Manifest {
             path: path.to_path_buf(),
@@ -98,16 +104,20 @@ impl Manifest {
             if n == 0 || !line.ends_with('\n') {
                 break;
             }
-            if number == 1 {
-                header = Some(
-                    serde_json::from_str::<Header>(&line)
-                        .map_err(|e| bad(number, format!("not a batch header: {e}")))?,
-                );
-            } else {
-                entries.push(
-                    serde_json::from_str::<Entry>(&line)
-                        .map_err(|e| bad(number, format!("not a picture's entry: {e}")))?,
-                );
+            match &header {
+                None => {
+                    header = Some(
+                        serde_json::from_str::<Header>(&line)
+                            .map_err(|e| bad(number, format!("not a batch header: {e}")))?,
+                    );
+                }
+                Some(header) => {
+                    let entry = serde_json::from_str::<Entry>(&line)
+                        .map_err(|e| bad(number, format!("not a picture's entry: {e}")))?;
+                    check_file(&entry.file, header.tiles.is_some())
+                        .map_err(|reason| bad(number, reason))?;
+                    entries.push(entry);
+                }
             }
         }
         let header = header.ok_or_else(|| Error::Manifest {
@@ -115,6 +125,33 @@ impl Manifest {
             reason: "empty: no batch header".into(),
         })?;
         Ok(Manifest { header, entries })
+    }
+}
+
+/// Checks that `file`, as a manifest records it, names a file inside the
+/// manifest's folder: a plain name (no `..`, no absolute path, no
+/// separator), or for a pyramid's tiles (`tiles`) the three plain names of
+/// `{name}_files/{level}/{column}_{row}.{format}`. A manifest is untrusted
+/// input (it may have been edited, or come from elsewhere): nothing it
+/// records may lead a reader or a rerun out of the folder.
+fn check_file(file: &str, tiles: bool) -> std::result::Result<(), String> {
+    let plain = |name: &str| {
+        !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
+    };
+    let ok = match tiles {
+        false => plain(file),
+        true => {
+            let parts: Vec<&str> = file.split('/').collect();
+            parts.len() == 3 && parts[0].ends_with("_files") && parts.iter().all(|p| plain(p))
+        }
+    };
+    match ok {
+        true => Ok(()),
+        false => Err(format!(
+            "the recorded file {} is not a plain name inside the manifest's folder \
+             (no .., no absolute path, no separator)",
+            crate::error::quote(file)
+        )),
     }
 }
 
@@ -249,10 +286,11 @@ pub fn hash_file(path: &Path) -> Result<(String, u64)> {
     Ok((hex(&hasher.finalize()), len))
 }
 
-/// Whether `entry`'s file is in `dir` with the recorded length and hash.
+/// Whether `entry`'s file is in `dir` with the recorded length and hash
+/// (a symbolic link is never followed, so never matches).
 pub fn matches(dir: &Path, entry: &Entry) -> bool {
     let path = dir.join(&entry.file);
-    std::fs::metadata(&path).is_ok_and(|m| m.len() == entry.bytes)
+    std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == entry.bytes)
         && hash_file(&path).is_ok_and(|(sha, _)| sha == entry.sha256)
 }
 
@@ -442,8 +480,13 @@ pub fn check(dir: &Path) -> Result<Report> {
         .par_iter()
         .filter_map(|&(file, sha, bytes)| {
             let path = dir.join(file);
+            let meta = std::fs::symlink_metadata(&path);
+            if meta.as_ref().is_ok_and(|m| !m.is_file()) {
+                // A link may lead out of the folder: not followed.
+                return Some((file.to_string(), "not a plain file (not followed)".into()));
+            }
             match hash_file(&path) {
-                Err(_) if !path.exists() => Some((file.to_string(), "the file is gone".into())),
+                Err(_) if meta.is_err() => Some((file.to_string(), "the file is gone".into())),
                 Err(e) => Some((file.to_string(), e.to_string())),
                 Ok((_, len)) if len != bytes => {
                     Some((file.to_string(), format!("{len} bytes, {bytes} recorded")))
@@ -506,6 +549,54 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("m: line 1"), "{err}");
+    }
+
+    #[test]
+    fn a_recorded_file_must_be_a_plain_name_in_the_folder() {
+        for ok in ["a-1.png", "death-valley-7.png", "..a.png", "a..png"] {
+            assert_eq!(check_file(ok, false), Ok(()), "{ok}");
+        }
+        for bad in [
+            "../victim.png",
+            "..",
+            ".",
+            "",
+            "/etc/passwd",
+            "a/b.png",
+            "a\\b.png",
+            "C:x.png",
+            "a\0.png",
+        ] {
+            let err = check_file(bad, false).unwrap_err();
+            assert!(err.contains("not a plain name"), "{bad}: {err}");
+        }
+        assert_eq!(check_file("dv_files/12/3_4.jpeg", true), Ok(()));
+        for bad in [
+            "a-1.png",
+            "dv_files/../../x",
+            "/dv_files/1/0_0.png",
+            "dv_files/1/0_0.png/x",
+            "x/1/0_0.png",
+        ] {
+            assert!(check_file(bad, true).is_err(), "{bad}");
+        }
+        // The reader refuses such a line, naming the manifest and the line.
+        let header = r#"{"batch":{"playa":"0","inputs":[],"seeds":null,"size":null,"compression":"fast"},"shard":"1/1"}"#;
+        let entry = |file: &str| {
+            format!(
+                r#"{{"key":"a-1","code":"c","input":"a","seed":1,"file":"{file}","sha256":"00","bytes":3,"ms":4}}"#
+            )
+        };
+        let text = format!(
+            "{header}\n{}\n{}\n",
+            entry("a-1.png"),
+            entry("../victim.png")
+        );
+        let err = Manifest::from_bytes(text.as_bytes(), Path::new("dir/m.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("dir/m.jsonl: line 3: "), "{err}");
+        assert!(err.contains("\"../victim.png\""), "{err}");
     }
 
     #[test]
