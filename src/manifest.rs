@@ -9,10 +9,21 @@
 //! (renamed whole, see [`crate::atomic`]), and flushed to disk. A kill can
 //! leave at most a partial last line, which readers skip and [`Writer`]
 //! cuts off before it appends.
+//!
+//! A rerun repairs: a job whose recorded file is gone or changed
+//! ([`Found::Stale`]) is made again and recorded again, and within one
+//! manifest **the last record for a key wins**. The manifest is never
+//! rewritten to drop the old line: a superseding line is one more append,
+//! which a kill cannot tear (at most a partial last line, as above) and
+//! which loses no line that another process is appending to the same file
+//! at the same time (a rewrite, temporary file and rename, would drop every
+//! line appended to the old file since it was read). Across manifests
+//! nothing supersedes: a key recorded by two shards is a duplicate, a bug
+//! [`check`] reports.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::io::{BufRead, Read, Seek, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -155,6 +166,33 @@ fn check_file(file: &str, tiles: bool) -> std::result::Result<(), String> {
     }
 }
 
+/// What a rerun finds of one job, against the record its manifest holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Recorded, and its file is there as recorded: nothing to do.
+    Done,
+    /// Recorded, but its file is gone or its bytes differ from the record
+    /// (damaged, edited, or replaced): to be made again, and recorded again
+    /// (the new line supersedes the old one, see the module's comment).
+    Stale,
+    /// Not recorded (or recorded as another file): nothing is known of it.
+    Unrecorded,
+}
+
+impl Found {
+    /// What `recorded`, a job's last record if any, says of its `file` in
+    /// `dir`.
+    pub fn of(dir: &Path, file: &str, recorded: Option<&Entry>) -> Found {
+        match recorded {
+            Some(entry) if entry.file == file => match matches(dir, entry) {
+                true => Found::Done,
+                false => Found::Stale,
+            },
+            _ => Found::Unrecorded,
+        }
+    }
+}
+
 /// What [`Writer::open`] does with a manifest of another batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OtherBatch {
@@ -186,6 +224,14 @@ impl Writer {
         other: OtherBatch,
     ) -> Result<(Writer, HashMap<String, Entry>)> {
         let path = dir.join(shard.manifest_name());
+        if header.batch.inputs.is_empty() {
+            // Every input failed: such a batch must not replace the
+            // folder's manifest with an empty one.
+            return Err(Error::Manifest {
+                path,
+                reason: "a batch of no inputs has nothing to record".into(),
+            });
+        }
         let io = |e| Error::io(&path, e);
         let mut done = HashMap::new();
         let old = match path.exists() && !fresh {
@@ -214,7 +260,13 @@ impl Writer {
             if keep < bytes.len() {
                 file.set_len(keep as u64).map_err(io)?;
             }
-            file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+            // Appends from here on go to the end, wherever another writer
+            // of this file has taken it.
+            let file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .map_err(io)?;
+            // The last record of a key supersedes the earlier ones.
             for entry in old.entries {
                 done.insert(entry.key.clone(), entry);
             }
@@ -438,8 +490,8 @@ pub fn check(dir: &Path) -> Result<Report> {
     for (name, m) in &manifests {
         for entry in &m.entries {
             let at = recorded.entry(entry.key.as_str()).or_default();
-            // A job made again (its file lost) is recorded again by its
-            // shard: the later line is the file there now.
+            // A job made again (its file lost or changed) is recorded again
+            // by its shard: the later line is the file there now.
             match at.last_mut() {
                 Some(last) if last.0 == name.as_str() => *last = (name.as_str(), entry),
                 _ => at.push((name.as_str(), entry)),
@@ -597,6 +649,127 @@ mod tests {
             .to_string();
         assert!(err.starts_with("dir/m.jsonl: line 3: "), "{err}");
         assert!(err.contains("\"../victim.png\""), "{err}");
+    }
+
+    fn batch() -> BatchRecord {
+        BatchRecord {
+            playa: "0".into(),
+            inputs: vec![crate::batch::InputRecord {
+                input: "a".into(),
+                name: "a".into(),
+                seed: 1,
+                code: "c".into(),
+                size: None,
+            }],
+            seeds: Some([1, 2]),
+            size: None,
+            compression: "fast".into(),
+            crop: false,
+        }
+    }
+
+    /// Writes `bytes` as `dir/file` and records it under `key`.
+    fn put(writer: &Writer, dir: &Path, key: &str, bytes: &[u8]) {
+        let file = format!("{key}.png");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        let (sha256, len) = hash_file(&dir.join(&file)).unwrap();
+        writer
+            .record(&Entry {
+                key: key.into(),
+                code: "c".into(),
+                input: "a".into(),
+                seed: 1,
+                file,
+                sha256,
+                bytes: len,
+                ms: 0,
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn a_rerun_finds_stale_records_and_the_last_record_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let header = Header {
+            batch: batch(),
+            shard: "1/1".into(),
+            window: None,
+            tiles: None,
+        };
+        let open = || Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Refuse).unwrap();
+        let (writer, _) = open();
+        put(&writer, d, "a-1", b"one");
+        put(&writer, d, "a-2", b"two");
+        drop(writer);
+        let (writer, done) = open();
+        assert_eq!(Found::of(d, "a-1.png", done.get("a-1")), Found::Done);
+        assert_eq!(Found::of(d, "b.png", done.get("a-1")), Found::Unrecorded);
+        assert_eq!(Found::of(d, "a-3.png", done.get("a-3")), Found::Unrecorded);
+        // Changed, then gone: stale; check says so.
+        std::fs::write(d.join("a-1.png"), b"One").unwrap();
+        std::fs::remove_file(d.join("a-2.png")).unwrap();
+        assert_eq!(Found::of(d, "a-1.png", done.get("a-1")), Found::Stale);
+        assert_eq!(Found::of(d, "a-2.png", done.get("a-2")), Found::Stale);
+        let report = check(d).unwrap();
+        assert_eq!(report.corrupt.len(), 2, "{report}");
+        // Made again and recorded again: the later line supersedes.
+        put(&writer, d, "a-1", b"uno");
+        put(&writer, d, "a-2", b"dos");
+        drop(writer);
+        let report = check(d).unwrap();
+        assert!(report.is_complete(), "{report}");
+        let (_, done) = open();
+        assert_eq!(Found::of(d, "a-1.png", done.get("a-1")), Found::Done);
+        assert_eq!(
+            Manifest::read(&d.join("playa-manifest.jsonl"))
+                .unwrap()
+                .entries
+                .len(),
+            4
+        );
+        // A flipped byte is still caught, and so is a key that another
+        // manifest records too (nothing supersedes across manifests).
+        std::fs::write(d.join("a-2.png"), b"dot").unwrap();
+        assert_eq!(check(d).unwrap().corrupt.len(), 1);
+        std::fs::write(d.join("a-2.png"), b"dos").unwrap();
+        let shard = Shard::new(2, 2).unwrap();
+        let other = Header {
+            shard: "2/2".into(),
+            ..header.clone()
+        };
+        let (writer, _) = Writer::open(d, shard, &other, false, OtherBatch::Refuse).unwrap();
+        put(&writer, d, "a-1", b"uno");
+        let report = check(d).unwrap();
+        assert_eq!(report.duplicated.len(), 1, "{report}");
+    }
+
+    #[test]
+    fn a_batch_of_no_inputs_leaves_the_manifest_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let header = Header {
+            batch: batch(),
+            shard: "1/1".into(),
+            window: None,
+            tiles: None,
+        };
+        let (writer, _) =
+            Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Replace).unwrap();
+        put(&writer, d, "a-1", b"one");
+        drop(writer);
+        let path = d.join("playa-manifest.jsonl");
+        let before = std::fs::read(&path).unwrap();
+        let mut empty = header.clone();
+        empty.batch.inputs.clear();
+        for fresh in [false, true] {
+            let err = Writer::open(d, Shard::WHOLE, &empty, fresh, OtherBatch::Replace)
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(err.contains("no inputs"), "{err}");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]
