@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --bin playa
 playa="${CARGO_TARGET_DIR:-target}/release/playa"
 out=fuzz/corpus
-mkdir -p "$out"/{share_code,scene_ron,rle,png_recipe}
+mkdir -p "$out"/{share_code,scene_ron,rle,png_recipe,manifest}
 
 for preset in presets/*.ron; do
   name=$(basename "$preset" .ron)
@@ -33,4 +33,13 @@ printf '#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n' > "$out/rle/glider
 printf 'x = 36, y = 9, rule = 23/3\n24bo$22bobo$12b2o6b2o12b2o$11bo3bo4b2o12b2o$2o8bo5bo3b2o$2o8bo3bob2o4b\nobo$10bo5bo7bo$11bo3bo$12b2o!\n' > "$out/rle/gosper.rle"
 "$playa" life --size 40x20 --seed 7 --gens 8 --out "$out/rle/soup.rle"
 "$playa" life --size 70x3 --seed 1 --density 0.5 --gens 0 --bounded --rule B36/S23 --out "$out/rle/highlife.rle"
+# manifest: a whole batch's and a shard's, and a pyramid's (tiles in folders).
+tmp=$(mktemp -d)
+"$playa" render death-valley salt-flat --seeds 1..3 --size 16x9 --out "$tmp/whole" > /dev/null
+"$playa" render death-valley --seeds 1..5 --size 16x9 --out "$tmp/shard" --shard 1/2 > /dev/null
+"$playa" render salt-flat --size 300x200 --tiles "$tmp/tiles" > /dev/null
+cp "$tmp/whole/playa-manifest.jsonl" "$out/manifest/whole.jsonl"
+cp "$tmp/shard/playa-manifest-1-of-2.jsonl" "$out/manifest/shard.jsonl"
+cp "$tmp/tiles/playa-manifest.jsonl" "$out/manifest/tiles.jsonl"
+rm -r "$tmp"
 du -sh "$out"/*

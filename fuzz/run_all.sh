@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-300}
-for target in share_code scene_ron rle png_recipe; do
+for target in share_code scene_ron rle png_recipe manifest; do
   echo "== $target, $seconds s"
   env -u CARGO_TARGET_DIR cargo +nightly fuzz run "$target" "corpus/$target" -- \
     -max_total_time="$seconds" -dict="$target.dict" -print_final_stats=1 2>&1 |

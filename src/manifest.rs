@@ -9,10 +9,21 @@
 //! (renamed whole, see [`crate::atomic`]), and flushed to disk. A kill can
 //! leave at most a partial last line, which readers skip and [`Writer`]
 //! cuts off before it appends.
+//!
+//! A rerun repairs: a job whose recorded file is gone or changed
+//! ([`Found::Stale`]) is made again and recorded again, and within one
+//! manifest **the last record for a key wins**. The manifest is never
+//! rewritten to drop the old line: a superseding line is one more append,
+//! which a kill cannot tear (at most a partial last line, as above) and
+//! which loses no line that another process is appending to the same file
+//! at the same time (a rewrite, temporary file and rename, would drop every
+//! line appended to the old file since it was read). Across manifests
+//! nothing supersedes: a key recorded by two shards is a duplicate, a bug
+//! [`check`] reports.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::io::{BufRead, Read, Seek, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -82,6 +93,12 @@ impl Manifest {
         Manifest::from_reader(std::io::BufReader::new(file), path)
     }
 
+    /// Reads a manifest from `bytes`, named `path` in errors; as
+    /// [`Manifest::read`] does.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Manifest> {
+        Manifest::from_reader(bytes, path)
+    }
+
     fn from_reader(mut reader: impl BufRead, path: &Path) -> Result<Manifest> {
         let bad = |line: usize, reason: String| Error::Manifest {
             path: path.to_path_buf(),
@@ -98,16 +115,20 @@ impl Manifest {
             if n == 0 || !line.ends_with('\n') {
                 break;
             }
-            if number == 1 {
-                header = Some(
-                    serde_json::from_str::<Header>(&line)
-                        .map_err(|e| bad(number, format!("not a batch header: {e}")))?,
-                );
-            } else {
-                entries.push(
-                    serde_json::from_str::<Entry>(&line)
-                        .map_err(|e| bad(number, format!("not a picture's entry: {e}")))?,
-                );
+            match &header {
+                None => {
+                    header = Some(
+                        serde_json::from_str::<Header>(&line)
+                            .map_err(|e| bad(number, format!("not a batch header: {e}")))?,
+                    );
+                }
+                Some(header) => {
+                    let entry = serde_json::from_str::<Entry>(&line)
+                        .map_err(|e| bad(number, format!("not a picture's entry: {e}")))?;
+                    check_file(&entry.file, header.tiles.is_some())
+                        .map_err(|reason| bad(number, reason))?;
+                    entries.push(entry);
+                }
             }
         }
         let header = header.ok_or_else(|| Error::Manifest {
@@ -115,6 +136,60 @@ impl Manifest {
             reason: "empty: no batch header".into(),
         })?;
         Ok(Manifest { header, entries })
+    }
+}
+
+/// Checks that `file`, as a manifest records it, names a file inside the
+/// manifest's folder: a plain name (no `..`, no absolute path, no
+/// separator), or for a pyramid's tiles (`tiles`) the three plain names of
+/// `{name}_files/{level}/{column}_{row}.{format}`. A manifest is untrusted
+/// input (it may have been edited, or come from elsewhere): nothing it
+/// records may lead a reader or a rerun out of the folder.
+fn check_file(file: &str, tiles: bool) -> std::result::Result<(), String> {
+    let plain = |name: &str| {
+        !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
+    };
+    let ok = match tiles {
+        false => plain(file),
+        true => {
+            let parts: Vec<&str> = file.split('/').collect();
+            parts.len() == 3 && parts[0].ends_with("_files") && parts.iter().all(|p| plain(p))
+        }
+    };
+    match ok {
+        true => Ok(()),
+        false => Err(format!(
+            "the recorded file {} is not a plain name inside the manifest's folder \
+             (no .., no absolute path, no separator)",
+            crate::error::quote(file)
+        )),
+    }
+}
+
+/// What a rerun finds of one job, against the record its manifest holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Recorded, and its file is there as recorded: nothing to do.
+    Done,
+    /// Recorded, but its file is gone or its bytes differ from the record
+    /// (damaged, edited, or replaced): to be made again, and recorded again
+    /// (the new line supersedes the old one, see the module's comment).
+    Stale,
+    /// Not recorded (or recorded as another file): nothing is known of it.
+    Unrecorded,
+}
+
+impl Found {
+    /// What `recorded`, a job's last record if any, says of its `file` in
+    /// `dir`.
+    pub fn of(dir: &Path, file: &str, recorded: Option<&Entry>) -> Found {
+        match recorded {
+            Some(entry) if entry.file == file => match matches(dir, entry) {
+                true => Found::Done,
+                false => Found::Stale,
+            },
+            _ => Found::Unrecorded,
+        }
     }
 }
 
@@ -149,6 +224,14 @@ impl Writer {
         other: OtherBatch,
     ) -> Result<(Writer, HashMap<String, Entry>)> {
         let path = dir.join(shard.manifest_name());
+        if header.batch.inputs.is_empty() {
+            // Every input failed: such a batch must not replace the
+            // folder's manifest with an empty one.
+            return Err(Error::Manifest {
+                path,
+                reason: "a batch of no inputs has nothing to record".into(),
+            });
+        }
         let io = |e| Error::io(&path, e);
         let mut done = HashMap::new();
         let old = match path.exists() && !fresh {
@@ -177,7 +260,13 @@ impl Writer {
             if keep < bytes.len() {
                 file.set_len(keep as u64).map_err(io)?;
             }
-            file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+            // Appends from here on go to the end, wherever another writer
+            // of this file has taken it.
+            let file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .map_err(io)?;
+            // The last record of a key supersedes the earlier ones.
             for entry in old.entries {
                 done.insert(entry.key.clone(), entry);
             }
@@ -249,10 +338,11 @@ pub fn hash_file(path: &Path) -> Result<(String, u64)> {
     Ok((hex(&hasher.finalize()), len))
 }
 
-/// Whether `entry`'s file is in `dir` with the recorded length and hash.
+/// Whether `entry`'s file is in `dir` with the recorded length and hash
+/// (a symbolic link is never followed, so never matches).
 pub fn matches(dir: &Path, entry: &Entry) -> bool {
     let path = dir.join(&entry.file);
-    std::fs::metadata(&path).is_ok_and(|m| m.len() == entry.bytes)
+    std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == entry.bytes)
         && hash_file(&path).is_ok_and(|(sha, _)| sha == entry.sha256)
 }
 
@@ -400,8 +490,8 @@ pub fn check(dir: &Path) -> Result<Report> {
     for (name, m) in &manifests {
         for entry in &m.entries {
             let at = recorded.entry(entry.key.as_str()).or_default();
-            // A job made again (its file lost) is recorded again by its
-            // shard: the later line is the file there now.
+            // A job made again (its file lost or changed) is recorded again
+            // by its shard: the later line is the file there now.
             match at.last_mut() {
                 Some(last) if last.0 == name.as_str() => *last = (name.as_str(), entry),
                 _ => at.push((name.as_str(), entry)),
@@ -442,8 +532,13 @@ pub fn check(dir: &Path) -> Result<Report> {
         .par_iter()
         .filter_map(|&(file, sha, bytes)| {
             let path = dir.join(file);
+            let meta = std::fs::symlink_metadata(&path);
+            if meta.as_ref().is_ok_and(|m| !m.is_file()) {
+                // A link may lead out of the folder: not followed.
+                return Some((file.to_string(), "not a plain file (not followed)".into()));
+            }
             match hash_file(&path) {
-                Err(_) if !path.exists() => Some((file.to_string(), "the file is gone".into())),
+                Err(_) if meta.is_err() => Some((file.to_string(), "the file is gone".into())),
                 Err(e) => Some((file.to_string(), e.to_string())),
                 Ok((_, len)) if len != bytes => {
                     Some((file.to_string(), format!("{len} bytes, {bytes} recorded")))
@@ -506,6 +601,175 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("m: line 1"), "{err}");
+    }
+
+    #[test]
+    fn a_recorded_file_must_be_a_plain_name_in_the_folder() {
+        for ok in ["a-1.png", "death-valley-7.png", "..a.png", "a..png"] {
+            assert_eq!(check_file(ok, false), Ok(()), "{ok}");
+        }
+        for bad in [
+            "../victim.png",
+            "..",
+            ".",
+            "",
+            "/etc/passwd",
+            "a/b.png",
+            "a\\b.png",
+            "C:x.png",
+            "a\0.png",
+        ] {
+            let err = check_file(bad, false).unwrap_err();
+            assert!(err.contains("not a plain name"), "{bad}: {err}");
+        }
+        assert_eq!(check_file("dv_files/12/3_4.jpeg", true), Ok(()));
+        for bad in [
+            "a-1.png",
+            "dv_files/../../x",
+            "/dv_files/1/0_0.png",
+            "dv_files/1/0_0.png/x",
+            "x/1/0_0.png",
+        ] {
+            assert!(check_file(bad, true).is_err(), "{bad}");
+        }
+        // The reader refuses such a line, naming the manifest and the line.
+        let header = r#"{"batch":{"playa":"0","inputs":[],"seeds":null,"size":null,"compression":"fast"},"shard":"1/1"}"#;
+        let entry = |file: &str| {
+            format!(
+                r#"{{"key":"a-1","code":"c","input":"a","seed":1,"file":"{file}","sha256":"00","bytes":3,"ms":4}}"#
+            )
+        };
+        let text = format!(
+            "{header}\n{}\n{}\n",
+            entry("a-1.png"),
+            entry("../victim.png")
+        );
+        let err = Manifest::from_bytes(text.as_bytes(), Path::new("dir/m.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("dir/m.jsonl: line 3: "), "{err}");
+        assert!(err.contains("\"../victim.png\""), "{err}");
+    }
+
+    fn batch() -> BatchRecord {
+        BatchRecord {
+            playa: "0".into(),
+            inputs: vec![crate::batch::InputRecord {
+                input: "a".into(),
+                name: "a".into(),
+                seed: 1,
+                code: "c".into(),
+                size: None,
+            }],
+            seeds: Some([1, 2]),
+            size: None,
+            compression: "fast".into(),
+            crop: false,
+        }
+    }
+
+    /// Writes `bytes` as `dir/file` and records it under `key`.
+    fn put(writer: &Writer, dir: &Path, key: &str, bytes: &[u8]) {
+        let file = format!("{key}.png");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        let (sha256, len) = hash_file(&dir.join(&file)).unwrap();
+        writer
+            .record(&Entry {
+                key: key.into(),
+                code: "c".into(),
+                input: "a".into(),
+                seed: 1,
+                file,
+                sha256,
+                bytes: len,
+                ms: 0,
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn a_rerun_finds_stale_records_and_the_last_record_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let header = Header {
+            batch: batch(),
+            shard: "1/1".into(),
+            window: None,
+            tiles: None,
+        };
+        let open = || Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Refuse).unwrap();
+        let (writer, _) = open();
+        put(&writer, d, "a-1", b"one");
+        put(&writer, d, "a-2", b"two");
+        drop(writer);
+        let (writer, done) = open();
+        assert_eq!(Found::of(d, "a-1.png", done.get("a-1")), Found::Done);
+        assert_eq!(Found::of(d, "b.png", done.get("a-1")), Found::Unrecorded);
+        assert_eq!(Found::of(d, "a-3.png", done.get("a-3")), Found::Unrecorded);
+        // Changed, then gone: stale; check says so.
+        std::fs::write(d.join("a-1.png"), b"One").unwrap();
+        std::fs::remove_file(d.join("a-2.png")).unwrap();
+        assert_eq!(Found::of(d, "a-1.png", done.get("a-1")), Found::Stale);
+        assert_eq!(Found::of(d, "a-2.png", done.get("a-2")), Found::Stale);
+        let report = check(d).unwrap();
+        assert_eq!(report.corrupt.len(), 2, "{report}");
+        // Made again and recorded again: the later line supersedes.
+        put(&writer, d, "a-1", b"uno");
+        put(&writer, d, "a-2", b"dos");
+        drop(writer);
+        let report = check(d).unwrap();
+        assert!(report.is_complete(), "{report}");
+        let (_, done) = open();
+        assert_eq!(Found::of(d, "a-1.png", done.get("a-1")), Found::Done);
+        assert_eq!(
+            Manifest::read(&d.join("playa-manifest.jsonl"))
+                .unwrap()
+                .entries
+                .len(),
+            4
+        );
+        // A flipped byte is still caught, and so is a key that another
+        // manifest records too (nothing supersedes across manifests).
+        std::fs::write(d.join("a-2.png"), b"dot").unwrap();
+        assert_eq!(check(d).unwrap().corrupt.len(), 1);
+        std::fs::write(d.join("a-2.png"), b"dos").unwrap();
+        let shard = Shard::new(2, 2).unwrap();
+        let other = Header {
+            shard: "2/2".into(),
+            ..header.clone()
+        };
+        let (writer, _) = Writer::open(d, shard, &other, false, OtherBatch::Refuse).unwrap();
+        put(&writer, d, "a-1", b"uno");
+        let report = check(d).unwrap();
+        assert_eq!(report.duplicated.len(), 1, "{report}");
+    }
+
+    #[test]
+    fn a_batch_of_no_inputs_leaves_the_manifest_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let header = Header {
+            batch: batch(),
+            shard: "1/1".into(),
+            window: None,
+            tiles: None,
+        };
+        let (writer, _) =
+            Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Replace).unwrap();
+        put(&writer, d, "a-1", b"one");
+        drop(writer);
+        let path = d.join("playa-manifest.jsonl");
+        let before = std::fs::read(&path).unwrap();
+        let mut empty = header.clone();
+        empty.batch.inputs.clear();
+        for fresh in [false, true] {
+            let err = Writer::open(d, Shard::WHOLE, &empty, fresh, OtherBatch::Replace)
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(err.contains("no inputs"), "{err}");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]

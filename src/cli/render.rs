@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use super::{CliError, parse_size};
 use playa::batch::{self, Batch, Job};
 use playa::error::clip;
-use playa::manifest::{self, Entry, Header, OtherBatch};
+use playa::manifest::{self, Entry, Found, Header, OtherBatch};
 use playa::picture::{self, Compression};
 use playa::shard::Shard;
 use playa::source::{Loaded, Source};
@@ -381,7 +381,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     // manifest there; a rerun resumes from it.
     let mut manifest = None;
     let mut done = HashMap::new();
-    if let Some(dir) = &dir {
+    // A batch of which every input failed has nothing to record (and must
+    // not replace what the directory's manifest records).
+    if let Some(dir) = dir.as_ref().filter(|_| !batch.inputs.is_empty()) {
         // A failure shows up as each image's write error, naming its input.
         let _ = std::fs::create_dir_all(dir);
         let header = Header {
@@ -393,8 +395,10 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         // A whole batch rendered into a directory that holds another
         // batch's manifest starts it anew (batches rendered one after
         // another); a shard meeting another batch's manifest is a task of a
-        // job array started with other arguments, a mistake to refuse.
-        let other = if shard.is_whole() {
+        // job array started with other arguments, a mistake to refuse; so
+        // is a batch short of an input that failed, which would record
+        // less than the batch asked for.
+        let other = if shard.is_whole() && failures.is_empty() {
             OtherBatch::Replace
         } else {
             OtherBatch::Refuse
@@ -404,7 +408,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 manifest = Some(writer);
                 done = entries;
             }
-            Err(e @ playa::Error::Manifest { .. }) => return Err(CliError::Failed(e.into())),
+            Err(e @ playa::Error::Manifest { .. }) if failures.is_empty() => {
+                return Err(CliError::Failed(e.into()));
+            }
             Err(e) => failures.push(format!("the manifest: {e}")),
         }
         let files: HashSet<String> = jobs.iter().map(|j| j.file_name()).collect();
@@ -454,7 +460,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     failures.extend(errors.into_iter().map(|(_, e)| e));
     let outcomes = outcomes.into_inner().expect("no panics while held");
     let n = |o: Outcome| outcomes.get(&o).copied().unwrap_or(0);
-    let made = n(Outcome::Made);
+    let made = n(Outcome::Made) + n(Outcome::Repaired);
     for line in &failures {
         eprintln!("playa: {line}");
     }
@@ -464,6 +470,12 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
     if n(Outcome::Recorded) > 0 {
         notes += &format!(", {} already done (in the manifest)", n(Outcome::Recorded));
+    }
+    if n(Outcome::Repaired) > 0 {
+        notes += &format!(
+            ", {} repaired (gone or changed since recorded: made and recorded again)",
+            n(Outcome::Repaired)
+        );
     }
     if n(Outcome::Existing) > 0 {
         notes += &format!(
@@ -494,6 +506,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
 enum Outcome {
     /// Rendered and written.
     Made,
+    /// Recorded, but its file was gone or changed: rendered, written and
+    /// recorded again.
+    Repaired,
     /// Already in the manifest with its file as recorded, or its file was
     /// already there with this job's recipe (and is now recorded).
     Recorded,
@@ -511,14 +526,16 @@ fn make(
     manifest: Option<&manifest::Writer>,
     args: &RenderArgs,
 ) -> playa::Result<Outcome> {
-    if !args.force {
-        if let (Some(dir), Some(entry)) = (dir, done)
-            && entry.file == job.file_name()
-            && manifest::matches(dir, entry)
-        {
-            return Ok(Outcome::Recorded);
-        }
-        if path.exists() {
+    let found = match dir {
+        Some(dir) if !args.force => Found::of(dir, &job.file_name(), done),
+        _ => Found::Unrecorded,
+    };
+    match found {
+        Found::Done => return Ok(Outcome::Recorded),
+        // Ours, and not as recorded: made again over it.
+        Found::Stale => {}
+        Found::Unrecorded if args.force || !path.exists() => {}
+        Found::Unrecorded => {
             // Killed between the rename and the manifest's line: the
             // picture is whole (written atomically), so it is recorded now.
             if manifest.is_some() && is_picture_of(path, job) {
@@ -541,7 +558,10 @@ fn make(
         )
     })?;
     record(job, path, manifest, start.elapsed().as_millis() as u64)?;
-    Ok(Outcome::Made)
+    Ok(match found {
+        Found::Stale => Outcome::Repaired,
+        _ => Outcome::Made,
+    })
 }
 
 /// Appends `job`'s entry (its file at `path` hashed now) to the manifest.
@@ -570,6 +590,10 @@ fn record(
 /// Whether the PNG at `path` is `job`'s picture: its recipe's share code,
 /// its size and its window (if cropped) are the job's.
 fn is_picture_of(path: &Path, job: &Job) -> bool {
+    // A link is not followed (it may lead out of the directory).
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let texts = std::fs::File::open(path).ok().and_then(|f| {
         recipe::read_texts(
             std::io::BufReader::new(f),
