@@ -51,6 +51,36 @@ pub struct Header {
     /// pyramid (`--tiles`), whose entries are its tiles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiles: Option<String>,
+    /// When the batch is an animation's frames (`playa animate
+    /// --frames-dir`), whose entries are its frames: which, and the
+    /// animation's options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames: Option<FramesRecord>,
+}
+
+/// An animation's frames as a manifest records them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FramesRecord {
+    /// The first and last generation, both included: the frames' keys
+    /// are `frame-{generation}` ([`crate::animation::frame_file_name`]).
+    pub generations: [u32; 2],
+    /// The animation's options, as its frames carry them (RON).
+    pub options: String,
+}
+
+impl FramesRecord {
+    /// The keys of every frame, in order.
+    pub fn keys(&self) -> Vec<String> {
+        let [a, b] = self.generations;
+        (a..=b)
+            .map(|g| {
+                crate::animation::frame_file_name(g)
+                    .trim_end_matches(".png")
+                    .to_string()
+            })
+            .collect()
+    }
 }
 
 /// One picture of a batch, in place with these bytes.
@@ -481,9 +511,10 @@ pub fn check(dir: &Path) -> Result<Report> {
                 .push(format!("{name} records another batch than {first_name}"));
         }
     }
-    let keys = match &first.header.tiles {
-        Some(_) => tile_keys(batch)?,
-        None => batch.keys(),
+    let keys = match (&first.header.tiles, &first.header.frames) {
+        (_, Some(frames)) => frames.keys(),
+        (Some(_), None) => tile_keys(batch)?,
+        (None, None) => batch.keys(),
     };
     report.jobs = keys.len();
     let mut recorded: BTreeMap<&str, Vec<(&str, &Entry)>> = BTreeMap::new();
@@ -580,6 +611,7 @@ mod tests {
             shard: "1/1".into(),
             window: None,
             tiles: None,
+            frames: None,
         };
         let entry = Entry {
             key: "a-1".into(),
@@ -696,6 +728,7 @@ mod tests {
             shard: "1/1".into(),
             window: None,
             tiles: None,
+            frames: None,
         };
         let open = || Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Refuse).unwrap();
         let (writer, _) = open();
@@ -753,6 +786,7 @@ mod tests {
             shard: "1/1".into(),
             window: None,
             tiles: None,
+            frames: None,
         };
         let (writer, _) =
             Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Replace).unwrap();

@@ -1,8 +1,10 @@
 //! `playa animate --frames-dir` and `--from-frames`: an animation made on a
 //! job array, frame by frame in shards, then assembled, is the file one
-//! machine makes, byte for byte (APNG and GIF); a shard run again keeps its
-//! frames; a folder with a frame missing or from another animation is
-//! refused with one line, naming the frame, and no file.
+//! machine makes, byte for byte (APNG and GIF); the frames are recorded as a
+//! batch's pictures are, so `playa manifest check` checks them and a shard
+//! run again keeps them, or repairs a lost or changed one; a folder with a
+//! frame missing or from another animation is refused with one line,
+//! naming the frame, and no file.
 
 mod common;
 
@@ -28,6 +30,14 @@ fn frames_in_shards(dir: &Path, folder: &str, shards: u32) {
 fn frames_made_in_shards_assemble_into_the_one_machine_file() {
     let d = tempfile::tempdir().unwrap();
     frames_in_shards(d.path(), "frames", 3);
+    // Recorded as a batch is: the check sees every frame once, and a lost
+    // one.
+    let o = playa_ok(d.path(), &words("manifest check frames"));
+    assert!(
+        common::cli::text(&o.stdout).contains("13 jobs in 3 manifests: all present once"),
+        "{}",
+        common::cli::text(&o.stdout)
+    );
     let names: Vec<String> = common::cli::files(&d.path().join("frames"));
     let expected: Vec<String> = (0..=12).map(playa::animation::frame_file_name).collect();
     assert_eq!(names, expected);
@@ -100,6 +110,8 @@ fn a_folder_with_a_frame_missing_or_foreign_is_refused() {
     let gone = d.path().join("frames/frame-0005.png");
     let kept = std::fs::read(&gone).unwrap();
     std::fs::remove_file(&gone).unwrap();
+    let o = playa(d.path(), &words("manifest check frames"));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let o = playa(d.path(), &words("animate --from-frames frames --out a.png"));
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_stderr_has(&o, "frame-0005.png: missing");
@@ -125,13 +137,32 @@ fn a_folder_with_a_frame_missing_or_foreign_is_refused() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     assert!(!d.path().join("a.png").exists());
 
-    // Writing into a folder that holds another animation's frames.
-    let o = playa(
+    // The shard run again repairs the folder: the foreign frame is not
+    // the one recorded, so it is made again.
+    let o = playa_ok(
         d.path(),
         &words(&format!("animate {SCENE} --frames-dir frames --shard 1/1")),
     );
+    let line = common::cli::text(&o.stdout);
+    assert!(
+        line.starts_with("1 of 13 frames made (1 repaired"),
+        "{line}"
+    );
+    playa_ok(d.path(), &words("animate --from-frames frames --out a.png"));
+    playa_ok(d.path(), &words("manifest check frames"));
+
+    // Another animation into the same folder is refused, naming the
+    // manifest, and writes nothing.
+    let before = common::cli::files(&d.path().join("frames"));
+    let o = playa(
+        d.path(),
+        &words(&format!(
+            "animate {SCENE} --seed 99 --frames-dir frames --shard 1/1"
+        )),
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert_stderr_has(&o, "frame-0003.png: a frame of another animation");
+    assert_stderr_has(&o, "playa-manifest.jsonl: records another batch");
+    assert_eq!(common::cli::files(&d.path().join("frames")), before);
 
     // No frames at all; and the options that belong to the frames.
     std::fs::create_dir(d.path().join("empty")).unwrap();

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 use super::{ANIMATION_KEY, Animation, Format, Options, Progress};
+use crate::batch::{BatchRecord, InputRecord};
 use crate::error::{Error, Result, clip};
+use crate::manifest::{Entry, Found, FramesRecord, Header, OtherBatch, Writer};
 use crate::picture::Compression;
 use crate::scene::Scene;
 use crate::shard::Shard;
@@ -39,8 +41,11 @@ pub struct FramesWritten {
     pub owned: usize,
     /// Of those, the frames made now.
     pub made: usize,
-    /// Of those, the frames that were there already, of this animation.
+    /// Of those, the frames that were there already, as recorded.
     pub kept: usize,
+    /// Of the frames made, those recorded before whose file was gone or
+    /// changed.
+    pub repaired: usize,
 }
 
 /// A frame's file as read back: its generation, scene and options, and
@@ -102,48 +107,65 @@ impl Animation {
         scene
     }
 
-    /// Whether the file at `path` is this animation's frame `g`: its
-    /// recipe, options and size are this animation's.
-    fn holds_frame(&self, path: &Path, g: u32) -> Result<bool> {
-        let frame = FrameFile::read(path, g)?;
-        Ok(frame.animation(self.options.format)? == *self)
-    }
-
     /// Writes the frames that `shard` owns (each frame's file name is its
     /// key, [`Shard::owns`]) into `dir`, which must exist, each frame a PNG
-    /// with its recipe ([`frame_file_name`]), written atomically. A frame
-    /// already there, of this animation, is kept, so a task run again
-    /// makes only what it had not; a frame of another animation there is
+    /// with its recipe ([`frame_file_name`]), written atomically, and
+    /// records each in the shard's manifest there, as a batch's pictures
+    /// are ([`crate::manifest`]): a task run again makes only the frames it
+    /// had not, or whose file is gone or changed, and `playa manifest
+    /// check` checks the folder. A manifest there of another animation is
     /// an error, and nothing is written. The automaton runs through every
-    /// generation (it is cheap); only the owned frames are drawn.
+    /// generation (it is cheap); only the frames to make are drawn.
     pub fn write_frames(
         &self,
         dir: &Path,
         shard: Shard,
         progress: &Progress,
     ) -> Result<FramesWritten> {
-        let first = self.options.first;
-        let owned: Vec<u32> = (first..=self.options.last)
+        let (first, last) = (self.options.first, self.options.last);
+        let code = crate::share::encode(&self.scene);
+        let header = Header {
+            batch: BatchRecord {
+                playa: env!("CARGO_PKG_VERSION").to_string(),
+                inputs: vec![InputRecord {
+                    input: code.clone(),
+                    name: "frame".into(),
+                    seed: self.scene.seed,
+                    code,
+                    size: Some([self.width, self.height]),
+                }],
+                seeds: None,
+                size: Some([self.width, self.height]),
+                compression: Compression::Fast.name().to_string(),
+                crop: false,
+            },
+            shard: shard.to_string(),
+            window: None,
+            tiles: None,
+            frames: Some(FramesRecord {
+                generations: [first, last],
+                options: self.options.to_ron(),
+            }),
+        };
+        let (manifest, done) = Writer::open(dir, shard, &header, false, OtherBatch::Refuse)?;
+        let owned: Vec<u32> = (first..=last)
             .filter(|&g| shard.owns(frame_file_name(g).trim_end_matches(".png")))
             .collect();
-        let mut todo = Vec::new();
         let mut written = FramesWritten {
             owned: owned.len(),
             ..FramesWritten::default()
         };
+        let mut todo = Vec::new();
         for &g in &owned {
-            let path = dir.join(frame_file_name(g));
-            if !path.exists() {
-                todo.push(g);
-            } else if self.holds_frame(&path, g).unwrap_or(false) {
-                written.kept += 1;
-            } else {
-                return Err(Error::Png {
-                    source_name: path.display().to_string(),
-                    reason: "a frame of another animation (or not a frame) is there: \
-                             give each animation a folder of its own"
-                        .into(),
-                });
+            let file = frame_file_name(g);
+            let key = file.trim_end_matches(".png");
+            match Found::of(dir, &file, done.get(key)) {
+                Found::Done => written.kept += 1,
+                Found::Stale => {
+                    written.repaired += 1;
+                    todo.push(g);
+                }
+                Found::Unrecorded => todo.push(g),
             }
         }
         let Some(&last_todo) = todo.last() else {
@@ -160,14 +182,23 @@ impl Animation {
             if progress.cancelled() {
                 break;
             }
+            let start = std::time::Instant::now();
+            let file = frame_file_name(g);
+            let path = dir.join(&file);
+            let scene = self.frame_scene(g);
             self.draw(&plan, &mut image)?;
-            crate::picture::write_png(
-                &dir.join(frame_file_name(g)),
-                &image,
-                &self.frame_scene(g),
-                &options,
-                Compression::Fast,
-            )?;
+            crate::picture::write_png(&path, &image, &scene, &options, Compression::Fast)?;
+            let (sha256, bytes) = crate::manifest::hash_file(&path)?;
+            manifest.record(&Entry {
+                key: file.trim_end_matches(".png").to_string(),
+                code: crate::share::encode(&scene),
+                input: header.batch.inputs[0].input.clone(),
+                seed: scene.seed,
+                file,
+                sha256,
+                bytes,
+                ms: start.elapsed().as_millis() as u64,
+            })?;
             written.made += 1;
             progress.count_frame();
         }

@@ -335,8 +335,13 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
     } else {
         format!("shard {shard}: ")
     };
+    let repaired = match written.repaired {
+        0 => String::new(),
+        n => format!(" ({n} repaired: gone or changed since recorded)"),
+    };
     println!(
-        "{of}{} of {} frames made (generations {}..{} at {w}x{h}), {} there already, in {}: {}",
+        "{of}{} of {} frames made{repaired} (generations {}..{} at {w}x{h}), {} there already, \
+         in {}: {}",
         written.made,
         written.owned,
         options.first,

@@ -391,6 +391,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             shard: shard.to_string(),
             window: rect,
             tiles: None,
+            frames: None,
         };
         // A whole batch rendered into a directory that holds another
         // batch's manifest starts it anew (batches rendered one after
@@ -633,6 +634,7 @@ fn tiles(
         shard: shard.to_string(),
         window: None,
         tiles: Some(format.name().to_string()),
+        frames: None,
     };
     // A pyramid there that no manifest of this batch records is someone
     // else's (or another picture's): kept unless forced, as pictures are.
