@@ -223,32 +223,8 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
             ))
         })?;
     }
-    let out_format = args
-        .out
-        .as_deref()
-        .and_then(|out| (!out.is_dir()).then(|| (out, Format::from_path(out))));
-    if let Some((out, None)) = out_format {
-        return Err(usage(format!(
-            "--out {}: an animation's file ends in .png (APNG) or .gif",
-            out.display()
-        )));
-    }
-    let out_format = out_format.and_then(|(_, f)| f);
-    options.format = match (&args.format, out_format) {
-        (Some(text), out) => {
-            let format: Format = text.parse().map_err(usage)?;
-            if let Some(out) = out.filter(|&o| o != format) {
-                return Err(usage(format!(
-                    "--format {} but --out names a .{} file",
-                    format.name(),
-                    out.extension()
-                )));
-            }
-            format
-        }
-        (None, Some(out)) => out,
-        (None, None) => stored.as_ref().map_or(Format::Apng, |o| o.format),
-    };
+    options.format =
+        chosen_format(args)?.unwrap_or_else(|| stored.as_ref().map_or(Format::Apng, |o| o.format));
 
     let size = match &args.size {
         Some(text) => {
@@ -317,6 +293,39 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     Ok(Request { animation, path })
 }
 
+/// The format `--format` and `--out`'s extension ask for (checked to agree),
+/// or `None` if neither does.
+fn chosen_format(args: &AnimateArgs) -> Result<Option<Format>, CliError> {
+    let usage = |e: String| CliError::Usage(e);
+    let out_format = args
+        .out
+        .as_deref()
+        .filter(|out| !out.is_dir())
+        .map(|out| {
+            Format::from_path(out).ok_or_else(|| {
+                usage(format!(
+                    "--out {}: an animation's file ends in .png (APNG) or .gif",
+                    out.display()
+                ))
+            })
+        })
+        .transpose()?;
+    match (&args.format, out_format) {
+        (Some(text), out) => {
+            let format: Format = text.parse().map_err(usage)?;
+            if let Some(out) = out.filter(|&o| o != format) {
+                return Err(usage(format!(
+                    "--format {} but --out names a .{} file",
+                    format.name(),
+                    out.extension()
+                )));
+            }
+            Ok(Some(format))
+        }
+        (None, out) => Ok(out),
+    }
+}
+
 /// `--frames-dir DIR`: this shard's frames of `animation` into `dir`.
 fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
     let shard = match args.shard.as_deref() {
@@ -355,34 +364,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
 
 /// `--from-frames DIR`: the animation made from the frames in `dir`.
 fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
-    let usage = |e: String| CliError::Usage(e);
-    let out_format = args
-        .out
-        .as_deref()
-        .filter(|out| !out.is_dir())
-        .map(|out| {
-            Format::from_path(out).ok_or_else(|| {
-                usage(format!(
-                    "--out {}: an animation's file ends in .png (APNG) or .gif",
-                    out.display()
-                ))
-            })
-        })
-        .transpose()?;
-    let format = match (&args.format, out_format) {
-        (Some(text), out) => {
-            let format: Format = text.parse().map_err(usage)?;
-            if let Some(out) = out.filter(|&o| o != format) {
-                return Err(usage(format!(
-                    "--format {} but --out names a .{} file",
-                    format.name(),
-                    out.extension()
-                )));
-            }
-            Some(format)
-        }
-        (None, out) => out,
-    };
+    let format = chosen_format(args)?;
     let frames = Frames::read(dir, format)?;
     let animation = frames.animation();
     let file = || {
