@@ -700,6 +700,17 @@ mod tests {
         }
     }
 
+    /// The header of `batch` rendered whole, pictures only.
+    fn whole(batch: BatchRecord) -> Header {
+        Header {
+            batch,
+            shard: "1/1".into(),
+            window: None,
+            tiles: None,
+            frames: None,
+        }
+    }
+
     /// Writes `bytes` as `dir/file` and records it under `key`.
     fn put(writer: &Writer, dir: &Path, key: &str, bytes: &[u8]) {
         let file = format!("{key}.png");
@@ -723,13 +734,7 @@ mod tests {
     fn a_rerun_finds_stale_records_and_the_last_record_wins() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
-        let header = Header {
-            batch: batch(),
-            shard: "1/1".into(),
-            window: None,
-            tiles: None,
-            frames: None,
-        };
+        let header = whole(batch());
         let open = || Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Refuse).unwrap();
         let (writer, _) = open();
         put(&writer, d, "a-1", b"one");
@@ -781,13 +786,7 @@ mod tests {
     fn a_batch_of_no_inputs_leaves_the_manifest_as_it_was() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
-        let header = Header {
-            batch: batch(),
-            shard: "1/1".into(),
-            window: None,
-            tiles: None,
-            frames: None,
-        };
+        let header = whole(batch());
         let (writer, _) =
             Writer::open(d, Shard::WHOLE, &header, false, OtherBatch::Replace).unwrap();
         put(&writer, d, "a-1", b"one");

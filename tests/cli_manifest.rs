@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::cli::{assert_stderr_has, playa, playa_ok, stderr, text, words};
+use common::cli::{assert_stderr_has, pictures, playa, playa_ok, stderr, text, words};
 
 const BATCH: &str = "render --seeds 1..4 --size 64x36 --out b";
 
@@ -78,16 +78,6 @@ fn a_recorded_file_outside_the_folder_is_refused_and_left_untouched() {
         assert_eq!(before(&victim), victim_before, "{file}");
         assert_eq!(before(&d.join("b/a/b.png")), inner_before, "{file}");
     }
-}
-
-/// The pictures in `dir`, by name, with their bytes.
-fn pictures(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".png"))
-        .map(|n| (n.clone(), std::fs::read(dir.join(&n)).unwrap()))
-        .collect()
 }
 
 /// Flips one bit in the middle of the PNG's first IDAT chunk and writes the

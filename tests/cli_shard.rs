@@ -4,23 +4,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::cli::{assert_stderr_has, assert_stdout_has, command, playa, playa_ok, text, words};
-
-/// The pictures in `dir` (not the manifests), by name, with their bytes.
-fn pictures(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".png"))
-        .map(|n| (n.clone(), std::fs::read(dir.join(&n)).unwrap()))
-        .collect()
-}
+use common::cli::{
+    assert_stderr_has, assert_stdout_has, command, pictures, playa, playa_ok, text, words,
+};
 
 fn manifests(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)

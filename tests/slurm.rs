@@ -13,12 +13,11 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::cli::{playa_ok, text};
+use common::cli::{pictures, playa_ok, text};
 
 const TOOLS: [&str; 7] = [
     "munged",
@@ -290,16 +289,6 @@ fn wait_for<T>(what: &str, limit: Duration, mut ready: impl FnMut() -> Option<T>
         assert!(start.elapsed() < limit, "gave up waiting for {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// The pictures in `dir`, by name, with their bytes.
-fn pictures(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".png"))
-        .map(|n| (n.clone(), std::fs::read(dir.join(&n)).unwrap()))
-        .collect()
 }
 
 /// Records in `dir`'s manifests.

@@ -92,3 +92,13 @@ pub fn files(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// The pictures in `dir` (not its manifests), by name, with their bytes.
+pub fn pictures(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".png"))
+        .map(|n| (n.clone(), std::fs::read(dir.join(&n)).unwrap()))
+        .collect()
+}
