@@ -416,3 +416,41 @@ proptest! {
         }
     }
 }
+
+/// Every usage error clap finds is one line, `playa: …`, naming the help to
+/// see, with exit 2 and nothing on standard output; `--help` and
+/// `--version` still print on standard output and exit 0.
+#[test]
+fn every_usage_error_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("render --size 0x100", "--size: size \"0x100\""),
+        ("life --size 0x0", "--size: size \"0x0\""),
+        ("sheet --seeds 1..3", "--out <FILE.png>"),
+        ("render --jobs many", "'many'"),
+        ("render --bogus", "'--bogus'"),
+        ("render --ouy x.png", "did you mean '--out'?"),
+        ("rendr", "did you mean 'random' or 'render'?"),
+        ("render --out", "'--out"),
+        ("share --decode", "'--decode"),
+        ("manifest", "`playa manifest --help`"),
+        ("manifest check", "<DIR>"),
+        ("sheet --seeds 1..3 --rolls 1..3", "cannot be used with"),
+        ("life --rule B3/S23 --rule B36/S23", "'--rule"),
+    ];
+    for (line, needle) in cases {
+        let o = common::cli::playa(dir.path(), &common::cli::words(line));
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}:\n{err}");
+        assert!(err.starts_with("playa: "), "{line}: {err}");
+        assert!(err.contains(needle), "{line}: no {needle:?} in {err}");
+        assert!(err.contains("--help`)"), "{line}: {err}");
+        assert!(o.stdout.is_empty(), "{line}");
+    }
+    for line in ["--help", "render --help", "--version"] {
+        let o = common::cli::playa_ok(dir.path(), &common::cli::words(line));
+        assert!(!o.stdout.is_empty(), "{line}");
+        assert!(o.stderr.is_empty(), "{line}");
+    }
+}

@@ -8,6 +8,7 @@ mod render;
 mod share;
 mod sheet;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use playa::error::{clip, quote};
 
@@ -43,10 +44,13 @@ enum Command {
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
         Err(e) => {
-            let code = e.exit_code();
-            let _ = clipped(e).print();
-            return code;
+            eprintln!("playa: {}", one_line(e));
+            return 2;
         }
     };
     let result = match cli.command {
@@ -132,6 +136,93 @@ fn clipped(mut e: clap::Error) -> clap::Error {
         e.insert(kind, value);
     }
     e
+}
+
+/// clap's usage error as one line, in playa's voice: clap's first line
+/// with the lines it indents below it (the values a flag takes, the
+/// arguments missing), its suggestion, and where the help is, without its
+/// usage block and "For more information" line. A bad value of a flag is
+/// said as a command's own checks say it: `--size: size "0x0": width and
+/// height must be at least 1`.
+fn one_line(e: clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    // playa's own parsers quote the value they refuse; std's ("invalid
+    // digit found in string") do not, and keep clap's line, which does.
+    let own_words = match (
+        e.get(ContextKind::InvalidValue),
+        std::error::Error::source(&e),
+    ) {
+        (Some(ContextValue::String(value)), Some(why)) => why.to_string().contains(&quote(value)),
+        _ => false,
+    };
+    let e = clipped(e);
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut said = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // clap indents what belongs to its first line right below it.
+    for more in lines.by_ref().take_while(|l| !l.trim().is_empty()) {
+        said.push(' ');
+        said.push_str(more.trim());
+    }
+    let flag = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) if arg.starts_with('-') => arg.split(' ').next(),
+        _ => None,
+    };
+    if let (ErrorKind::ValueValidation, Some(flag), Some(why), true) =
+        (e.kind(), flag, std::error::Error::source(&e), own_words)
+    {
+        said = format!("{flag}: {why}");
+    }
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        said = "a subcommand is required".into();
+    }
+    let suggested = [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedValue,
+    ]
+    .into_iter()
+    .find_map(|kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(format!("'{s}'")),
+        Some(ContextValue::Strings(s)) if !s.is_empty() => Some(
+            s.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        ),
+        _ => None,
+    });
+    if let Some(suggested) = suggested {
+        said.push_str(&format!("; did you mean {suggested}?"));
+    }
+    let command = help_command(std::env::args_os().skip(1));
+    format!("{said} (see `{command} --help`)")
+}
+
+/// The command whose `--help` to see for `args` (without the program's
+/// name): `playa`, then each subcommand named in turn (`playa manifest
+/// check`).
+fn help_command(args: impl Iterator<Item = std::ffi::OsString>) -> String {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut path = String::from("playa");
+    for arg in args {
+        if arg == "--" {
+            break;
+        }
+        let Some(sub) = arg
+            .to_str()
+            .and_then(|name| command.find_subcommand(name))
+            .cloned()
+        else {
+            continue;
+        };
+        path.push(' ');
+        path.push_str(sub.get_name());
+        command = sub;
+    }
+    path
 }
 
 /// Whether a window can be opened: an X11 or Wayland display is named.
