@@ -133,7 +133,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
         return frames(&animation, dir, &args);
     }
     if path.exists() && !args.force {
-        println!("{} exists, left alone (--force overwrites)", path.display());
+        outln!("{} exists, left alone (--force overwrites)", path.display())?;
         return Ok(());
     }
     let count = animation.frame_count();
@@ -164,7 +164,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let (w, h) = animation.size();
     let options = animation.options();
-    println!(
+    outln!(
         "{count} frames (generations {}..{}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
         options.first,
         options.last,
@@ -172,7 +172,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
         count as f64 / seconds.max(1e-9),
         path.display(),
         size_text(bytes),
-    );
+    )?;
     Ok(())
 }
 
@@ -348,7 +348,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
         0 => String::new(),
         n => format!(" ({n} repaired: gone or changed since recorded)"),
     };
-    println!(
+    outln!(
         "{of}{} of {} frames made{repaired} (generations {}..{} at {w}x{h}), {} there already, \
          in {}: {}",
         written.made,
@@ -358,7 +358,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
         written.kept,
         playa::picture::duration_text(start.elapsed()),
         dir.display(),
-    );
+    )?;
     Ok(())
 }
 
@@ -379,21 +379,21 @@ fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
         None => PathBuf::from(file()),
     };
     if path.exists() && !args.force {
-        println!("{} exists, left alone (--force overwrites)", path.display());
+        outln!("{} exists, left alone (--force overwrites)", path.display())?;
         return Ok(());
     }
     let start = Instant::now();
     frames.write_file(&path, &Progress::default())?;
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let (w, h) = animation.size();
-    println!(
+    outln!(
         "{} frames from {} at {w}x{h} in {}: {}, {}",
         animation.frame_count(),
         dir.display(),
         playa::picture::duration_text(start.elapsed()),
         path.display(),
         size_text(bytes),
-    );
+    )?;
     Ok(())
 }
 

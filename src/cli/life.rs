@@ -118,7 +118,7 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
         Some(path) => {
             playa::atomic::write_atomically(path, text.as_bytes())?;
             for line in &stats_lines {
-                println!("{line}");
+                outln!("{line}")?;
             }
         }
         None => {
@@ -126,10 +126,7 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
             for line in &stats_lines {
                 writeln!(err, "{line}").context("writing stats")?;
             }
-            std::io::stdout()
-                .lock()
-                .write_all(text.as_bytes())
-                .context("writing the pattern to standard output")?;
+            super::write_stdout(format_args!("{text}"))?;
         }
     }
     Ok(())

@@ -1,4 +1,16 @@
 //! The command line: a thin front end over the library.
+//!
+//! What a command prints on standard output goes through [`outln!`] (never
+//! `println!`, which panics when the reader has gone away): a closed pipe
+//! is [`CliError::StdoutClosed`], which [`main`] turns into a quiet exit.
+
+/// Writes a line to standard output, as `println!` does, but returns
+/// `Result<(), CliError>` instead of panicking: see [`write_stdout`].
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 mod animate;
 mod life;
@@ -87,6 +99,12 @@ pub fn main() -> i32 {
     };
     match result {
         Ok(()) => 0,
+        // The reader stopped reading (`playa … | head -1`): that is its
+        // choice, not playa failing, so nothing is said and the exit is 0,
+        // as ripgrep does; a status of its own would fail every
+        // `set -o pipefail` script that cuts playa's output short. (Rust
+        // ignores SIGPIPE, so playa is not killed by it as C programs are.)
+        Err(CliError::StdoutClosed) => 0,
         Err(CliError::Usage(msg)) => {
             eprintln!("playa: {msg}");
             2
@@ -105,6 +123,23 @@ pub enum CliError {
     Usage(String),
     /// A valid command failed.
     Failed(anyhow::Error),
+    /// Standard output is a pipe whose reader has gone away: the command
+    /// stops, quietly.
+    StdoutClosed,
+}
+
+/// Writes `text` to standard output and flushes it. A reader that has gone
+/// away (`EPIPE`) is [`CliError::StdoutClosed`]; any other error is a
+/// failure naming standard output.
+pub fn write_stdout(text: std::fmt::Arguments) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(text)
+        .and_then(|()| out.flush())
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::BrokenPipe => CliError::StdoutClosed,
+            _ => CliError::Failed(anyhow::Error::new(e).context("writing to standard output")),
+        })
 }
 
 impl<E: Into<anyhow::Error>> From<E> for CliError {

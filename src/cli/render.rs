@@ -209,9 +209,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         let width = console::Term::stdout()
             .size_checked()
             .map(|(_, columns)| usize::from(columns));
-        print!("{}", preset_list(width));
-        print!("{}", user_preset_list(width)?);
-        return Ok(());
+        let users = user_preset_list(width)?;
+        return super::write_stdout(format_args!("{}{users}", preset_list(width)));
     }
     let shard = match args.shard.as_deref() {
         None => Shard::WHOLE,
@@ -487,13 +486,14 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if !failures.is_empty() {
         notes += &format!(", {} failed", failures.len());
     }
-    println!(
+    // Failures fail the run even when no one reads the summary.
+    let printed = outln!(
         "{made} images in {} ({:.1} images/s){notes}",
         picture::duration_text(took),
         made as f64 / seconds.max(1e-9),
     );
     if failures.is_empty() {
-        Ok(())
+        printed
     } else {
         Err(CliError::Failed(anyhow::anyhow!(
             "{} of the inputs or images failed",
@@ -639,10 +639,10 @@ fn tiles(
     // A pyramid there that no manifest of this batch records is someone
     // else's (or another picture's): kept unless forced, as pictures are.
     if descriptor.exists() && !args.force && !records_batch(dir, &header) {
-        println!(
+        outln!(
             "0 pyramids: {} exists (--force overwrites)",
             descriptor.display()
-        );
+        )?;
         return Ok(());
     }
     std::fs::create_dir_all(dir).map_err(|e| failed(playa::Error::io(dir, e)))?;
@@ -736,14 +736,14 @@ fn tiles(
             owned.len() - todo.len()
         );
     }
-    println!(
+    outln!(
         "{} tiles in {} levels in {}{notes}: {} (open {})",
         todo.len(),
         t::level_count(w, h),
         picture::duration_text(start.elapsed()),
         descriptor.display(),
         dir.join("index.html").display()
-    );
+    )?;
     Ok(())
 }
 
