@@ -454,3 +454,40 @@ fn every_usage_error_is_one_line() {
         assert!(o.stderr.is_empty(), "{line}");
     }
 }
+
+/// The limits of float options and settings are quoted as a person writes
+/// them: `0.1`, not the `f64` digits of an `f32` (`0.10000000149011612`).
+/// Every setting's range through `--set` is walked in `tweak`'s unit tests.
+#[test]
+fn float_limits_are_quoted_without_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("animate --fps 0 --out a.png", "from 0.1 to 100"),
+        ("animate --fps 1000 --out a.png", "from 0.1 to 100"),
+        ("animate --hold -1 --out a.png", "from 0 to 60"),
+        ("animate --hold 100 --out a.png", "from 0 to 60"),
+        ("animate --fps 60 --out a.gif", "at most 50 frames"),
+        ("random --roll 1 --vary 2", "from 0 to 1"),
+        ("render --set horizon=0 --out out", "from 0.1 to 0.9"),
+        (
+            "render --set horizon=0.1..0.95:3 --out out",
+            "from 0.1 to 0.9",
+        ),
+        (
+            "render --set rocks.near_size=0 --out out",
+            "from 0.0005 to 0.3",
+        ),
+        (
+            "sheet --set automaton.density=0..2:3 --out s.png",
+            "from 0 to 1",
+        ),
+    ];
+    for (line, needle) in cases {
+        let o = common::cli::playa(dir.path(), &common::cli::words(line));
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}:\n{err}");
+        assert!(err.contains(needle), "{line}: no {needle:?} in {err}");
+        assert!(!err.contains("0000000") && !err.contains("99999"), "{err}");
+    }
+}
