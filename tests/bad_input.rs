@@ -491,3 +491,83 @@ fn float_limits_are_quoted_without_noise() {
         assert!(!err.contains("0000000") && !err.contains("99999"), "{err}");
     }
 }
+
+/// An `--out` (or `--tiles`, `--frames-dir`) named as a file of a picture or
+/// video format the flag does not write is refused with one line naming the
+/// flag and the name, and nothing is made; a directory whose name has
+/// another dot in it still works.
+#[test]
+fn a_file_of_another_format_is_refused_and_nothing_is_made() {
+    let cases = [
+        ("render --size 16x9 --out pic.jpg", "--out pic.jpg", ".png"),
+        (
+            "render --size 16x9 --out pic.JPEG",
+            "--out pic.JPEG",
+            ".png",
+        ),
+        ("render --size 16x9 --out pic.gif", "--out pic.gif", ".png"),
+        (
+            "render --size 16x9 --out pic.webp",
+            "--out pic.webp",
+            ".png",
+        ),
+        ("render --size 16x9 --out pic.tif", "--out pic.tif", ".png"),
+        ("render --size 16x9 --out pic.bmp", "--out pic.bmp", ".png"),
+        (
+            "render --size 16x9 --out pic.avif",
+            "--out pic.avif",
+            ".png",
+        ),
+        (
+            "render --size 16x9 --out film.mp4",
+            "--out film.mp4",
+            ".png",
+        ),
+        (
+            "render --size 64x64 --tiles pyramid.jpg",
+            "--tiles pyramid.jpg",
+            "directory",
+        ),
+        (
+            "animate --size 16x9 --frames 0..1 --out film.mp4",
+            "--out film.mp4",
+            ".gif",
+        ),
+        (
+            "animate --size 16x9 --frames 0..1 --out film.webp",
+            "--out film.webp",
+            ".gif",
+        ),
+        (
+            "animate --size 16x9 --frames 0..1 --frames-dir f.gif",
+            "--frames-dir f.gif",
+            "directory",
+        ),
+        (
+            "sheet --size 16x9 --seeds 0..2 --out sheet.jpg",
+            "--out sheet.jpg",
+            ".png",
+        ),
+        ("life --size 16x16 --out grid.png", "--out grid.png", "RLE"),
+    ];
+    for (line, names, takes) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let o = common::cli::playa(dir.path(), &common::cli::words(line));
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}:\n{err}");
+        assert!(err.contains(names) && err.contains(takes), "{line}: {err}");
+        let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(made.is_empty(), "{line}: made {made:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for line in [
+        "render --size 16x9 --out run.v2",
+        "render --size 64x64 --tiles pyramid.v2",
+        "animate --size 16x9 --frames 0..1 --frames-dir frames.v2",
+    ] {
+        common::cli::playa_ok(dir.path(), &common::cli::words(line));
+        let made = dir.path().join(line.rsplit(' ').next().unwrap());
+        assert!(made.is_dir(), "{line}");
+    }
+}

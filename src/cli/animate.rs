@@ -81,7 +81,8 @@ pub struct AnimateArgs {
     /// Write the frames into DIR (made if missing), each a PNG with its
     /// recipe, frame-{generation}.png, instead of the animation's file: for
     /// a job array, with --shard. A frame already there is kept.
-    /// `--from-frames DIR` then makes the file.
+    /// `--from-frames DIR` then makes the file. A DIR named like a picture
+    /// or video file (frames.gif) is refused.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     frames_dir: Option<PathBuf>,
     /// With --frames-dir: write only this shard of the frames, I/N (e.g.
@@ -124,6 +125,14 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
             "--shard needs --frames-dir: an animation's file is made whole, its frames in shards"
                 .into(),
         ));
+    }
+    if let Some(dir) = &args.frames_dir {
+        super::check_not_other_format(
+            "--frames-dir",
+            dir,
+            &[],
+            "--frames-dir is the frames' directory",
+        )?;
     }
     if let Some(dir) = &args.from_frames {
         return from_frames(dir, &args);

@@ -35,7 +35,9 @@ pub struct LifeArgs {
     /// Start from this RLE pattern, top-left at cell (0, 0), instead of a soup.
     #[arg(long = "in", value_name = "PATTERN.rle")]
     input: Option<PathBuf>,
-    /// Write the result here instead of standard output.
+    /// Write the result here instead of standard output (RLE text; a name
+    /// ending in a picture or video format's extension, such as .png, is
+    /// refused).
     #[arg(long, value_name = "RESULT.rle")]
     out: Option<PathBuf>,
     /// Print generation, population and clump count per generation (to stderr
@@ -52,6 +54,14 @@ pub const MAX_GENERATIONS: u32 = 1_000_000;
 /// arguments are usage errors.
 pub fn run(args: LifeArgs) -> Result<(), CliError> {
     let usage = |e: playa::Error| CliError::Usage(e.to_string());
+    if let Some(out) = &args.out {
+        super::check_not_other_format(
+            "--out",
+            out,
+            &[],
+            "playa life writes an RLE pattern (e.g. result.rle)",
+        )?;
+    }
     if !(0.0..=1.0).contains(&args.density) {
         return Err(CliError::Usage(format!(
             "--density {} must be between 0 and 1",

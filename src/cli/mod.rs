@@ -279,6 +279,51 @@ pub fn thread_pool(jobs: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
         .map_err(|e| CliError::Failed(e.into()))
 }
 
+/// Extensions of picture formats (lowercase): a name ending in one is a
+/// file of that format, not a directory. playa writes only some of them,
+/// each flag its own ([`check_not_other_format`]).
+const PICTURE_EXTENSIONS: &[&str] = &[
+    "apng", "avif", "bmp", "dds", "dib", "dng", "eps", "exr", "gif", "hdr", "heic", "heif", "ico",
+    "icns", "j2k", "jfif", "jp2", "jpe", "jpeg", "jpg", "jxl", "pam", "pbm", "pdf", "pgm", "png",
+    "pnm", "ppm", "psd", "qoi", "svg", "tga", "tif", "tiff", "webp", "xcf",
+];
+
+/// Extensions of video formats (lowercase), none of which playa writes.
+const VIDEO_EXTENSIONS: &[&str] = &[
+    "3gp", "avi", "flv", "m4v", "mkv", "mov", "mp4", "mpeg", "mpg", "ogv", "webm", "wmv",
+];
+
+/// Refuses `path`, given to `flag`, when its name ends in the extension of
+/// a picture or video format other than `writes` (`--out pic.jpg` would
+/// otherwise make a directory named `pic.jpg`, or a PNG named so), before
+/// anything is made; `but` says what the flag takes instead. A directory
+/// that exists is taken as it is, and a name with another dot in it
+/// (`run.v2`) is no picture's.
+pub fn check_not_other_format(
+    flag: &str,
+    path: &std::path::Path,
+    writes: &[&str],
+    but: &str,
+) -> Result<(), CliError> {
+    let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+        return Ok(());
+    };
+    let lower = ext.to_ascii_lowercase();
+    if path.is_dir()
+        || !PICTURE_EXTENSIONS
+            .iter()
+            .chain(VIDEO_EXTENSIONS)
+            .any(|&e| e == lower)
+        || writes.contains(&lower.as_str())
+    {
+        return Ok(());
+    }
+    Err(CliError::Usage(format!(
+        "{flag} {} names a .{ext} file, but {but}",
+        clip(&path.display().to_string())
+    )))
+}
+
 /// Parses `WxH` (e.g. `1920x1080`).
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let (w, h) = text

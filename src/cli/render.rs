@@ -69,7 +69,9 @@ pub struct RenderArgs {
           allow_hyphen_values = true)]
     window: Option<String>,
     /// Output directory (created if needed), or a file ending in .png when
-    /// the batch is one image. Default: the current directory.
+    /// the batch is one image. A name ending in another picture or video
+    /// format's extension (.jpg, .gif, .webp, .mp4, …) is refused: playa
+    /// writes PNG. Default: the current directory.
     #[arg(long, value_name = "DIR|FILE.png")]
     out: Option<PathBuf>,
     /// Images rendered at once (threads). Default: all cores.
@@ -102,7 +104,8 @@ pub struct RenderArgs {
     /// are drawn, not halved from the picture: as sharp as the picture) and
     /// every tile on its own, so memory is a few tiles whatever the size.
     /// The manifest in DIR records each tile: a rerun makes only the tiles
-    /// still missing; with --shard each task makes its share.
+    /// still missing; with --shard each task makes its share. A DIR named
+    /// like a picture or video file (pyramid.jpg) is refused.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     tiles: Option<PathBuf>,
     /// The tiles' format: jpeg or png.
@@ -211,6 +214,17 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             .map(|(_, columns)| usize::from(columns));
         let users = user_preset_list(width)?;
         return super::write_stdout(format_args!("{}{users}", preset_list(width)));
+    }
+    if let Some(out) = &args.out {
+        super::check_not_other_format(
+            "--out",
+            out,
+            &["png"],
+            "playa render writes PNG pictures: give a directory or a file ending in .png",
+        )?;
+    }
+    if let Some(dir) = &args.tiles {
+        super::check_not_other_format("--tiles", dir, &[], "--tiles is the pyramid's directory")?;
     }
     let shard = match args.shard.as_deref() {
         None => Shard::WHOLE,
