@@ -1,6 +1,6 @@
 //! Every command that prints stops quietly when its reader has gone away
-//! (`playa … | head -1`): no panic, no message, exit 0, and a batch that
-//! failed still fails.
+//! (`playa … | head -1`, `playa … 2>&1 | head -1`): no panic, no message,
+//! exit 0, and a batch that failed still fails.
 
 mod common;
 
@@ -20,6 +20,21 @@ fn into_closed_pipe(dir: &Path, args: &[&str]) -> Output {
         .stdout(writer)
         .output()
         .expect("the playa binary runs")
+}
+
+/// Runs `playa args…` in `dir` with standard output and standard error
+/// both the closed pipe (`2>&1 | …`); its exit status.
+fn both_into_closed_pipe(dir: &Path, args: &[&str]) -> Option<i32> {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    command(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(writer.try_clone().unwrap())
+        .stdout(writer)
+        .status()
+        .expect("the playa binary runs")
+        .code()
 }
 
 #[test]
@@ -72,4 +87,21 @@ fn a_batch_that_failed_still_fails_into_a_closed_pipe() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("not complete"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_on_standard_error_panics_nothing_either() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bad.ron"), "(seed: oops)").unwrap();
+    // A panic exits 101; the exit status is all that is left to read.
+    for (line, code) in [
+        ("life --size 64x64 --gens 2 --stats", 0),
+        ("share", 0),
+        ("render --size 32x18 bad.ron --out out", 1),
+        ("render --size 0x0", 2),
+        ("render --bogus", 2),
+    ] {
+        assert_eq!(both_into_closed_pipe(d, &words(line)), Some(code), "{line}");
+    }
 }

@@ -1,9 +1,7 @@
 //! `playa life`: the rock automaton on its own, RLE in and out.
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 
 use super::{CliError, parse_size};
@@ -132,9 +130,8 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
             }
         }
         None => {
-            let mut err = std::io::stderr().lock();
             for line in &stats_lines {
-                writeln!(err, "{line}").context("writing stats")?;
+                errln!("{line}");
             }
             super::write_stdout(format_args!("{text}"))?;
         }

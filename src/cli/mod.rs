@@ -3,6 +3,8 @@
 //! What a command prints on standard output goes through [`outln!`] (never
 //! `println!`, which panics when the reader has gone away): a closed pipe
 //! is [`CliError::StdoutClosed`], which [`main`] turns into a quiet exit.
+//! Messages go to standard error through [`errln!`] (never `eprintln!`,
+//! which panics likewise, e.g. under `2>&1 | head`).
 
 /// Writes a line to standard output, as `println!` does, but returns
 /// `Result<(), CliError>` instead of panicking: see [`write_stdout`].
@@ -10,6 +12,16 @@ macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
     };
+}
+
+/// Writes a line to standard error, as `eprintln!` does, but never panics:
+/// a message no one is left to read (standard error a closed pipe) is
+/// dropped, and the exit status still says how the run went.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
 }
 
 mod animate;
@@ -61,7 +73,7 @@ pub fn main() -> i32 {
             return e.exit_code();
         }
         Err(e) => {
-            eprintln!("playa: {}", one_line(e));
+            errln!("playa: {}", one_line(e));
             return 2;
         }
     };
@@ -75,12 +87,12 @@ pub fn main() -> i32 {
         Some(Command::Sheet(args)) => sheet::run(args),
         None if !has_display() || !cfg!(feature = "app") => {
             if cfg!(feature = "app") {
-                eprintln!(
+                errln!(
                     "playa: no display, so no window: rendering the default preset instead \
                      (see `playa render --help`)"
                 );
             } else {
-                eprintln!(
+                errln!(
                     "playa: built without the window app: rendering the default preset \
                      instead (see `playa render --help`)"
                 );
@@ -106,11 +118,11 @@ pub fn main() -> i32 {
         // ignores SIGPIPE, so playa is not killed by it as C programs are.)
         Err(CliError::StdoutClosed) => 0,
         Err(CliError::Usage(msg)) => {
-            eprintln!("playa: {msg}");
+            errln!("playa: {msg}");
             2
         }
         Err(CliError::Failed(e)) => {
-            eprintln!("playa: {e:#}");
+            errln!("playa: {e:#}");
             1
         }
     }

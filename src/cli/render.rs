@@ -375,7 +375,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             )));
         }
         for line in &failures {
-            eprintln!("playa: {line}");
+            errln!("playa: {line}");
         }
         return tiles(job, &batch, dir, shard, &args);
     }
@@ -476,7 +476,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let n = |o: Outcome| outcomes.get(&o).copied().unwrap_or(0);
     let made = n(Outcome::Made) + n(Outcome::Repaired);
     for line in &failures {
-        eprintln!("playa: {line}");
+        errln!("playa: {line}");
     }
     let mut notes = String::new();
     if !shard.is_whole() {
@@ -829,7 +829,7 @@ fn user_preset_list(width: Option<usize>) -> Result<String, CliError> {
     };
     let listing = playa::user_presets::Store::in_folder(&folder).list()?;
     for note in &listing.skipped {
-        eprintln!("playa: skipped {note}");
+        errln!("playa: skipped {note}");
     }
     Ok(user_entries(&folder, &listing.presets, width))
 }
