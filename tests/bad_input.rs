@@ -433,7 +433,7 @@ fn every_usage_error_is_one_line() {
         ("rendr", "did you mean 'random' or 'render'?"),
         ("render --out", "'--out"),
         ("share --decode", "'--decode"),
-        ("manifest", "`playa manifest --help`"),
+        ("manifest", "`playa manifest` needs a command: check"),
         ("manifest check", "<DIR>"),
         ("sheet --seeds 1..3 --rolls 1..3", "cannot be used with"),
         ("life --rule B3/S23 --rule B36/S23", "'--rule"),

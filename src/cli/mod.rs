@@ -221,8 +221,14 @@ fn one_line(e: clap::Error) -> String {
     {
         said = format!("{flag}: {why}");
     }
+    let (path, command) = help_command(std::env::args_os().skip(1));
     if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        said = "a subcommand is required".into();
+        let names: Vec<&str> = command
+            .get_subcommands()
+            .map(|c| c.get_name())
+            .filter(|&n| n != "help")
+            .collect();
+        said = format!("`{path}` needs a command: {}", names.join(", "));
     }
     let suggested = [
         ContextKind::SuggestedArg,
@@ -243,14 +249,13 @@ fn one_line(e: clap::Error) -> String {
     if let Some(suggested) = suggested {
         said.push_str(&format!("; did you mean {suggested}?"));
     }
-    let command = help_command(std::env::args_os().skip(1));
-    format!("{said} (see `{command} --help`)")
+    format!("{said} (see `{path} --help`)")
 }
 
 /// The command whose `--help` to see for `args` (without the program's
 /// name): `playa`, then each subcommand named in turn (`playa manifest
-/// check`).
-fn help_command(args: impl Iterator<Item = std::ffi::OsString>) -> String {
+/// check`), as words and as clap's command.
+fn help_command(args: impl Iterator<Item = std::ffi::OsString>) -> (String, clap::Command) {
     use clap::CommandFactory;
     let mut command = Cli::command();
     let mut path = String::from("playa");
@@ -269,7 +274,7 @@ fn help_command(args: impl Iterator<Item = std::ffi::OsString>) -> String {
         path.push_str(sub.get_name());
         command = sub;
     }
-    path
+    (path, command)
 }
 
 /// Whether a window can be opened: an X11 or Wayland display is named.
