@@ -64,7 +64,9 @@ enum Command {
 
 /// Runs the command line and returns the process exit code.
 ///
-/// Usage errors exit 2 (as clap does); failures of a valid command exit 1.
+/// Usage errors exit 2 (as clap does), each one line; failures of a valid
+/// command exit 1; a reader that closed standard output ends the command
+/// quietly, with 0.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
