@@ -32,7 +32,11 @@ impl<'a> Limit<'a> {
             Err(Error::out_of_range(
                 self.what,
                 shown,
-                format!("must be a number from {} to {}", self.min, self.max),
+                format!(
+                    "must be a number from {} to {}",
+                    number_text(self.min),
+                    number_text(self.max)
+                ),
             ))
         } else {
             Ok(())
@@ -40,9 +44,45 @@ impl<'a> Limit<'a> {
     }
 }
 
+/// A limit's end as a person writes it. Most ends are `f32` settings
+/// widened to `f64`, whose own digits are noise (`0.1f32` is
+/// 0.10000000149011612 as an `f64`): such an end is written as the `f32`'s
+/// shortest text (`0.1`). An end that is no `f32`, or whose `f32` text is
+/// no shorter (2⁶⁴), keeps its `f64` text.
+pub fn number_text(x: f64) -> String {
+    let wide = x.to_string();
+    let narrow = x as f32;
+    if f64::from(narrow) == x && narrow.to_string().len() < wide.len() {
+        narrow.to_string()
+    } else {
+        wide
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ends_are_written_as_a_person_writes_them() {
+        let l = Limit::new("fps", f64::from(0.1f32), f64::from(100.0f32));
+        let err = l.check(0.0, 0).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "fps 0 is out of range: must be a number from 0.1 to 100"
+        );
+        for (x, text) in [
+            (f64::from(0.0005f32), "0.0005"),
+            (f64::from(0.3f32), "0.3"),
+            (0.3, "0.3"),
+            (-2.5, "-2.5"),
+            (2048.0, "2048"),
+            (u64::MAX as f64, "18446744073709552000"),
+            (1e-7, "0.0000001"),
+        ] {
+            assert_eq!(number_text(x), text);
+        }
+    }
 
     #[test]
     fn ends_are_included_and_nan_is_refused() {

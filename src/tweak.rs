@@ -807,6 +807,39 @@ mod tests {
         assert!(e.contains("no value"), "{e}");
     }
 
+    /// Every number setting's out-of-range message, below and above its
+    /// range, quotes the range as a person writes it: no `f64` digits of an
+    /// `f32` end (`0.10000000149011612`, `0.29999999`).
+    #[test]
+    fn ranges_are_quoted_without_float_noise() {
+        let scene = Scene::SETTINGS
+            .iter()
+            .map(|s| (s.name.to_string(), shape(s)));
+        let layers = kinds().into_iter().flat_map(|k| {
+            k.settings
+                .into_iter()
+                .map(move |(name, shape)| (format!("{}.{name}", k.name), shape))
+        });
+        let mut checked = 0;
+        for (key, shape) in scene.chain(layers) {
+            let (below, above) = match shape {
+                Shape::Float { min, max, .. } => ((min - 1.0).to_string(), (max + 1.0).to_string()),
+                Shape::Uint { min, max } => (
+                    (i64::from(min) - 1).to_string(),
+                    (i64::from(max) + 1).to_string(),
+                ),
+                _ => continue,
+            };
+            for value in [below, above] {
+                let e = err(&[&format!("{key}={value}")]);
+                assert!(e.contains("out of range"), "{key}={value}: {e}");
+                assert!(!e.contains("0000000") && !e.contains("99999"), "{e}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 60, "{checked} messages");
+    }
+
     #[test]
     fn bad_values_name_the_range_or_the_type() {
         assert_eq!(

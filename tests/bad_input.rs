@@ -416,3 +416,158 @@ proptest! {
         }
     }
 }
+
+/// Every usage error clap finds is one line, `playa: …`, naming the help to
+/// see, with exit 2 and nothing on standard output; `--help` and
+/// `--version` still print on standard output and exit 0.
+#[test]
+fn every_usage_error_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("render --size 0x100", "--size: size \"0x100\""),
+        ("life --size 0x0", "--size: size \"0x0\""),
+        ("sheet --seeds 1..3", "--out <FILE.png>"),
+        ("render --jobs many", "'many'"),
+        ("render --bogus", "'--bogus'"),
+        ("render --ouy x.png", "did you mean '--out'?"),
+        ("rendr", "did you mean 'random' or 'render'?"),
+        ("render --out", "'--out"),
+        ("share --decode", "'--decode"),
+        ("manifest", "`playa manifest` needs a command: check"),
+        ("manifest check", "<DIR>"),
+        ("sheet --seeds 1..3 --rolls 1..3", "cannot be used with"),
+        ("life --rule B3/S23 --rule B36/S23", "'--rule"),
+    ];
+    for (line, needle) in cases {
+        let o = common::cli::playa(dir.path(), &common::cli::words(line));
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}:\n{err}");
+        assert!(err.starts_with("playa: "), "{line}: {err}");
+        assert!(err.contains(needle), "{line}: no {needle:?} in {err}");
+        assert!(err.contains("--help`)"), "{line}: {err}");
+        assert!(o.stdout.is_empty(), "{line}");
+    }
+    for line in ["--help", "render --help", "--version"] {
+        let o = common::cli::playa_ok(dir.path(), &common::cli::words(line));
+        assert!(!o.stdout.is_empty(), "{line}");
+        assert!(o.stderr.is_empty(), "{line}");
+    }
+}
+
+/// The limits of float options and settings are quoted as a person writes
+/// them: `0.1`, not the `f64` digits of an `f32` (`0.10000000149011612`).
+/// Every setting's range through `--set` is walked in `tweak`'s unit tests.
+#[test]
+fn float_limits_are_quoted_without_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("animate --fps 0 --out a.png", "from 0.1 to 100"),
+        ("animate --fps 1000 --out a.png", "from 0.1 to 100"),
+        ("animate --hold -1 --out a.png", "from 0 to 60"),
+        ("animate --hold 100 --out a.png", "from 0 to 60"),
+        ("animate --fps 60 --out a.gif", "at most 50 frames"),
+        ("random --roll 1 --vary 2", "from 0 to 1"),
+        ("render --set horizon=0 --out out", "from 0.1 to 0.9"),
+        (
+            "render --set horizon=0.1..0.95:3 --out out",
+            "from 0.1 to 0.9",
+        ),
+        (
+            "render --set rocks.near_size=0 --out out",
+            "from 0.0005 to 0.3",
+        ),
+        (
+            "sheet --set automaton.density=0..2:3 --out s.png",
+            "from 0 to 1",
+        ),
+    ];
+    for (line, needle) in cases {
+        let o = common::cli::playa(dir.path(), &common::cli::words(line));
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}:\n{err}");
+        assert!(err.contains(needle), "{line}: no {needle:?} in {err}");
+        assert!(!err.contains("0000000") && !err.contains("99999"), "{err}");
+    }
+}
+
+/// An `--out` (or `--tiles`, `--frames-dir`) named as a file of a picture or
+/// video format the flag does not write is refused with one line naming the
+/// flag and the name, and nothing is made; a directory whose name has
+/// another dot in it still works.
+#[test]
+fn a_file_of_another_format_is_refused_and_nothing_is_made() {
+    let cases = [
+        ("render --size 16x9 --out pic.jpg", "--out pic.jpg", ".png"),
+        (
+            "render --size 16x9 --out pic.JPEG",
+            "--out pic.JPEG",
+            ".png",
+        ),
+        ("render --size 16x9 --out pic.gif", "--out pic.gif", ".png"),
+        (
+            "render --size 16x9 --out pic.webp",
+            "--out pic.webp",
+            ".png",
+        ),
+        ("render --size 16x9 --out pic.tif", "--out pic.tif", ".png"),
+        ("render --size 16x9 --out pic.bmp", "--out pic.bmp", ".png"),
+        (
+            "render --size 16x9 --out pic.avif",
+            "--out pic.avif",
+            ".png",
+        ),
+        (
+            "render --size 16x9 --out film.mp4",
+            "--out film.mp4",
+            ".png",
+        ),
+        (
+            "render --size 64x64 --tiles pyramid.jpg",
+            "--tiles pyramid.jpg",
+            "directory",
+        ),
+        (
+            "animate --size 16x9 --frames 0..1 --out film.mp4",
+            "--out film.mp4",
+            ".gif",
+        ),
+        (
+            "animate --size 16x9 --frames 0..1 --out film.webp",
+            "--out film.webp",
+            ".gif",
+        ),
+        (
+            "animate --size 16x9 --frames 0..1 --frames-dir f.gif",
+            "--frames-dir f.gif",
+            "directory",
+        ),
+        (
+            "sheet --size 16x9 --seeds 0..2 --out sheet.jpg",
+            "--out sheet.jpg",
+            ".png",
+        ),
+        ("life --size 16x16 --out grid.png", "--out grid.png", "RLE"),
+    ];
+    for (line, names, takes) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let o = common::cli::playa(dir.path(), &common::cli::words(line));
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}:\n{err}");
+        assert!(err.contains(names) && err.contains(takes), "{line}: {err}");
+        let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(made.is_empty(), "{line}: made {made:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for line in [
+        "render --size 16x9 --out run.v2",
+        "render --size 64x64 --tiles pyramid.v2",
+        "animate --size 16x9 --frames 0..1 --frames-dir frames.v2",
+    ] {
+        common::cli::playa_ok(dir.path(), &common::cli::words(line));
+        let made = dir.path().join(line.rsplit(' ').next().unwrap());
+        assert!(made.is_dir(), "{line}");
+    }
+}

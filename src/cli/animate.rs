@@ -81,7 +81,8 @@ pub struct AnimateArgs {
     /// Write the frames into DIR (made if missing), each a PNG with its
     /// recipe, frame-{generation}.png, instead of the animation's file: for
     /// a job array, with --shard. A frame already there is kept.
-    /// `--from-frames DIR` then makes the file.
+    /// `--from-frames DIR` then makes the file. A DIR named like a picture
+    /// or video file (frames.gif) is refused.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     frames_dir: Option<PathBuf>,
     /// With --frames-dir: write only this shard of the frames, I/N (e.g.
@@ -125,6 +126,14 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
                 .into(),
         ));
     }
+    if let Some(dir) = &args.frames_dir {
+        super::check_not_other_format(
+            "--frames-dir",
+            dir,
+            &[],
+            "--frames-dir is the frames' directory",
+        )?;
+    }
     if let Some(dir) = &args.from_frames {
         return from_frames(dir, &args);
     }
@@ -133,7 +142,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
         return frames(&animation, dir, &args);
     }
     if path.exists() && !args.force {
-        println!("{} exists, left alone (--force overwrites)", path.display());
+        outln!("{} exists, left alone (--force overwrites)", path.display())?;
         return Ok(());
     }
     let count = animation.frame_count();
@@ -164,7 +173,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let (w, h) = animation.size();
     let options = animation.options();
-    println!(
+    outln!(
         "{count} frames (generations {}..{}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
         options.first,
         options.last,
@@ -172,7 +181,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
         count as f64 / seconds.max(1e-9),
         path.display(),
         size_text(bytes),
-    );
+    )?;
     Ok(())
 }
 
@@ -348,7 +357,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
         0 => String::new(),
         n => format!(" ({n} repaired: gone or changed since recorded)"),
     };
-    println!(
+    outln!(
         "{of}{} of {} frames made{repaired} (generations {}..{} at {w}x{h}), {} there already, \
          in {}: {}",
         written.made,
@@ -358,7 +367,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
         written.kept,
         playa::picture::duration_text(start.elapsed()),
         dir.display(),
-    );
+    )?;
     Ok(())
 }
 
@@ -379,21 +388,21 @@ fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
         None => PathBuf::from(file()),
     };
     if path.exists() && !args.force {
-        println!("{} exists, left alone (--force overwrites)", path.display());
+        outln!("{} exists, left alone (--force overwrites)", path.display())?;
         return Ok(());
     }
     let start = Instant::now();
     frames.write_file(&path, &Progress::default())?;
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let (w, h) = animation.size();
-    println!(
+    outln!(
         "{} frames from {} at {w}x{h} in {}: {}, {}",
         animation.frame_count(),
         dir.display(),
         playa::picture::duration_text(start.elapsed()),
         path.display(),
         size_text(bytes),
-    );
+    )?;
     Ok(())
 }
 

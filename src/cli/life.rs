@@ -1,9 +1,7 @@
 //! `playa life`: the rock automaton on its own, RLE in and out.
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 
 use super::{CliError, parse_size};
@@ -35,7 +33,9 @@ pub struct LifeArgs {
     /// Start from this RLE pattern, top-left at cell (0, 0), instead of a soup.
     #[arg(long = "in", value_name = "PATTERN.rle")]
     input: Option<PathBuf>,
-    /// Write the result here instead of standard output.
+    /// Write the result here instead of standard output (RLE text; a name
+    /// ending in a picture or video format's extension, such as .png, is
+    /// refused).
     #[arg(long, value_name = "RESULT.rle")]
     out: Option<PathBuf>,
     /// Print generation, population and clump count per generation (to stderr
@@ -52,6 +52,14 @@ pub const MAX_GENERATIONS: u32 = 1_000_000;
 /// arguments are usage errors.
 pub fn run(args: LifeArgs) -> Result<(), CliError> {
     let usage = |e: playa::Error| CliError::Usage(e.to_string());
+    if let Some(out) = &args.out {
+        super::check_not_other_format(
+            "--out",
+            out,
+            &[],
+            "playa life writes an RLE pattern (e.g. result.rle)",
+        )?;
+    }
     if !(0.0..=1.0).contains(&args.density) {
         return Err(CliError::Usage(format!(
             "--density {} must be between 0 and 1",
@@ -118,18 +126,14 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
         Some(path) => {
             playa::atomic::write_atomically(path, text.as_bytes())?;
             for line in &stats_lines {
-                println!("{line}");
+                outln!("{line}")?;
             }
         }
         None => {
-            let mut err = std::io::stderr().lock();
             for line in &stats_lines {
-                writeln!(err, "{line}").context("writing stats")?;
+                errln!("{line}");
             }
-            std::io::stdout()
-                .lock()
-                .write_all(text.as_bytes())
-                .context("writing the pattern to standard output")?;
+            super::write_stdout(format_args!("{text}"))?;
         }
     }
     Ok(())

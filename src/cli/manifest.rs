@@ -30,9 +30,10 @@ pub fn run(args: ManifestArgs) -> Result<(), CliError> {
     match args.command {
         ManifestCommand::Check { dir } => {
             let report = playa::manifest::check(&dir)?;
-            println!("{report}");
+            // An incomplete batch fails even when no one reads the report.
+            let printed = outln!("{report}");
             if report.is_complete() {
-                Ok(())
+                printed
             } else {
                 Err(CliError::Failed(anyhow::anyhow!(
                     "{}: the batch is not complete",

@@ -67,13 +67,13 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
         Some(s) => format!("Varied {s}"),
         None => "New scene".to_string(),
     };
-    println!(
+    outln!(
         "// {what}, roll {roll}, of {}: {}\n// Changed: {}\n{}",
         input.replace(['\n', '\r'], " "),
         share::encode(&scene),
         randomize::describe(&start, &scene),
         scene.to_commented_ron()
-    );
+    )?;
     Ok(())
 }
 

@@ -69,7 +69,9 @@ pub struct RenderArgs {
           allow_hyphen_values = true)]
     window: Option<String>,
     /// Output directory (created if needed), or a file ending in .png when
-    /// the batch is one image. Default: the current directory.
+    /// the batch is one image. A name ending in another picture or video
+    /// format's extension (.jpg, .gif, .webp, .mp4, …) is refused: playa
+    /// writes PNG. Default: the current directory.
     #[arg(long, value_name = "DIR|FILE.png")]
     out: Option<PathBuf>,
     /// Images rendered at once (threads). Default: all cores.
@@ -102,7 +104,8 @@ pub struct RenderArgs {
     /// are drawn, not halved from the picture: as sharp as the picture) and
     /// every tile on its own, so memory is a few tiles whatever the size.
     /// The manifest in DIR records each tile: a rerun makes only the tiles
-    /// still missing; with --shard each task makes its share.
+    /// still missing; with --shard each task makes its share. A DIR named
+    /// like a picture or video file (pyramid.jpg) is refused.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     tiles: Option<PathBuf>,
     /// The tiles' format: jpeg or png.
@@ -209,9 +212,19 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         let width = console::Term::stdout()
             .size_checked()
             .map(|(_, columns)| usize::from(columns));
-        print!("{}", preset_list(width));
-        print!("{}", user_preset_list(width)?);
-        return Ok(());
+        let users = user_preset_list(width)?;
+        return super::write_stdout(format_args!("{}{users}", preset_list(width)));
+    }
+    if let Some(out) = &args.out {
+        super::check_not_other_format(
+            "--out",
+            out,
+            &["png"],
+            "playa render writes PNG pictures: give a directory or a file ending in .png",
+        )?;
+    }
+    if let Some(dir) = &args.tiles {
+        super::check_not_other_format("--tiles", dir, &[], "--tiles is the pyramid's directory")?;
     }
     let shard = match args.shard.as_deref() {
         None => Shard::WHOLE,
@@ -362,7 +375,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             )));
         }
         for line in &failures {
-            eprintln!("playa: {line}");
+            errln!("playa: {line}");
         }
         return tiles(job, &batch, dir, shard, &args);
     }
@@ -463,7 +476,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let n = |o: Outcome| outcomes.get(&o).copied().unwrap_or(0);
     let made = n(Outcome::Made) + n(Outcome::Repaired);
     for line in &failures {
-        eprintln!("playa: {line}");
+        errln!("playa: {line}");
     }
     let mut notes = String::new();
     if !shard.is_whole() {
@@ -487,13 +500,14 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if !failures.is_empty() {
         notes += &format!(", {} failed", failures.len());
     }
-    println!(
+    // Failures fail the run even when no one reads the summary.
+    let printed = outln!(
         "{made} images in {} ({:.1} images/s){notes}",
         picture::duration_text(took),
         made as f64 / seconds.max(1e-9),
     );
     if failures.is_empty() {
-        Ok(())
+        printed
     } else {
         Err(CliError::Failed(anyhow::anyhow!(
             "{} of the inputs or images failed",
@@ -639,10 +653,10 @@ fn tiles(
     // A pyramid there that no manifest of this batch records is someone
     // else's (or another picture's): kept unless forced, as pictures are.
     if descriptor.exists() && !args.force && !records_batch(dir, &header) {
-        println!(
+        outln!(
             "0 pyramids: {} exists (--force overwrites)",
             descriptor.display()
-        );
+        )?;
         return Ok(());
     }
     std::fs::create_dir_all(dir).map_err(|e| failed(playa::Error::io(dir, e)))?;
@@ -736,14 +750,14 @@ fn tiles(
             owned.len() - todo.len()
         );
     }
-    println!(
+    outln!(
         "{} tiles in {} levels in {}{notes}: {} (open {})",
         todo.len(),
         t::level_count(w, h),
         picture::duration_text(start.elapsed()),
         descriptor.display(),
         dir.join("index.html").display()
-    );
+    )?;
     Ok(())
 }
 
@@ -815,7 +829,7 @@ fn user_preset_list(width: Option<usize>) -> Result<String, CliError> {
     };
     let listing = playa::user_presets::Store::in_folder(&folder).list()?;
     for note in &listing.skipped {
-        eprintln!("playa: skipped {note}");
+        errln!("playa: skipped {note}");
     }
     Ok(user_entries(&folder, &listing.presets, width))
 }

@@ -30,11 +30,11 @@ pub fn run(args: ShareArgs) -> Result<(), CliError> {
     if let Some(code) = args.decode {
         let scene = Source::Code(code).load()?.scene;
         // A comment line first, as in the shipped presets: what this is.
-        println!(
+        outln!(
             "// Shared scene {}\n{}",
             share::encode(&scene),
             scene.to_commented_ron()
-        );
+        )?;
         return Ok(());
     }
     let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
@@ -51,7 +51,7 @@ pub fn run(args: ShareArgs) -> Result<(), CliError> {
             )));
         }
         for (code, label) in entries {
-            println!("{code}\t{label}");
+            outln!("{code}\t{label}")?;
         }
         return Ok(());
     }
@@ -59,6 +59,6 @@ pub fn run(args: ShareArgs) -> Result<(), CliError> {
     if let Some(seed) = args.seed {
         scene.seed = seed;
     }
-    println!("{}", share::encode(&scene));
+    outln!("{}", share::encode(&scene))?;
     Ok(())
 }

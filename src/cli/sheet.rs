@@ -236,17 +236,17 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     }
 
     if args.out.exists() && !args.force {
-        println!(
+        outln!(
             "{} exists, left alone (--force overwrites)",
             args.out.display()
-        );
+        )?;
         return Ok(());
     }
     let layout = Layout { cols, thumb };
     let pool = super::thread_pool(args.jobs)?;
     let start = Instant::now();
     pool.install(|| sheet::write_file(&args.out, &cells, &layout))?;
-    println!(
+    outln!(
         "{} thumbnails of {}x{} in {} columns in {}: {}",
         cells.len(),
         thumb.0,
@@ -254,6 +254,6 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         cols.min(cells.len() as u32),
         playa::picture::duration_text(start.elapsed()),
         args.out.display()
-    );
+    )?;
     Ok(())
 }
