@@ -12,7 +12,7 @@ fn no_input_renders_the_default_preset() {
     assert_eq!(files(dir.path()), ["death-valley-1.png"]);
     let summary = String::from_utf8_lossy(&o.stdout);
     assert!(
-        summary.contains("1 images in") && summary.contains("images/s"),
+        summary.contains("1 image in") && summary.contains("images/s"),
         "{summary}"
     );
 }

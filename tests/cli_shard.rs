@@ -172,7 +172,7 @@ fn a_killed_shard_resumes_without_redoing_finished_images() {
             .unwrap()
     };
     let jobs = number(" of 16 jobs");
-    let made = number(" images in");
+    let made = number(" image");
     let done = number(" already done");
     assert!(done >= recorded.len(), "{summary}");
     assert_eq!(made + done, jobs, "{summary}");

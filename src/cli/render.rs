@@ -502,7 +502,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
     // Failures fail the run even when no one reads the summary.
     let printed = outln!(
-        "{made} images in {} ({:.1} images/s){notes}",
+        "{made} {} in {} ({:.1} images/s){notes}",
+        if made == 1 { "image" } else { "images" },
         picture::duration_text(took),
         made as f64 / seconds.max(1e-9),
     );
