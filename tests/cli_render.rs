@@ -455,3 +455,73 @@ fn a_bad_window_is_refused_in_one_line_and_writes_nothing() {
         assert!(files(dir.path()).is_empty(), "{window}");
     }
 }
+
+/// Every shipped picture in assets/ (made with `--compression best`) is
+/// made again, byte for byte, by `playa render` with no other flag: the
+/// picture records its compression.
+#[test]
+fn the_shipped_pictures_make_themselves_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let shipped: Vec<String> = files(&assets)
+        .into_iter()
+        .filter(|n| n.ends_with(".png"))
+        .map(|n| assets.join(n).to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(shipped.len(), 6, "{shipped:?}");
+    let mut args = vec!["render"];
+    args.extend(shipped.iter().map(String::as_str));
+    playa_ok(dir.path(), &args);
+    for asset in &shipped {
+        let asset = std::path::Path::new(asset);
+        let seed = playa::recipe::read_recipe(asset).unwrap().scene.seed;
+        let stem = asset.file_stem().unwrap().to_string_lossy();
+        let again = std::fs::read(dir.path().join(format!("{stem}-{seed}.png"))).unwrap();
+        assert!(
+            again == std::fs::read(asset).unwrap(),
+            "{stem}: not the same bytes"
+        );
+    }
+}
+
+/// A picture written with each compression is made again to the same
+/// bytes, and an explicit `--compression` overrides the recorded one.
+#[test]
+fn a_picture_is_made_again_with_its_own_compression_unless_one_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    for c in ["fast", "default", "best"] {
+        let made = format!("{c}.png");
+        let again = format!("again-{c}.png");
+        playa_ok(
+            dir.path(),
+            &[
+                "render",
+                "salt-flat",
+                "--size",
+                "96x54",
+                "--compression",
+                c,
+                "--out",
+                &made,
+            ],
+        );
+        let recorded = playa::recipe::read_recipe(&dir.path().join(&made)).unwrap();
+        assert_eq!(recorded.compression.map(|c| c.name()), Some(c));
+        playa_ok(dir.path(), &["render", &made, "--out", &again]);
+        assert!(read(&made) == read(&again), "{c}: not the same bytes");
+    }
+    assert!(read("fast.png") != read("best.png"));
+    playa_ok(
+        dir.path(),
+        &[
+            "render",
+            "best.png",
+            "--compression",
+            "fast",
+            "--out",
+            "over.png",
+        ],
+    );
+    assert!(read("over.png") == read("fast.png"));
+}

@@ -78,9 +78,11 @@ pub struct RenderArgs {
     /// Overwrite existing files (they are skipped otherwise).
     #[arg(long)]
     force: bool,
-    /// PNG compression: fast, default or best.
-    #[arg(long, default_value = "fast", value_parser = parse_compression)]
-    compression: Compression,
+    /// PNG compression: fast, default or best. Default: a picture input's
+    /// own (its playa:compression chunk, so that rendering it again makes
+    /// the same bytes), else fast. Every PNG records its compression.
+    #[arg(long, value_parser = parse_compression)]
+    compression: Option<Compression>,
     /// Render only this shard of the batch: I/N (1-based, e.g. 2/4), or
     /// auto for the index a job array gives (Kubernetes
     /// JOB_COMPLETION_INDEX, Slurm SLURM_ARRAY_TASK_ID, AWS Batch
@@ -221,8 +223,11 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     };
     // Streamed into a file (fast compression, or tiles) a picture may be
     // far bigger than one held in memory.
-    let streamed =
-        args.compression == Compression::Fast || args.tiles.is_some() || args.window.is_some();
+    // A picture input that records another compression is held, and a
+    // size too large for it is refused when it is made.
+    let streamed = args.compression.is_none_or(|c| c == Compression::Fast)
+        || args.tiles.is_some()
+        || args.window.is_some();
     let rect = args
         .window
         .as_deref()
@@ -286,19 +291,20 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 let variants = tweaks
                     .variants(&l.scene)
                     .map_err(|e| format!("{}: --set {e}", clip(input)))?;
-                Ok((name, l.size, l.window, variants))
+                Ok((name, l, variants))
             });
         match loaded_input {
             // A sweep's pictures are filed under the name and the value.
-            Ok((name, size, window, variants)) => loaded.extend(variants.into_iter().map(|v| {
+            Ok((name, l, variants)) => loaded.extend(variants.into_iter().map(|v| {
                 batch::Input {
                     input: input.clone(),
                     name: v
                         .file_suffix()
                         .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
                     scene: v.scene,
-                    size,
-                    window,
+                    size: l.size,
+                    window: l.window,
+                    compression: l.compression,
                 }
             })),
             Err(e) => failures.push(e),
@@ -555,7 +561,7 @@ fn make(
             (w, h),
             job.window.as_ref(),
             &[],
-            args.compression,
+            job.compression,
         )
     })?;
     record(job, path, manifest, start.elapsed().as_millis() as u64)?;
@@ -589,7 +595,7 @@ fn record(
 }
 
 /// Whether the PNG at `path` is `job`'s picture: its recipe's share code,
-/// its size and its window (if cropped) are the job's.
+/// its compression, its size and its window (if cropped) are the job's.
 fn is_picture_of(path: &Path, job: &Job) -> bool {
     // A link is not followed (it may lead out of the directory).
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
@@ -599,13 +605,18 @@ fn is_picture_of(path: &Path, job: &Job) -> bool {
         recipe::read_texts(
             std::io::BufReader::new(f),
             "",
-            [recipe::CODE_KEY, recipe::WINDOW_KEY],
+            [
+                recipe::CODE_KEY,
+                recipe::WINDOW_KEY,
+                recipe::COMPRESSION_KEY,
+            ],
         )
         .ok()
     });
-    texts.is_some_and(|[code, window]| {
+    texts.is_some_and(|[code, window, compression]| {
         code.is_some_and(|c| c == share::encode(&job.scene))
             && window == job.window.map(|w| w.to_string())
+            && compression.as_deref() == Some(job.compression.name())
     }) && image::image_dimensions(path).is_ok_and(|d| d == job.size)
 }
 
