@@ -525,3 +525,57 @@ fn a_picture_is_made_again_with_its_own_compression_unless_one_is_given() {
     );
     assert!(read("over.png") == read("fast.png"));
 }
+
+/// Every range of `render` and `sheet` (`--seeds`, `--rolls`) follows one
+/// rule, and a range that holds nothing, counts down or lacks an end is one
+/// line naming the flag, the text and the rule, with exit 2 and no file.
+#[test]
+fn empty_reversed_and_half_ranges_are_refused_in_one_line() {
+    let rule = "(A..B leaves B out; A..=B includes it)";
+    for (line, says) in [
+        ("render --seeds 8..2", "--seeds \"8..2\" is reversed"),
+        ("render --seeds 5..5", "--seeds \"5..5\" is empty"),
+        ("render --seeds 5..=4", "--seeds \"5..=4\" is empty"),
+        ("render --seeds 3..", "--seeds \"3..\" has no end"),
+        ("render --seeds ..3", "--seeds \"..3\" has no start"),
+        (
+            "render --seeds x..3",
+            "--seeds \"x..3\": \"x\" is not a whole number",
+        ),
+        (
+            "sheet --seeds 8..2 --out s.png",
+            "--seeds \"8..2\" is reversed",
+        ),
+        (
+            "sheet --rolls 5..=4 --out s.png",
+            "--rolls \"5..=4\" is empty",
+        ),
+        (
+            "sheet --rolls 2 --out s.png",
+            "--rolls \"2\" must be a range, A..B or A..=B",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let o = playa(dir.path(), &words(line));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}: {err}");
+        assert!(
+            err.starts_with(&format!("playa: {says}")) && err.trim_end().ends_with(rule),
+            "{line}: {err}"
+        );
+        assert!(files(dir.path()).is_empty(), "{line}");
+    }
+    // 0..3 is three seeds, 0..=3 four.
+    let dir = tempfile::tempdir().unwrap();
+    playa_ok(
+        dir.path(),
+        &words("render --seeds 0..3 --size 16x9 --out a"),
+    );
+    playa_ok(
+        dir.path(),
+        &words("render --seeds 0..=3 --size 16x9 --out b"),
+    );
+    assert_eq!(files(&dir.path().join("a")).len(), 3);
+    assert_eq!(files(&dir.path().join("b")).len(), 4);
+}

@@ -44,9 +44,11 @@ pub struct RenderArgs {
     /// Render with this seed instead of the scene's own.
     #[arg(long, conflicts_with = "seeds")]
     seed: Option<u64>,
-    /// Render every seed of a range: A..B (B excluded) or A..=B.
-    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
-    seeds: Option<(u64, u64)>,
+    /// Render every seed of a range: A..B leaves B out (0..8 is seeds 0 to
+    /// 7), A..=B includes it (0..=8 is 0 to 8). An empty or reversed range
+    /// is refused.
+    #[arg(long, value_name = "A..B|A..=B", allow_hyphen_values = true)]
+    seeds: Option<String>,
     /// Picture size WxH. Default: a picture's own size for a picture input,
     /// else 1920 wide, the height from the scene's aspect ratio. At most
     /// 65536 per side and 2^32 pixels with fast compression (streamed band
@@ -118,9 +120,12 @@ pub struct RenderArgs {
     /// the Nth (tent#2.x=0.3). VALUE: a number, true/false, a colour
     /// (#aa8844 or 170,136,68), Noon/GoldenHour/Dusk/Night, a rule (B3/S23),
     /// Torus/Bounded. A sweep renders one picture per value, named
-    /// {name}_{KEY}-{VALUE}-{seed}.png: A..B:N is N values evenly from A to
-    /// B, both included (rocks.roughness=0..1:5); v1,v2,... lists them. May
-    /// be given more than once, with at most one sweep.
+    /// {name}_{KEY}-{VALUE}-{seed}.png: A..=B:N is N values evenly from A to
+    /// B, both included (rocks.roughness=0..=1:5 is 0, 0.25, 0.5, 0.75, 1);
+    /// A..B:N is N values from A in steps of (B-A)/N, B left out
+    /// (rocks.roughness=0..1:4 is 0, 0.25, 0.5, 0.75); v1,v2,... lists them.
+    /// A..B leaves B out, A..=B includes it, as in every range. May be given
+    /// more than once, with at most one sweep.
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     set: Vec<String>,
     /// List the shipped presets with what they show, then yours (saved
@@ -198,9 +203,10 @@ fn parse_compression(text: &str) -> Result<Compression, String> {
     text.parse()
 }
 
-/// Parses `A..B` (B excluded) or `A..=B` into an inclusive range.
+/// Reads `--seeds A..B` (B left out) or `A..=B` (B included) as the first
+/// and last seed.
 fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
-    super::parse_range("seeds", text)
+    super::parse_range("--seeds", text)
 }
 
 /// Runs `playa render`: lists the presets, or renders every input at every
@@ -261,8 +267,14 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         }
         None => None,
     };
+    let seeds = args
+        .seeds
+        .as_deref()
+        .map(parse_seeds)
+        .transpose()
+        .map_err(CliError::Usage)?;
     let tweaks = Tweaks::parse(&args.set).map_err(|e| CliError::Usage(format!("--set {e}")))?;
-    if tweaks.sets_seed() && (args.seed.is_some() || args.seeds.is_some()) {
+    if tweaks.sets_seed() && (args.seed.is_some() || seeds.is_some()) {
         return Err(CliError::Usage(
             "--set seed and --seed or --seeds both give the seed: give one".into(),
         ));
@@ -312,7 +324,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
     let batch = Batch {
         inputs: loaded,
-        seeds: args.seeds.or(args.seed.map(|s| (s, s))),
+        seeds: seeds.or(args.seed.map(|s| (s, s))),
         size,
         compression: args.compression,
         crop: args.crop,
@@ -906,9 +918,13 @@ mod tests {
     fn seed_ranges() {
         assert_eq!(parse_seeds("3..6"), Ok((3, 5)));
         assert_eq!(parse_seeds("3..=6"), Ok((3, 6)));
-        assert!(parse_seeds("6..6").is_err());
-        assert!(parse_seeds("0..0").is_err());
-        assert!(parse_seeds("x..3").is_err());
-        assert!(parse_seeds("7").is_err());
+        for bad in ["6..6", "0..0", "6..=5", "8..2", "3..", "..3", "x..3", "7"] {
+            let err = parse_seeds(bad).unwrap_err();
+            assert!(
+                err.starts_with(&format!("--seeds \"{bad}\""))
+                    && err.ends_with(&format!("({})", playa::range::RULE)),
+                "{bad}: {err}"
+            );
+        }
     }
 }
