@@ -53,8 +53,8 @@ figure '`render --size 1920x1080`' out.png render --size 1920x1080 --out out.png
 figure '`render --size 7680x4320` (8K)' out.png render --size 7680x4320 --out out.png
 figure '`render --size 7680x4320 --compression best`' out.png render --size 7680x4320 --compression best --out out.png
 figure '`render --seeds 0..16 --size 1280x720` (16 pictures)' batch render --seeds 0..16 --size 1280x720 --out batch
-figure '`animate --frames 0..24 --size 1280x720` (APNG)' anim.png animate death-valley --frames 0..24 --size 1280x720 --out anim.png
-figure '`animate --frames 0..24 --size 1280x720 --format gif`' anim.gif animate death-valley --frames 0..24 --size 1280x720 --out anim.gif
+figure '`animate --frames 0..=24 --size 1280x720` (APNG)' anim.png animate death-valley --frames 0..=24 --size 1280x720 --out anim.png
+figure '`animate --frames 0..=24 --size 1280x720 --format gif`' anim.gif animate death-valley --frames 0..=24 --size 1280x720 --out anim.gif
 if $poster; then
   runs=1
   figure '`render --size 32768x18432` (poster, 1 run)' poster.png render --size 32768x18432 --out poster.png

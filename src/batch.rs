@@ -33,6 +33,10 @@ pub struct Input {
     /// The part of the scene's picture a picture input shows, when it was
     /// cut from a larger one ([`crate::window`]).
     pub window: Option<Window>,
+    /// The compression a picture input records: its pictures are made with
+    /// it when the batch names none. `None` for the other kinds (and a
+    /// picture of an older playa).
+    pub compression: Option<Compression>,
 }
 
 /// Every input × every seed.
@@ -45,8 +49,10 @@ pub struct Batch {
     /// The picture size; `None`: a picture input's own size, else
     /// [`DEFAULT_WIDTH`] wide at the scene's aspect.
     pub size: Option<(u32, u32)>,
-    /// The PNG compression. Default: [`Compression::Fast`].
-    pub compression: Compression,
+    /// The PNG compression asked for; `None` (the default): each picture
+    /// input's own ([`Input::compression`]), so that it is made again to the
+    /// same bytes, else [`Compression::Fast`].
+    pub compression: Option<Compression>,
     /// Whether a size of another aspect than the scene's is the centred
     /// crop of the scene's picture ([`Window::crop`]) rather than the scene
     /// laid out again at that aspect. A cropped picture input is cropped
@@ -68,6 +74,8 @@ pub struct Job {
     /// The part of the scene's picture at a size of its aspect that the
     /// picture is, when it is cropped.
     pub window: Option<Window>,
+    /// The PNG compression.
+    pub compression: Compression,
 }
 
 impl Job {
@@ -113,7 +121,11 @@ impl Batch {
                 let key = Scene::file_stem(&input.name, seed);
                 if let Some(&first) = by_key.get(&key) {
                     let first: &Job = &jobs[first];
-                    if first.scene == scene && first.size == size && first.window == window {
+                    if first.scene == scene
+                        && first.size == size
+                        && first.window == window
+                        && first.compression == self.compression_of(input)
+                    {
                         continue;
                     }
                     return Err(Error::Batch(format!(
@@ -130,10 +142,17 @@ impl Batch {
                     scene,
                     size,
                     window,
+                    compression: self.compression_of(input),
                 });
             }
         }
         Ok(jobs)
+    }
+
+    /// The compression `input`'s pictures are made with: the batch's, else
+    /// the input's own, else [`Compression::Fast`].
+    pub fn compression_of(&self, input: &Input) -> Compression {
+        self.compression.or(input.compression).unwrap_or_default()
     }
 
     /// What a manifest records of the batch.
@@ -149,11 +168,14 @@ impl Batch {
                     seed: i.scene.seed,
                     code: crate::share::encode(&i.scene),
                     size: i.size.map(|(w, h)| [w, h]),
+                    compression: Some(self.compression_of(i))
+                        .filter(|&c| c != self.compression.unwrap_or_default())
+                        .map(|c| c.name().to_string()),
                 })
                 .collect(),
             seeds: self.seeds.map(|(a, b)| [a, b]),
             size: self.size.map(|(w, h)| [w, h]),
-            compression: self.compression.name().to_string(),
+            compression: self.compression.unwrap_or_default().name().to_string(),
             crop: self.crop,
         }
     }
@@ -173,7 +195,9 @@ pub struct BatchRecord {
     pub seeds: Option<[u64; 2]>,
     /// The size asked for, if one was.
     pub size: Option<[u32; 2]>,
-    /// The PNG compression's name (`fast`, `default`, `best`).
+    /// The PNG compression's name (`fast`, `default`, `best`): the one asked
+    /// for, else `fast`, the pictures' compression but for an input that
+    /// records its own ([`InputRecord::compression`]).
     pub compression: String,
     /// Whether a size of another aspect is cropped (`--crop`); written
     /// only when it is, so a batch without it records what it always did.
@@ -195,6 +219,11 @@ pub struct InputRecord {
     pub code: String,
     /// A picture input's own size.
     pub size: Option<[u32; 2]>,
+    /// A picture input's own compression, when its pictures are made with
+    /// it (no compression asked for) and it is not the batch's; written
+    /// only then, so a manifest without it means what it always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<String>,
 }
 
 impl BatchRecord {
@@ -228,6 +257,7 @@ mod tests {
             scene,
             size: None,
             window: None,
+            compression: None,
         }
     }
 
@@ -237,7 +267,7 @@ mod tests {
             inputs: vec![input("salt-flat", 1), input("badlands", 9)],
             seeds: Some((3, 5)),
             size: Some((64, 36)),
-            compression: Compression::Fast,
+            compression: None,
             crop: false,
         };
         let jobs = batch.jobs().unwrap();
@@ -268,7 +298,7 @@ mod tests {
             inputs: vec![input("salt-flat", 1), input("salt-flat", 1)],
             seeds: None,
             size: None,
-            compression: Compression::Fast,
+            compression: None,
             crop: false,
         };
         assert_eq!(batch.jobs().unwrap().len(), 1);
@@ -285,6 +315,55 @@ mod tests {
     }
 
     #[test]
+    fn a_picture_input_keeps_its_compression_unless_one_is_asked_for() {
+        let mut best = input("salt-flat", 1);
+        best.compression = Some(Compression::Best);
+        let mut fast = input("badlands", 2);
+        fast.compression = Some(Compression::Fast);
+        let batch = Batch {
+            inputs: vec![best, fast, input("golden-hour", 3)],
+            seeds: None,
+            size: None,
+            compression: None,
+            crop: false,
+        };
+        let made = |batch: &Batch| -> Vec<Compression> {
+            batch
+                .jobs()
+                .unwrap()
+                .iter()
+                .map(|j| j.compression)
+                .collect()
+        };
+        let recorded = |batch: &Batch| -> Vec<Option<String>> {
+            batch
+                .record()
+                .inputs
+                .into_iter()
+                .map(|i| i.compression)
+                .collect()
+        };
+        use Compression::{Best, Fast};
+        assert_eq!(made(&batch), [Best, Fast, Fast]);
+        assert_eq!(recorded(&batch), [Some("best".into()), None, None]);
+        assert_eq!(batch.record().compression, "fast");
+        // A manifest of before: no input's compression, read as none.
+        let json = serde_json::to_string(&batch.record()).unwrap();
+        assert!(json.contains(r#""compression":"best""#), "{json}");
+        let old = json.replace(r#","compression":"best""#, "");
+        let back: BatchRecord = serde_json::from_str(&old).unwrap();
+        assert!(back.inputs.iter().all(|i| i.compression.is_none()));
+
+        let asked = Batch {
+            compression: Some(Compression::Default),
+            ..batch
+        };
+        assert_eq!(made(&asked), [Compression::Default; 3]);
+        assert_eq!(recorded(&asked), [None, None, None]);
+        assert_eq!(asked.record().compression, "default");
+    }
+
+    #[test]
     fn crops_follow_the_size_and_a_cropped_input_s_window() {
         let square = Window::crop(16.0 / 9.0, 36, 36).unwrap();
         let mut cropped = input("salt-flat", 1);
@@ -294,7 +373,7 @@ mod tests {
             inputs: vec![cropped, input("badlands", 2)],
             seeds: None,
             size: None,
-            compression: Compression::Fast,
+            compression: None,
             crop: false,
         };
         let jobs = batch.jobs().unwrap();

@@ -339,7 +339,7 @@ impl Plan {
         if first > last {
             return Err(Error::out_of_range(
                 "generations",
-                format!("{first}..{last}"),
+                format!("{first}..={last}"),
                 "the first must not come after the last",
             ));
         }

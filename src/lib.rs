@@ -72,6 +72,7 @@ pub mod palette;
 pub mod picture;
 pub mod presets;
 pub mod randomize;
+pub mod range;
 pub mod recipe;
 pub mod scene;
 pub mod setting;

@@ -692,6 +692,7 @@ mod tests {
                 seed: 1,
                 code: "c".into(),
                 size: None,
+                compression: None,
             }],
             seeds: Some([1, 2]),
             size: None,

@@ -3,10 +3,14 @@
 //! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
 //! with the scene's RON in a compressed iTXt chunk, keyword [`SCENE_KEY`],
 //! and its share code in a tEXt chunk, keyword [`CODE_KEY`], both placed
-//! before the image data, where [`crate::recipe`] reads them back. A
-//! picture cut from a larger one of the scene's aspect
-//! ([`render_png_window`]) records its [`Window`] in a tEXt chunk, keyword
-//! [`WINDOW_KEY`], so it can be made again.
+//! before the image data, where [`crate::recipe`] reads them back. The
+//! [`Compression`] it was encoded with is named in a tEXt chunk, keyword
+//! [`COMPRESSION_KEY`]. A picture cut from a larger one of the scene's
+//! aspect ([`render_png_window`]) records its [`Window`] in a tEXt chunk,
+//! keyword [`WINDOW_KEY`]. The scene, the size, the window and the
+//! compression decide every byte of the file (the streamed and the held
+//! encoders write the same bytes), so `playa render picture.png` makes it
+//! again, byte for byte.
 
 use std::io::Write;
 use std::path::Path;
@@ -18,7 +22,7 @@ use rayon::prelude::*;
 use crate::compose::Composer;
 use crate::encoder::{self, STRIP_ROWS};
 use crate::error::{Error, Result, quote};
-use crate::recipe::{CODE_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
+use crate::recipe::{CODE_KEY, COMPRESSION_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
 use crate::scene::Scene;
 use crate::share;
 use crate::window::Window;
@@ -114,9 +118,10 @@ pub fn streamed_bytes(width: u32) -> u64 {
 }
 
 /// Encodes `image` as a PNG into `out`, with `scene`'s RON as the
-/// [`SCENE_KEY`] text chunk, its share code as the [`CODE_KEY`] chunk and
-/// each `(keyword, text)` of `extra_text` as a further compressed iTXt
-/// chunk, all before the image data (`extra_text` may not use playa's two
+/// [`SCENE_KEY`] text chunk, its share code as the [`CODE_KEY`] chunk,
+/// `compression`'s name as the [`COMPRESSION_KEY`] chunk and each
+/// `(keyword, text)` of `extra_text` as a further compressed iTXt chunk,
+/// all before the image data (`extra_text` may not use playa's own
 /// keywords).
 ///
 /// [`Compression::Fast`] uses playa's own parallel encoder: strips of 32
@@ -130,7 +135,7 @@ pub fn encode_png<W: Write>(
     extra_text: &[(&str, String)],
     compression: Compression,
 ) -> Result<()> {
-    let texts = texts(scene, extra_text)?;
+    let texts = texts(scene, extra_text, Some(compression))?;
     encode_png_with(out, image, &texts, compression)
 }
 
@@ -202,7 +207,7 @@ pub fn render_png<W: Write>(
         return encode_png(out, &image, scene, extra_text, compression);
     }
     let composer = Composer::streamed(scene, width, height)?;
-    let texts = texts(scene, extra_text)?;
+    let texts = texts(scene, extra_text, Some(compression))?;
     write_strips(out, width, height, &texts, |i, buffers| {
         let y0 = i as u32 * STRIP_ROWS;
         let rows = STRIP_ROWS.min(height - y0) as usize;
@@ -258,7 +263,7 @@ fn render_png_window_held<W: Write>(
             "window {window} is not inside its picture"
         )));
     }
-    let mut texts = texts(scene, extra_text)?;
+    let mut texts = texts(scene, extra_text, Some(compression))?;
     texts.push(png::text_metadata::ITXtChunk::new(
         WINDOW_KEY,
         window.to_string(),
@@ -324,15 +329,18 @@ pub fn duration_text(took: std::time::Duration) -> String {
     }
 }
 
-/// The text chunks of a picture of `scene`: its share code (plain, so any
-/// PNG tool shows it), its RON and `extra_text` (compressed).
+/// The text chunks of a picture of `scene`: its share code and the name of
+/// its `compression` when given (plain, so any PNG tool shows them), its
+/// RON and `extra_text` (compressed). An animation passes no compression:
+/// its encoder is fixed, and its options chunk says what it is.
 pub(crate) fn texts(
     scene: &Scene,
     extra_text: &[(&str, String)],
+    compression: Option<Compression>,
 ) -> Result<Vec<png::text_metadata::ITXtChunk>> {
     if let Some((keyword, _)) = extra_text
         .iter()
-        .find(|(k, _)| [SCENE_KEY, CODE_KEY, WINDOW_KEY].contains(k))
+        .find(|(k, _)| [SCENE_KEY, CODE_KEY, WINDOW_KEY, COMPRESSION_KEY].contains(k))
     {
         return Err(Error::Png {
             source_name: "PNG encoder".into(),
@@ -340,6 +348,7 @@ pub(crate) fn texts(
         });
     }
     let code = png::text_metadata::ITXtChunk::new(CODE_KEY, share::encode(scene));
+    let level = compression.map(|c| png::text_metadata::ITXtChunk::new(COMPRESSION_KEY, c.name()));
     let compressed = std::iter::once((SCENE_KEY, scene.to_ron()))
         .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())))
         .map(|(keyword, text)| {
@@ -348,7 +357,10 @@ pub(crate) fn texts(
             let _ = chunk.compress_text();
             chunk
         });
-    Ok(std::iter::once(code).chain(compressed).collect())
+    Ok(std::iter::once(code)
+        .chain(level)
+        .chain(compressed)
+        .collect())
 }
 
 /// Writes a PNG whose image data are the strips `strip(0..n)`, computed in
@@ -542,10 +554,12 @@ pub(crate) mod tests {
     #[test]
     fn playa_s_own_chunks_are_refused_as_extra_text() {
         let (scene, image) = small();
-        let err = encode_png_to_vec(&image, &scene, &[(CODE_KEY, "x".into())], Compression::Fast)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("written by playa itself"), "{err}");
+        for key in [CODE_KEY, COMPRESSION_KEY] {
+            let err = encode_png_to_vec(&image, &scene, &[(key, "x".into())], Compression::Fast)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("written by playa itself"), "{err}");
+        }
     }
 
     #[test]

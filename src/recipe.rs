@@ -5,12 +5,15 @@
 //! [`CODE_KEY`], both before the image data. Reading stops at the first
 //! image data chunk: a picture's pixels are never read to get its recipe,
 //! and a file above [`MAX_PNG_BYTES`] is refused before anything is read.
-//! Either chunk is enough; when both are there they must agree.
+//! Either chunk is enough; when both are there they must agree. The
+//! [`COMPRESSION_KEY`] chunk names the compression the picture was encoded
+//! with, so that rendering it again makes the same bytes.
 
 use std::io::{BufRead, BufReader, Seek};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::picture::Compression;
 use crate::scene::{MAX_RON_BYTES, Scene};
 use crate::share;
 use crate::window::Window;
@@ -22,6 +25,11 @@ pub const CODE_KEY: &str = "playa:code";
 /// Keyword of the text chunk of a picture cut from a larger one of the
 /// scene's aspect: its [`Window`] (`1080x1080+420+0 of 1920x1080`).
 pub const WINDOW_KEY: &str = "playa:window";
+/// Keyword of the text chunk naming the [`Compression`] a picture was
+/// encoded with (`fast`, `default` or `best`): with the scene, its size and
+/// its window, all that decides a picture's bytes. Pictures of playa before
+/// it have none, and were made again with fast compression.
+pub const COMPRESSION_KEY: &str = "playa:compression";
 /// Keyword of the text chunk of a contact sheet ([`crate::sheet`]): the
 /// share code and label of each of its thumbnails, a line each. A sheet has
 /// no scene of its own.
@@ -47,6 +55,9 @@ pub struct Recipe {
     /// The part of the scene's picture it shows, when it was cut from a
     /// larger one of the scene's aspect (its [`WINDOW_KEY`] chunk).
     pub window: Option<Window>,
+    /// The compression it was encoded with (its [`COMPRESSION_KEY`]
+    /// chunk); `None` for a picture of a playa from before that chunk.
+    pub compression: Option<Compression>,
 }
 
 /// The text of the chunk `keyword` of the PNG read from `reader`, looking
@@ -192,14 +203,20 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         reason,
     };
     let Head {
-        texts: [text, code, sheet, window],
+        texts: [text, code, sheet, window, compression],
         width,
         height,
     } = read_head(
         reader,
         source_name,
-        [SCENE_KEY, CODE_KEY, SHEET_KEY, WINDOW_KEY],
+        [SCENE_KEY, CODE_KEY, SHEET_KEY, WINDOW_KEY, COMPRESSION_KEY],
     )?;
+    let compression = compression
+        .map(|text| {
+            text.parse::<Compression>()
+                .map_err(|e| fail(format!("{COMPRESSION_KEY} chunk: {e}")))
+        })
+        .transpose()?;
     let window = window
         .map(|text| {
             let window: Window = text
@@ -250,6 +267,7 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         width,
         height,
         window,
+        compression,
     })
 }
 
@@ -267,8 +285,14 @@ mod tests {
                 encode_png_to_vec(&image, &scene, &[("playa:note", "x1".into())], c).unwrap();
             let recipe = decode_recipe(&bytes, "mem").unwrap();
             assert_eq!(
-                (recipe.scene, recipe.width, recipe.height, recipe.window),
-                (scene.clone(), 48, 27, None)
+                (
+                    recipe.scene,
+                    recipe.width,
+                    recipe.height,
+                    recipe.window,
+                    recipe.compression
+                ),
+                (scene.clone(), 48, 27, None, Some(c))
             );
             let note = read_text(std::io::Cursor::new(&bytes), "mem", "playa:note").unwrap();
             assert_eq!(note.as_deref(), Some("x1"));
@@ -359,6 +383,19 @@ mod tests {
             err.contains("x.png") && err.contains("different scenes"),
             "{err}"
         );
+        let err = decode_recipe(
+            &png_with(&[(CODE_KEY, &code), (COMPRESSION_KEY, "max")]),
+            "z.png",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("z.png") && err.contains("playa:compression chunk: compression \"max\""),
+            "{err}"
+        );
+        // A picture of an older playa names no compression.
+        let recipe = decode_recipe(&png_with(&[(CODE_KEY, &code)]), "o.png").unwrap();
+        assert_eq!(recipe.compression, None);
         let err = decode(&[(CODE_KEY, "playa1-AAAAAAA")])
             .unwrap_err()
             .to_string();

@@ -75,6 +75,11 @@ pub struct Loaded {
     /// made again byte for byte. `None` for a whole picture and the other
     /// kinds of input.
     pub window: Option<crate::window::Window>,
+    /// The compression a picture input was encoded with, as it records it
+    /// ([`recipe::COMPRESSION_KEY`]): rendered again with it, the picture
+    /// is the same bytes. `None` for a picture of an older playa and the
+    /// other kinds of input.
+    pub compression: Option<crate::picture::Compression>,
 }
 
 impl Source {
@@ -224,6 +229,7 @@ impl Source {
                     scene: recipe.scene,
                     size: Some((recipe.width, recipe.height)),
                     window: recipe.window,
+                    compression: recipe.compression,
                 });
             }
             Source::PictureBytes { bytes, name } => {
@@ -232,6 +238,7 @@ impl Source {
                     scene: recipe.scene,
                     size: Some((recipe.width, recipe.height)),
                     window: recipe.window,
+                    compression: recipe.compression,
                 });
             }
         };
@@ -239,6 +246,7 @@ impl Source {
             scene,
             size: None,
             window: None,
+            compression: None,
         })
     }
 }
@@ -357,6 +365,7 @@ mod tests {
                     scene: scene.clone(),
                     size: None,
                     window: None,
+                    compression: None,
                 }
             );
         }

@@ -6,9 +6,10 @@
 //! layer kind's [`Kind::SETTINGS`]), so every setting of every kind can be
 //! set, and a value is read by the setting's type and checked against its
 //! range, with the messages RON gives. A value may also be a sweep, several
-//! values of one setting: `A..B:N` (N values evenly from A to B, both
-//! included) or a list `v1,v2,v3`; [`Tweaks::variants`] gives one scene per
-//! value.
+//! values of one setting: `A..=B:N` (N values evenly from A to B, both
+//! included), `A..B:N` (N values from A in steps of (B−A)/N, B left out: the
+//! rule of every range, [`crate::range`]) or a list `v1,v2,v3`;
+//! [`Tweaks::variants`] gives one scene per value.
 
 use crate::color::Rgb;
 use crate::error::{Error, Result, quote};
@@ -178,9 +179,9 @@ impl Tweak {
     /// by the setting's type: a number, `true`/`false`, a colour (`#aa8844`
     /// or `170,136,68`), a time of day (`Noon`, `GoldenHour`, `Dusk`,
     /// `Night`), a rule (`B3/S23`) or `Torus`/`Bounded`; or several, as a
-    /// sweep: `A..B:N` (numbers only: N values evenly from A to B, both
-    /// included) or `v1,v2,…`. Every value is checked against the
-    /// setting's range.
+    /// sweep (numbers only): `A..=B:N`, N values evenly from A to B, both
+    /// included; `A..B:N`, N values from A in steps of (B−A)/N, B left out;
+    /// or `v1,v2,…`. Every value is checked against the setting's range.
     pub fn parse(text: &str) -> Result<Tweak> {
         let Some((key, value)) = text.split_once('=') else {
             return Err(fail(
@@ -194,7 +195,7 @@ impl Tweak {
         if value.is_empty() {
             return Err(fail(key, "has no value (KEY=VALUE)"));
         }
-        let (values, sweep) = if let Some(range) = parse_range(key, shape, value)? {
+        let (values, sweep) = if let Some(range) = parse_sweep(key, shape, value)? {
             (range, true)
         } else {
             let items = split_list(shape, value);
@@ -398,20 +399,22 @@ fn split_list(shape: Shape, value: &str) -> Vec<String> {
     items
 }
 
-/// A range sweep `A..B:N` of a number setting, or `None` if `value` is no
-/// range.
-fn parse_range(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>> {
-    let Some((ends, count)) = value.split_once("..").map(|(a, rest)| {
-        let (b, n) = rest.split_once(':').unwrap_or((rest, ""));
-        ((a, b), n)
-    }) else {
+/// A range sweep of a number setting, or `None` if `value` is no range:
+/// `A..B:N`, N values from A in steps of (B−A)/N, B left out, or `A..=B:N`,
+/// N values evenly from A to B, both included (N of 2 or more: one value
+/// cannot hold both ends). Ranges follow [`crate::range`]'s rule; an empty
+/// or reversed one is refused.
+fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>> {
+    if !value.contains("..") {
         return Ok(None);
-    };
+    }
+    let rule = crate::range::RULE;
     let syntax = || {
         fail(
             key,
             format!(
-                "the sweep {} must be A..B:N, N values evenly from A to B (both included)",
+                "the sweep {} must be A..B:N (N values from A, B left out) or A..=B:N \
+                 (N values from A to B, both included)",
                 quote(value)
             ),
         )
@@ -428,11 +431,19 @@ fn parse_range(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
             ),
         ));
     }
+    let (range, count) = value.rsplit_once(':').ok_or_else(syntax)?;
+    let ends = crate::range::split(range)
+        .map_err(|problem| fail(key, problem.message("the sweep", value)))?;
     let n: usize = count.trim().parse().map_err(|_| syntax())?;
-    if n < 2 {
+    let least = if ends.inclusive { 2 } else { 1 };
+    if n < least {
+        let why = match ends.inclusive {
+            true => "N of 2 or more, to hold both A and B",
+            false => "N of 1 or more",
+        };
         return Err(fail(
             key,
-            format!("the sweep {} needs N of 2 or more", quote(value)),
+            format!("the sweep {} needs {why} ({rule})", quote(value)),
         ));
     }
     if n > MAX_SWEEP {
@@ -442,20 +453,29 @@ fn parse_range(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
         ));
     }
     let (a, b) = (
-        parse_value(key, shape, ends.0)?,
-        parse_value(key, shape, ends.1)?,
+        parse_value(key, shape, ends.start)?,
+        parse_value(key, shape, ends.end)?,
     );
+    let order = match (a, b) {
+        (Val::Seed(a), Val::Seed(b)) => ends.check_order(a, b),
+        (Val::Float(a), Val::Float(b)) => ends.check_order(a, b),
+        (Val::Uint(a), Val::Uint(b)) => ends.check_order(a, b),
+        _ => unreachable!("both ends are read for the setting's shape"),
+    };
+    order.map_err(|problem| fail(key, problem.message("the sweep", value)))?;
+    // Value i is A + (B − A)·i/steps: B is value N−1 of `A..=B:N`, and would
+    // be value N of `A..B:N`.
+    let steps = if ends.inclusive { n - 1 } else { n };
     let values = (0..n)
         .map(|i| {
-            let t = i as f64 / (n - 1) as f64;
+            let t = i as f64 / steps as f64;
             match (a, b, shape) {
                 (Val::Seed(a), Val::Seed(b), _) => {
-                    let (a, b) = (a as i128, b as i128);
-                    let step = (b - a) * i as i128;
-                    let d = (n - 1) as i128;
-                    // Rounded to the nearest whole number, halves away from A.
-                    let q = (2 * step + step.signum() * d) / (2 * d);
-                    Val::Seed((a + q) as u64)
+                    let step = (b - a) as u128 * i as u128;
+                    let d = steps as u128;
+                    // Rounded to the nearest whole number, halves up.
+                    let q = (2 * step + d) / (2 * d);
+                    Val::Seed(a + q as u64)
                 }
                 (Val::Float(a), Val::Float(b), Shape::Float { per_unit, .. }) => {
                     let v = f64::from(a) + (f64::from(b) - f64::from(a)) * t;
@@ -868,13 +888,20 @@ mod tests {
 
     #[test]
     fn sweeps_give_one_scene_per_value() {
-        let t = Tweaks::parse(&["rocks.roughness=0..1:5", "time=Dusk"]).unwrap();
+        let t = Tweaks::parse(&["rocks.roughness=0..=1:5", "time=Dusk"]).unwrap();
         let v = t.variants(&Scene::default()).unwrap();
         let got: Vec<f32> = v.iter().map(|v| rocks(&v.scene)[0].roughness).collect();
         assert_eq!(got, [0.0, 0.25, 0.5, 0.75, 1.0]);
         assert!(v.iter().all(|v| v.scene.time == TimeOfDay::Dusk));
         assert_eq!(v[1].label().unwrap(), "rocks.roughness=0.25");
         assert_eq!(v[1].file_suffix().unwrap(), "rocks.roughness-0.25");
+        // A..B:N leaves B out: N steps of (B − A)/N from A.
+        let t = Tweaks::parse(&["rocks.roughness=0..1:4"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        let got: Vec<f32> = v.iter().map(|v| rocks(&v.scene)[0].roughness).collect();
+        assert_eq!(got, [0.0, 0.25, 0.5, 0.75]);
+        let t = Tweaks::parse(&["rocks.roughness=0.5..1:1"]).unwrap();
+        assert_eq!(t.sweep().unwrap().len(), 1);
 
         let t = Tweaks::parse(&["time=Noon,Night"]).unwrap();
         let v = t.variants(&Scene::default()).unwrap();
@@ -887,29 +914,60 @@ mod tests {
         let v = t.variants(&Scene::default()).unwrap();
         assert_eq!(v[0].file_suffix().unwrap(), "automaton.rule-B3_S23");
 
-        // Whole numbers and seeds are rounded; descending ranges work.
-        let t = Tweaks::parse(&["automaton.generations=8..0:5"]).unwrap();
+        // Whole numbers and seeds are rounded, halves up.
+        let t = Tweaks::parse(&["automaton.generations=0..=8:5"]).unwrap();
         let v = t.variants(&Scene::default()).unwrap();
         let g: Vec<u32> = v.iter().map(|v| v.scene.automaton.generations).collect();
-        assert_eq!(g, [8, 6, 4, 2, 0]);
-        let t = Tweaks::parse(&["seed=10..0:3"]).unwrap();
+        assert_eq!(g, [0, 2, 4, 6, 8]);
+        let t = Tweaks::parse(&["automaton.generations=0..8:4"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        let g: Vec<u32> = v.iter().map(|v| v.scene.automaton.generations).collect();
+        assert_eq!(g, [0, 2, 4, 6]);
+        let t = Tweaks::parse(&["seed=0..=10:3"]).unwrap();
         let v = t.variants(&Scene::default()).unwrap();
         let s: Vec<u64> = v.iter().map(|v| v.scene.seed).collect();
-        assert_eq!(s, [10, 5, 0]);
-        assert_eq!(v[0].file_suffix(), None);
-        assert_eq!(v[0].label().unwrap(), "seed=10");
-        let t = Tweaks::parse(&["seed=0..18446744073709551615:2"]).unwrap();
+        assert_eq!(s, [0, 5, 10]);
+        assert_eq!(v[2].file_suffix(), None);
+        assert_eq!(v[2].label().unwrap(), "seed=10");
+        let t = Tweaks::parse(&["seed=0..5:2"]).unwrap();
+        let v = t.variants(&Scene::default()).unwrap();
+        let s: Vec<u64> = v.iter().map(|v| v.scene.seed).collect();
+        assert_eq!(s, [0, 3]);
+        let t = Tweaks::parse(&["seed=0..=18446744073709551615:2"]).unwrap();
         assert_eq!(t.sweep().unwrap().value_text(1), "18446744073709551615");
+        let t = Tweaks::parse(&["seed=1..18446744073709551615:2"]).unwrap();
+        assert_eq!(t.sweep().unwrap().value_text(1), "9223372036854775808");
     }
 
     #[test]
     fn bad_sweeps_are_refused() {
         let e = err(&["rocks.roughness=0..1:5", "sun_x=0,1"]);
         assert!(e.contains("second sweep"), "{e}");
-        assert!(err(&["rocks.roughness=0..1:1"]).contains("2 or more"));
+        assert!(err(&["rocks.roughness=0..=1:1"]).contains("2 or more"));
+        assert!(err(&["rocks.roughness=0..1:0"]).contains("1 or more"));
         assert!(err(&["rocks.roughness=0..1"]).contains("A..B:N"));
-        assert!(err(&["rocks.roughness=0..1:x"]).contains("A..B:N"));
-        assert!(err(&["rocks.roughness=0..2:3"]).contains("out of range"));
+        assert!(err(&["rocks.roughness=0..1:x"]).contains("A..=B:N"));
+        assert!(err(&["rocks.roughness=0..=2:3"]).contains("out of range"));
+        // The rule of every range: empty, reversed and half ranges refused.
+        for (bad, says) in [
+            ("rocks.roughness=1..0:5", "is reversed"),
+            ("rocks.roughness=1..=0:5", "is reversed"),
+            ("automaton.generations=8..0:5", "is reversed"),
+            ("seed=10..0:3", "is reversed"),
+            ("rocks.roughness=0.5..0.5:3", "is empty"),
+            ("rocks.roughness=0.5..:3", "has no end"),
+            ("rocks.roughness=..0.5:3", "has no start"),
+            ("rocks.roughness=0..1:0", "1 or more"),
+        ] {
+            let e = err(&[bad]);
+            let value = bad.split_once('=').unwrap().1;
+            assert!(
+                e.contains(&format!("the sweep \"{value}\" "))
+                    && e.contains(says)
+                    && e.contains(crate::range::RULE),
+                "{bad}: {e}"
+            );
+        }
         assert!(err(&["rocks.roughness=0..0.001:5"]).contains("twice"));
         assert!(err(&["time=Noon..Night:2"]).contains("not a number"));
         assert!(err(&["rocks.roughness=0..1:100000"]).contains("limit"));

@@ -387,7 +387,7 @@ fn export_animation_writes_the_same_bytes_as_playa_animate() {
         let cli = dir.path().join(format!("cli-{name}"));
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
             .args(["animate", recipe.to_str().unwrap()])
-            .args(["--frames", "0..4", "--fps", "10", "--hold", "1.5"])
+            .args(["--frames", "0..=4", "--fps", "10", "--hold", "1.5"])
             .args(["--loops", "2", "--size", "96x54", "--out"])
             .arg(&cli)
             .output()

@@ -77,11 +77,11 @@ fn apng_frames_are_the_pixels_of_render_at_each_generation() {
     let d = dir.path();
     let o = animate(
         d,
-        &words("night-under-stars --seed 5 --frames 2..6 --size 96x54 --fps 12 --out a.png"),
+        &words("night-under-stars --seed 5 --frames 2..=6 --size 96x54 --fps 12 --out a.png"),
     );
     let summary = String::from_utf8_lossy(&o.stdout);
     assert!(
-        summary.contains("5 frames (generations 2..6) at 96x54"),
+        summary.contains("5 frames (generations 2..=6) at 96x54"),
         "{summary}"
     );
     let (frames, delays) = apng_frames(&d.join("a.png"));
@@ -114,7 +114,7 @@ fn an_apng_is_made_again_from_itself_to_the_same_bytes() {
     animate(
         d,
         &words(
-            "badlands --frames 0..5 --size 80x45 --fps 7.5 --hold 1.25 --loops 3 --out first.png",
+            "badlands --frames 0..=5 --size 80x45 --fps 7.5 --hold 1.25 --loops 3 --out first.png",
         ),
     );
     animate(d, &["first.png", "--out", "again.png"]);
@@ -137,7 +137,7 @@ fn an_apng_is_made_again_from_itself_to_the_same_bytes() {
     ));
 
     // A flag changes what it names and keeps the rest.
-    animate(d, &["first.png", "--frames", "1..2", "--out", "short.png"]);
+    animate(d, &["first.png", "--frames", "1..=2", "--out", "short.png"]);
     let (short, delays) = apng_frames(&d.join("short.png"));
     assert_eq!(short.len(), 2);
     assert!(short[0] == frames[1] && short[1] == frames[2]);
@@ -172,7 +172,7 @@ fn gif_frames(bytes: &[u8]) -> (Vec<image::RgbaImage>, Vec<u16>, gif::Repeat) {
 fn gifs_are_the_same_every_time_and_close_to_the_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let args = words("golden-hour --frames 0..11 --size 128x72 --hold 2");
+    let args = words("golden-hour --frames 0..12 --size 128x72 --hold 2");
     animate(d, &[&args[..], &["--out", "a.gif"]].concat());
     animate(
         d,
@@ -223,7 +223,7 @@ fn cells_are_squares_of_the_scale() {
     let (cols, rows) = scene.grid_size();
     animate(
         d,
-        &words("s.ron --cells --scale 3 --frames 0..3 --out c.png"),
+        &words("s.ron --cells --scale 3 --frames 0..4 --out c.png"),
     );
     let (frames, _) = apng_frames(&d.join("c.png"));
     assert_eq!(frames.len(), 4);
@@ -239,7 +239,7 @@ fn cells_are_squares_of_the_scale() {
     // Without --scale, the largest scale that fits the size.
     animate(
         d,
-        &words("s.ron --cells --size 200x200 --frames 0..1 --out fit.png"),
+        &words("s.ron --cells --size 200x200 --frames 0..2 --out fit.png"),
     );
     let (frames, _) = apng_frames(&d.join("fit.png"));
     let scale = (200 / cols).min(200 / rows) as u32;
@@ -256,7 +256,7 @@ fn cells_are_squares_of_the_scale() {
 fn an_existing_file_is_left_alone_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let args = ["--frames", "0..1", "--size", "32x18"];
+    let args = ["--frames", "0..=1", "--size", "32x18"];
     animate(d, &args);
     assert_eq!(files(d), ["death-valley-1-anim.png"]);
     let path = d.join("death-valley-1-anim.png");
@@ -289,11 +289,24 @@ fn bad_input_is_one_line_exit_2_and_no_file() {
         (&["--fps", "101"], "fps 101 is out of range"),
         (&["--format", "gif", "--fps", "60"], "at most 50"),
         (&["--out", "x.gif", "--fps", "51"], "at most 50"),
-        (&["--frames", "5..3"], "reversed"),
-        (&["--frames", "3.."], "empty"),
-        (&["--frames", ".."], "empty"),
         (
-            &["--frames", "0..1001"],
+            &["--frames", "5..3"],
+            "--frames \"5..3\" is reversed: its end comes before its start \
+             (A..B leaves B out; A..=B includes it)",
+        ),
+        (
+            &["--frames", "4..4"],
+            "--frames \"4..4\" is empty (A..B leaves",
+        ),
+        (&["--frames", "4..=3"], "is empty"),
+        (&["--frames", "3.."], "has no end"),
+        (&["--frames", ".."], "has no start"),
+        (
+            &["--frames", "x..3"],
+            "--frames \"x..3\": \"x\" is not a whole number",
+        ),
+        (
+            &["--frames", "0..=1001"],
             "last generation 1001 is out of range",
         ),
         (
@@ -362,7 +375,7 @@ fn animation_files_are_pinned() {
         ("n.png", 0x29ff_0cd7_211e_ea63u64),
         ("n.gif", 0x49a6_7793_67ee_5113),
     ] {
-        let args = ["night-under-stars", "--frames", "0..3", "--size", "64x36"];
+        let args = ["night-under-stars", "--frames", "0..=3", "--size", "64x36"];
         animate(d, &[&args[..], &["--out", name]].concat());
         let hash = fnv(&std::fs::read(d.join(name)).unwrap());
         assert_eq!(hash, want, "{name}: {hash:#x}");

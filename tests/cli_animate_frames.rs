@@ -13,7 +13,7 @@ use std::path::Path;
 use common::cli::{assert_stderr_has, command, playa, playa_ok, stderr, words};
 
 /// The animation of these tests: 13 frames of death-valley, small.
-const SCENE: &str = "death-valley --size 160x90 --frames 0..12";
+const SCENE: &str = "death-valley --size 160x90 --frames 0..=12";
 
 fn frames_in_shards(dir: &Path, folder: &str, shards: u32) {
     for i in 1..=shards {

@@ -455,3 +455,127 @@ fn a_bad_window_is_refused_in_one_line_and_writes_nothing() {
         assert!(files(dir.path()).is_empty(), "{window}");
     }
 }
+
+/// Every shipped picture in assets/ (made with `--compression best`) is
+/// made again, byte for byte, by `playa render` with no other flag: the
+/// picture records its compression.
+#[test]
+fn the_shipped_pictures_make_themselves_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let shipped: Vec<String> = files(&assets)
+        .into_iter()
+        .filter(|n| n.ends_with(".png"))
+        .map(|n| assets.join(n).to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(shipped.len(), 6, "{shipped:?}");
+    let mut args = vec!["render"];
+    args.extend(shipped.iter().map(String::as_str));
+    playa_ok(dir.path(), &args);
+    for asset in &shipped {
+        let asset = std::path::Path::new(asset);
+        let seed = playa::recipe::read_recipe(asset).unwrap().scene.seed;
+        let stem = asset.file_stem().unwrap().to_string_lossy();
+        let again = std::fs::read(dir.path().join(format!("{stem}-{seed}.png"))).unwrap();
+        assert!(
+            again == std::fs::read(asset).unwrap(),
+            "{stem}: not the same bytes"
+        );
+    }
+}
+
+/// A picture written with each compression is made again to the same
+/// bytes, and an explicit `--compression` overrides the recorded one.
+#[test]
+fn a_picture_is_made_again_with_its_own_compression_unless_one_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    for c in ["fast", "default", "best"] {
+        let made = format!("{c}.png");
+        let again = format!("again-{c}.png");
+        playa_ok(
+            dir.path(),
+            &[
+                "render",
+                "salt-flat",
+                "--size",
+                "96x54",
+                "--compression",
+                c,
+                "--out",
+                &made,
+            ],
+        );
+        let recorded = playa::recipe::read_recipe(&dir.path().join(&made)).unwrap();
+        assert_eq!(recorded.compression.map(|c| c.name()), Some(c));
+        playa_ok(dir.path(), &["render", &made, "--out", &again]);
+        assert!(read(&made) == read(&again), "{c}: not the same bytes");
+    }
+    assert!(read("fast.png") != read("best.png"));
+    playa_ok(
+        dir.path(),
+        &[
+            "render",
+            "best.png",
+            "--compression",
+            "fast",
+            "--out",
+            "over.png",
+        ],
+    );
+    assert!(read("over.png") == read("fast.png"));
+}
+
+/// Every range of `render` and `sheet` (`--seeds`, `--rolls`) follows one
+/// rule, and a range that holds nothing, counts down or lacks an end is one
+/// line naming the flag, the text and the rule, with exit 2 and no file.
+#[test]
+fn empty_reversed_and_half_ranges_are_refused_in_one_line() {
+    let rule = "(A..B leaves B out; A..=B includes it)";
+    for (line, says) in [
+        ("render --seeds 8..2", "--seeds \"8..2\" is reversed"),
+        ("render --seeds 5..5", "--seeds \"5..5\" is empty"),
+        ("render --seeds 5..=4", "--seeds \"5..=4\" is empty"),
+        ("render --seeds 3..", "--seeds \"3..\" has no end"),
+        ("render --seeds ..3", "--seeds \"..3\" has no start"),
+        (
+            "render --seeds x..3",
+            "--seeds \"x..3\": \"x\" is not a whole number",
+        ),
+        (
+            "sheet --seeds 8..2 --out s.png",
+            "--seeds \"8..2\" is reversed",
+        ),
+        (
+            "sheet --rolls 5..=4 --out s.png",
+            "--rolls \"5..=4\" is empty",
+        ),
+        (
+            "sheet --rolls 2 --out s.png",
+            "--rolls \"2\" must be a range, A..B or A..=B",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let o = playa(dir.path(), &words(line));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{line}: {err}");
+        assert!(
+            err.starts_with(&format!("playa: {says}")) && err.trim_end().ends_with(rule),
+            "{line}: {err}"
+        );
+        assert!(files(dir.path()).is_empty(), "{line}");
+    }
+    // 0..3 is three seeds, 0..=3 four.
+    let dir = tempfile::tempdir().unwrap();
+    playa_ok(
+        dir.path(),
+        &words("render --seeds 0..3 --size 16x9 --out a"),
+    );
+    playa_ok(
+        dir.path(),
+        &words("render --seeds 0..=3 --size 16x9 --out b"),
+    );
+    assert_eq!(files(&dir.path().join("a")).len(), 3);
+    assert_eq!(files(&dir.path().join("b")).len(), 4);
+}

@@ -55,7 +55,7 @@ fn a_sweep_renders_one_picture_per_value_named_by_it() {
     let dir = tempfile::tempdir().unwrap();
     let o = playa_ok(
         dir.path(),
-        &words("render --set rocks.roughness=0..1:5 --size 48x27 --out sweep"),
+        &words("render --set rocks.roughness=0..=1:5 --size 48x27 --out sweep"),
     );
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("5 images"),
@@ -82,7 +82,7 @@ fn a_sweep_renders_one_picture_per_value_named_by_it() {
     // A rerun resumes: nothing is rendered again.
     let o = playa_ok(
         dir.path(),
-        &words("render --set rocks.roughness=0..1:5 --size 48x27 --out sweep"),
+        &words("render --set rocks.roughness=0..=1:5 --size 48x27 --out sweep"),
     );
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("0 images"),
@@ -96,6 +96,38 @@ fn a_sweep_renders_one_picture_per_value_named_by_it() {
     assert_eq!(
         files(&out.join("again")),
         ["death-valley_rocks.roughness-0.25-1.png"]
+    );
+}
+
+/// `A..B:N` leaves B out, as every range does: N steps of (B − A)/N from A.
+#[test]
+fn a_sweep_to_b_leaves_b_out_and_to_equals_b_includes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    playa_ok(
+        dir.path(),
+        &words("render --set rocks.roughness=0..1:4 --size 32x18 --out a"),
+    );
+    assert_eq!(
+        files(&dir.path().join("a")),
+        [
+            "death-valley_rocks.roughness-0-1.png",
+            "death-valley_rocks.roughness-0.25-1.png",
+            "death-valley_rocks.roughness-0.5-1.png",
+            "death-valley_rocks.roughness-0.75-1.png",
+        ]
+    );
+    playa_ok(
+        dir.path(),
+        &words("render --set automaton.generations=2..=8:4 --size 32x18 --out b"),
+    );
+    assert_eq!(
+        files(&dir.path().join("b")),
+        [
+            "death-valley_automaton.generations-2-1.png",
+            "death-valley_automaton.generations-4-1.png",
+            "death-valley_automaton.generations-6-1.png",
+            "death-valley_automaton.generations-8-1.png",
+        ]
     );
 }
 
@@ -119,7 +151,7 @@ fn sweeps_combine_with_seeds_and_lists() {
     let dir = tempfile::tempdir().unwrap();
     playa_ok(
         dir.path(),
-        &words("render --set seed=10..30:3 --size 32x18"),
+        &words("render --set seed=10..=30:3 --size 32x18"),
     );
     assert_eq!(
         files(dir.path()),
@@ -192,6 +224,18 @@ fn bad_keys_and_values_are_one_line_and_write_nothing() {
             "second sweep",
         ),
         ("--set horizon=0.5 --set horizon=0.6", "set twice"),
+        (
+            "--set rocks.roughness=1..0:3",
+            "--set rocks.roughness: the sweep \"1..0:3\" is reversed: its end comes before \
+             its start (A..B leaves B out; A..=B includes it)",
+        ),
+        (
+            "--set rocks.roughness=0.5..0.5:3",
+            "is empty (A..B leaves B out",
+        ),
+        ("--set rocks.roughness=0..=1:1", "needs N of 2 or more"),
+        ("--set rocks.roughness=0..1:0", "needs N of 1 or more"),
+        ("--set rocks.roughness=0..:3", "has no end"),
         ("--set seed=4 --seed 5", "give one"),
     ] {
         let dir = tempfile::tempdir().unwrap();
@@ -224,7 +268,7 @@ fn animate_takes_set_but_not_a_sweep() {
     let d = dir.path();
     playa_ok(
         d,
-        &words("animate --frames 0..2 --size 32x18 --set rocks.roughness=0.9 --out a.png"),
+        &words("animate --frames 0..=2 --size 32x18 --set rocks.roughness=0.9 --out a.png"),
     );
     assert_eq!(
         roughness(&read_recipe(&d.join("a.png")).unwrap().scene),
@@ -232,7 +276,7 @@ fn animate_takes_set_but_not_a_sweep() {
     );
     let o = playa(
         d,
-        &words("animate --size 32x18 --set rocks.roughness=0..1:3 --out b.png"),
+        &words("animate --size 32x18 --set rocks.roughness=0..=1:3 --out b.png"),
     );
     assert_eq!(o.status.code(), Some(2));
     assert_stderr_has(&o, "a sweep of 3 values, but an animation has one scene");

@@ -90,7 +90,7 @@ fn a_sweep_labels_each_value_and_several_inputs_their_names() {
     let d = dir.path();
     playa_ok(
         d,
-        &words("sheet badlands salt-flat --set horizon=0.4..0.6:3 --size 48x27 --out w.png"),
+        &words("sheet badlands salt-flat --set horizon=0.4..=0.6:3 --size 48x27 --out w.png"),
     );
     let labels: Vec<String> = entries(&d.join("w.png")).into_iter().map(|e| e.1).collect();
     assert_eq!(

@@ -133,6 +133,7 @@ impl Animation {
                     seed: self.scene.seed,
                     code,
                     size: Some([self.width, self.height]),
+                    compression: None,
                 }],
                 seeds: None,
                 size: Some([self.width, self.height]),

@@ -170,7 +170,7 @@ impl Options {
         if self.first > self.last {
             return Err(Error::out_of_range(
                 "frames",
-                format!("{}..{}", self.first, self.last),
+                format!("{}..={}", self.first, self.last),
                 "the first generation must not come after the last",
             ));
         }

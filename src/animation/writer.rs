@@ -48,8 +48,11 @@ impl Animation {
         let mut first_frame = None;
         let (framer, sink) = match self.options.format {
             Format::Apng => {
-                let texts =
-                    crate::picture::texts(&self.scene, &[(ANIMATION_KEY, self.options.to_ron())])?;
+                let texts = crate::picture::texts(
+                    &self.scene,
+                    &[(ANIMATION_KEY, self.options.to_ron())],
+                    None,
+                )?;
                 let sink = apng::Sink::new(out, w, h, count as u32, self.options.loops, &texts)?;
                 (Framer::Apng, Sink::Apng(sink))
             }

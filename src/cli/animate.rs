@@ -9,7 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::render::{load, picture_stem};
-use super::{CliError, parse_size};
+use super::{CliError, parse_range, parse_size};
 use playa::animation::{self, Animation, Format, Frames, Options, Progress};
 use playa::batch::DEFAULT_WIDTH;
 use playa::error::quote;
@@ -36,10 +36,11 @@ pub struct AnimateArgs {
     /// Animate with this seed instead of the scene's own.
     #[arg(long)]
     seed: Option<u64>,
-    /// The generations shown, first and last both included: frame k is the
-    /// scene with its automaton stopped at generation A+k. `A..=B` means the
-    /// same. Default: 0..the scene's generations.
-    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
+    /// The generations shown: frame k is the scene with its automaton
+    /// stopped at generation A+k. A..B leaves B out (0..24 is generations 0
+    /// to 23, 24 frames), A..=B includes it. Default: 0..=the scene's
+    /// generations. An APNG made again keeps its own.
+    #[arg(long, value_name = "A..B|A..=B", allow_hyphen_values = true)]
     frames: Option<String>,
     /// Frames per second, 0.1 to 100 (a GIF: at most 50), to 1/100.
     /// Default: 12.
@@ -174,7 +175,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     let (w, h) = animation.size();
     let options = animation.options();
     outln!(
-        "{count} frames (generations {}..{}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
+        "{count} frames (generations {}..={}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
         options.first,
         options.last,
         playa::picture::duration_text(took),
@@ -216,7 +217,7 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     let mut options = stored.clone().unwrap_or_else(|| Options::for_scene(&scene));
 
     if let Some(text) = &args.frames {
-        (options.first, options.last) = parse_frames(text).map_err(usage)?;
+        (options.first, options.last) = parse_range("--frames", text).map_err(usage)?;
     }
     if let Some(text) = &args.fps {
         options.fps = parse_number("--fps", text).map_err(usage)?;
@@ -358,7 +359,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
         n => format!(" ({n} repaired: gone or changed since recorded)"),
     };
     outln!(
-        "{of}{} of {} frames made{repaired} (generations {}..{} at {w}x{h}), {} there already, \
+        "{of}{} of {} frames made{repaired} (generations {}..={} at {w}x{h}), {} there already, \
          in {}: {}",
         written.made,
         written.owned,
@@ -406,43 +407,6 @@ fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Parses `A..B` or `A..=B`: generations A to B, both included.
-fn parse_frames(text: &str) -> Result<(u32, u32), String> {
-    let (a, b) = text
-        .split_once("..=")
-        .or_else(|| text.split_once(".."))
-        .ok_or_else(|| {
-            format!(
-                "--frames {} must be a range A..B of generations, both included",
-                quote(text)
-            )
-        })?;
-    let number = |s: &str, which: &str| {
-        let s = s.trim();
-        if s.is_empty() {
-            return Err(format!(
-                "--frames {} is empty: it needs its {which} generation (A..B)",
-                quote(text)
-            ));
-        }
-        s.parse::<u32>().map_err(|_| {
-            format!(
-                "--frames {}: {} is not a generation (a whole number)",
-                quote(text),
-                quote(s)
-            )
-        })
-    };
-    let (a, b) = (number(a, "first")?, number(b, "last")?);
-    if a > b {
-        return Err(format!(
-            "--frames {} is reversed: the first generation comes after the last",
-            quote(text)
-        ));
-    }
-    Ok((a, b))
-}
-
 /// Parses a decimal number given to `flag`.
 fn parse_number(flag: &str, text: &str) -> Result<f32, String> {
     text.trim()
@@ -466,16 +430,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn frame_ranges_include_both_ends() {
-        assert_eq!(parse_frames("0..24"), Ok((0, 24)));
-        assert_eq!(parse_frames("3..=7"), Ok((3, 7)));
-        assert_eq!(parse_frames(" 4 .. 4 "), Ok((4, 4)));
-        for bad in ["5..3", "..", "3..", "..3", "a..3", "7", "-1..3"] {
-            let err = parse_frames(bad).unwrap_err();
-            assert!(err.starts_with("--frames"), "{bad}: {err}");
+    fn frame_ranges_leave_the_end_out_unless_written_dot_dot_equals() {
+        let frames = |text: &str| parse_range::<u32>("--frames", text);
+        assert_eq!(frames("0..24"), Ok((0, 23)));
+        assert_eq!(frames("3..=7"), Ok((3, 7)));
+        assert_eq!(frames(" 4 ..= 4 "), Ok((4, 4)));
+        for bad in [
+            "5..3", "4..4", "4..=3", "..", "3..", "..3", "a..3", "7", "-1..3",
+        ] {
+            let err = frames(bad).unwrap_err();
+            assert!(
+                err.starts_with("--frames") && err.ends_with(&format!("({})", playa::range::RULE)),
+                "{bad}: {err}"
+            );
         }
-        assert!(parse_frames("5..3").unwrap_err().contains("reversed"));
-        assert!(parse_frames("3..").unwrap_err().contains("empty"));
+        assert!(frames("5..3").unwrap_err().contains("reversed"));
+        assert!(frames("4..4").unwrap_err().contains("empty"));
+        assert!(frames("3..").unwrap_err().contains("no end"));
     }
 
     #[test]

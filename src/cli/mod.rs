@@ -363,33 +363,13 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     Ok((w, h))
 }
 
-/// Parses `A..B` (B excluded, as in Rust) or `A..=B` into an inclusive
-/// range of whole numbers; `what` ("seeds", "rolls") names it in messages.
-pub fn parse_range(what: &str, text: &str) -> Result<(u64, u64), String> {
-    let (a, b, inclusive) = if let Some((a, b)) = text.split_once("..=") {
-        (a, b, true)
-    } else if let Some((a, b)) = text.split_once("..") {
-        (a, b, false)
-    } else {
-        return Err(format!(
-            "{what} {} must be a range A..B or A..=B",
-            quote(text)
-        ));
-    };
-    let num = |s: &str| {
-        s.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("{what} {}: {} is not a whole number", quote(text), quote(s)))
-    };
-    let (a, b) = (num(a)?, num(b)?);
-    let last = if inclusive {
-        b
-    } else {
-        b.checked_sub(1)
-            .ok_or_else(|| format!("{what} {} is empty", quote(text)))?
-    };
-    if last < a {
-        return Err(format!("{what} {} is empty", quote(text)));
-    }
-    Ok((a, last))
+/// Reads the range `text` given to `flag` (`--seeds`), `A..B` (B left
+/// out) or `A..=B` (B included), as its first and last number, both
+/// included ([`playa::range::whole`]); the error is one line naming the flag
+/// and the text, and saying the rule.
+pub fn parse_range<T>(flag: &str, text: &str) -> Result<(T, T), String>
+where
+    T: std::str::FromStr + Copy + Into<u64> + TryFrom<u64>,
+{
+    playa::range::whole(text).map_err(|problem| problem.message(flag, text))
 }

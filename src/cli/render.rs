@@ -44,9 +44,11 @@ pub struct RenderArgs {
     /// Render with this seed instead of the scene's own.
     #[arg(long, conflicts_with = "seeds")]
     seed: Option<u64>,
-    /// Render every seed of a range: A..B (B excluded) or A..=B.
-    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
-    seeds: Option<(u64, u64)>,
+    /// Render every seed of a range: A..B leaves B out (0..8 is seeds 0 to
+    /// 7), A..=B includes it (0..=8 is 0 to 8). An empty or reversed range
+    /// is refused.
+    #[arg(long, value_name = "A..B|A..=B", allow_hyphen_values = true)]
+    seeds: Option<String>,
     /// Picture size WxH. Default: a picture's own size for a picture input,
     /// else 1920 wide, the height from the scene's aspect ratio. At most
     /// 65536 per side and 2^32 pixels with fast compression (streamed band
@@ -80,9 +82,11 @@ pub struct RenderArgs {
     /// Overwrite existing files (they are skipped otherwise).
     #[arg(long)]
     force: bool,
-    /// PNG compression: fast, default or best.
-    #[arg(long, default_value = "fast", value_parser = parse_compression)]
-    compression: Compression,
+    /// PNG compression: fast, default or best. Default: a picture input's
+    /// own (its playa:compression chunk, so that rendering it again makes
+    /// the same bytes), else fast. Every PNG records its compression.
+    #[arg(long, value_parser = parse_compression)]
+    compression: Option<Compression>,
     /// Render only this shard of the batch: I/N (1-based, e.g. 2/4), or
     /// auto for the index a job array gives (Kubernetes
     /// JOB_COMPLETION_INDEX, Slurm SLURM_ARRAY_TASK_ID, AWS Batch
@@ -119,9 +123,12 @@ pub struct RenderArgs {
     /// the Nth (tent#2.x=0.3). VALUE: a number, true/false, a colour
     /// (#aa8844 or 170,136,68), Noon/GoldenHour/Dusk/Night, a rule (B3/S23),
     /// Torus/Bounded. A sweep renders one picture per value, named
-    /// {name}_{KEY}-{VALUE}-{seed}.png: A..B:N is N values evenly from A to
-    /// B, both included (rocks.roughness=0..1:5); v1,v2,... lists them. May
-    /// be given more than once, with at most one sweep.
+    /// {name}_{KEY}-{VALUE}-{seed}.png: A..=B:N is N values evenly from A to
+    /// B, both included (rocks.roughness=0..=1:5 is 0, 0.25, 0.5, 0.75, 1);
+    /// A..B:N is N values from A in steps of (B-A)/N, B left out
+    /// (rocks.roughness=0..1:4 is 0, 0.25, 0.5, 0.75); v1,v2,... lists them.
+    /// A..B leaves B out, A..=B includes it, as in every range. May be given
+    /// more than once, with at most one sweep.
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     set: Vec<String>,
     /// List the shipped presets with what they show, then yours (saved
@@ -199,9 +206,10 @@ fn parse_compression(text: &str) -> Result<Compression, String> {
     text.parse()
 }
 
-/// Parses `A..B` (B excluded) or `A..=B` into an inclusive range.
+/// Reads `--seeds A..B` (B left out) or `A..=B` (B included) as the first
+/// and last seed.
 fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
-    super::parse_range("seeds", text)
+    super::parse_range("--seeds", text)
 }
 
 /// Runs `playa render`: lists the presets, or renders every input at every
@@ -234,8 +242,11 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     };
     // Streamed into a file (fast compression, or tiles) a picture may be
     // far bigger than one held in memory.
-    let streamed =
-        args.compression == Compression::Fast || args.tiles.is_some() || args.window.is_some();
+    // A picture input that records another compression is held, and a
+    // size too large for it is refused when it is made.
+    let streamed = args.compression.is_none_or(|c| c == Compression::Fast)
+        || args.tiles.is_some()
+        || args.window.is_some();
     let rect = args
         .window
         .as_deref()
@@ -269,8 +280,14 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         }
         None => None,
     };
+    let seeds = args
+        .seeds
+        .as_deref()
+        .map(parse_seeds)
+        .transpose()
+        .map_err(CliError::Usage)?;
     let tweaks = Tweaks::parse(&args.set).map_err(|e| CliError::Usage(format!("--set {e}")))?;
-    if tweaks.sets_seed() && (args.seed.is_some() || args.seeds.is_some()) {
+    if tweaks.sets_seed() && (args.seed.is_some() || seeds.is_some()) {
         return Err(CliError::Usage(
             "--set seed and --seed or --seeds both give the seed: give one".into(),
         ));
@@ -299,19 +316,20 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 let variants = tweaks
                     .variants(&l.scene)
                     .map_err(|e| format!("{}: --set {e}", clip(input)))?;
-                Ok((name, l.size, l.window, variants))
+                Ok((name, l, variants))
             });
         match loaded_input {
             // A sweep's pictures are filed under the name and the value.
-            Ok((name, size, window, variants)) => loaded.extend(variants.into_iter().map(|v| {
+            Ok((name, l, variants)) => loaded.extend(variants.into_iter().map(|v| {
                 batch::Input {
                     input: input.clone(),
                     name: v
                         .file_suffix()
                         .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
                     scene: v.scene,
-                    size,
-                    window,
+                    size: l.size,
+                    window: l.window,
+                    compression: l.compression,
                 }
             })),
             Err(e) => failures.push(e),
@@ -319,7 +337,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
     let batch = Batch {
         inputs: loaded,
-        seeds: args.seeds.or(args.seed.map(|s| (s, s))),
+        seeds: seeds.or(args.seed.map(|s| (s, s))),
         size,
         compression: args.compression,
         crop: args.crop,
@@ -570,7 +588,7 @@ fn make(
             (w, h),
             job.window.as_ref(),
             &[],
-            args.compression,
+            job.compression,
         )
     })?;
     record(job, path, manifest, start.elapsed().as_millis() as u64)?;
@@ -604,7 +622,7 @@ fn record(
 }
 
 /// Whether the PNG at `path` is `job`'s picture: its recipe's share code,
-/// its size and its window (if cropped) are the job's.
+/// its compression, its size and its window (if cropped) are the job's.
 fn is_picture_of(path: &Path, job: &Job) -> bool {
     // A link is not followed (it may lead out of the directory).
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
@@ -614,13 +632,18 @@ fn is_picture_of(path: &Path, job: &Job) -> bool {
         recipe::read_texts(
             std::io::BufReader::new(f),
             "",
-            [recipe::CODE_KEY, recipe::WINDOW_KEY],
+            [
+                recipe::CODE_KEY,
+                recipe::WINDOW_KEY,
+                recipe::COMPRESSION_KEY,
+            ],
         )
         .ok()
     });
-    texts.is_some_and(|[code, window]| {
+    texts.is_some_and(|[code, window, compression]| {
         code.is_some_and(|c| c == share::encode(&job.scene))
             && window == job.window.map(|w| w.to_string())
+            && compression.as_deref() == Some(job.compression.name())
     }) && image::image_dimensions(path).is_ok_and(|d| d == job.size)
 }
 
@@ -910,9 +933,13 @@ mod tests {
     fn seed_ranges() {
         assert_eq!(parse_seeds("3..6"), Ok((3, 5)));
         assert_eq!(parse_seeds("3..=6"), Ok((3, 6)));
-        assert!(parse_seeds("6..6").is_err());
-        assert!(parse_seeds("0..0").is_err());
-        assert!(parse_seeds("x..3").is_err());
-        assert!(parse_seeds("7").is_err());
+        for bad in ["6..6", "0..0", "6..=5", "8..2", "3..", "..3", "x..3", "7"] {
+            let err = parse_seeds(bad).unwrap_err();
+            assert!(
+                err.starts_with(&format!("--seeds \"{bad}\""))
+                    && err.ends_with(&format!("({})", playa::range::RULE)),
+                "{bad}: {err}"
+            );
+        }
     }
 }

@@ -27,12 +27,18 @@ pub struct SheetArgs {
     /// death-valley preset.
     #[arg(value_name = "PRESET.ron|PICTURE.png|NAME|CODE")]
     inputs: Vec<String>,
-    /// A thumbnail per seed: A..B (B excluded) or A..=B.
-    #[arg(long, value_name = "A..B", conflicts_with = "rolls")]
+    /// A thumbnail per seed: A..B leaves B out (0..16 is 0 to 15), A..=B
+    /// includes it.
+    #[arg(
+        long,
+        value_name = "A..B|A..=B",
+        conflicts_with = "rolls",
+        allow_hyphen_values = true
+    )]
     seeds: Option<String>,
     /// A thumbnail per roll of "New scene" (as `playa random --roll N`), or
-    /// of "Vary" with --vary: A..B (B excluded) or A..=B.
-    #[arg(long, value_name = "A..B")]
+    /// of "Vary" with --vary: A..B leaves B out, A..=B includes it.
+    #[arg(long, value_name = "A..B|A..=B", allow_hyphen_values = true)]
     rolls: Option<String>,
     /// With --rolls: vary each scene by STRENGTH, 0 to 1, instead of making
     /// new ones.
@@ -52,9 +58,10 @@ pub struct SheetArgs {
     #[arg(long, value_name = "GROUP", requires = "rolls")]
     unlock: Vec<String>,
     /// Set a setting, KEY=VALUE, as `playa render --set` does (after the
-    /// roll with --rolls). A sweep (rocks.roughness=0..1:5: 5 values from 0
-    /// to 1, both included; or v1,v2,...) makes a thumbnail per value,
-    /// instead of --seeds or --rolls.
+    /// roll with --rolls). A sweep makes a thumbnail per value, instead of
+    /// --seeds or --rolls: rocks.roughness=0..=1:5 is 5 values from 0 to 1,
+    /// both included; 0..1:4 is 4 values from 0 in steps of 1/4, 1 left
+    /// out; or v1,v2,....
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     set: Vec<String>,
     /// Thumbnails per row, 1 to 64. Default: 4.
@@ -94,11 +101,11 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     let tweaks = Tweaks::parse(&args.set).map_err(|e| usage(format!("--set {e}")))?;
     let axis = match (&args.seeds, &args.rolls) {
         (Some(text), _) => {
-            let (a, b) = parse_range("seeds", text).map_err(|e| usage(format!("--{e}")))?;
+            let (a, b) = parse_range("--seeds", text).map_err(usage)?;
             Axis::Seeds(a, b)
         }
         (None, Some(text)) => {
-            let (a, b) = parse_range("rolls", text).map_err(|e| usage(format!("--{e}")))?;
+            let (a, b) = parse_range("--rolls", text).map_err(usage)?;
             let strength = args.vary.as_deref().map(parse_strength).transpose();
             Axis::Rolls(a, b, strength.map_err(usage)?)
         }
