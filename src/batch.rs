@@ -37,6 +37,10 @@ pub struct Input {
     /// it when the batch names none. `None` for the other kinds (and a
     /// picture of an older playa).
     pub compression: Option<Compression>,
+    /// The animation a picture input is a frame of, when its scene is the
+    /// picture's own (no `--set` changed it): its own picture keeps the
+    /// frame's chunk ([`Job::frame_of`]).
+    pub frame_of: Option<String>,
 }
 
 /// Every input × every seed.
@@ -76,6 +80,10 @@ pub struct Job {
     pub window: Option<Window>,
     /// The PNG compression.
     pub compression: Compression,
+    /// The animation options the picture records as a frame of an
+    /// animation ([`crate::animation::ANIMATION_KEY`]): a frame made again
+    /// as it is (its seed, size, window and compression) is the same file.
+    pub frame_of: Option<String>,
 }
 
 impl Job {
@@ -136,13 +144,19 @@ impl Batch {
                     )));
                 }
                 by_key.insert(key.clone(), jobs.len());
+                let compression = self.compression_of(input);
+                let as_it_is = seed == input.scene.seed
+                    && input.size == Some(size)
+                    && input.window == window
+                    && input.compression == Some(compression);
                 jobs.push(Job {
                     key,
                     input: input.input.clone(),
                     scene,
                     size,
                     window,
-                    compression: self.compression_of(input),
+                    compression,
+                    frame_of: input.frame_of.clone().filter(|_| as_it_is),
                 });
             }
         }
@@ -258,6 +272,7 @@ mod tests {
             size: None,
             window: None,
             compression: None,
+            frame_of: None,
         }
     }
 

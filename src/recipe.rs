@@ -12,6 +12,7 @@
 use std::io::{BufRead, BufReader, Seek};
 use std::path::Path;
 
+use crate::animation::ANIMATION_KEY;
 use crate::error::{Error, Result};
 use crate::picture::Compression;
 use crate::scene::{MAX_RON_BYTES, Scene};
@@ -58,6 +59,12 @@ pub struct Recipe {
     /// The compression it was encoded with (its [`COMPRESSION_KEY`]
     /// chunk); `None` for a picture of a playa from before that chunk.
     pub compression: Option<Compression>,
+    /// The animation a still picture is a frame of (`playa animate
+    /// --frames-dir` writes its options in the [`ANIMATION_KEY`] chunk of
+    /// each frame): made again as it is, the picture keeps the chunk, and
+    /// so its bytes. `None` for any other picture, and for an APNG, whose
+    /// still is not the animation.
+    pub frame_of: Option<String>,
 }
 
 /// The text of the chunk `keyword` of the PNG read from `reader`, looking
@@ -81,12 +88,13 @@ pub fn read_texts<R: BufRead + Seek, const N: usize>(
     read_head(reader, source_name, keywords).map(|head| head.texts)
 }
 
-/// What a PNG says before its image data: the texts of some chunks, and the
-/// picture's size from its header.
+/// What a PNG says before its image data: the texts of some chunks, the
+/// picture's size from its header, and whether it is an animation (APNG).
 struct Head<const N: usize> {
     texts: [Option<String>; N],
     width: u32,
     height: u32,
+    animated: bool,
 }
 
 /// [`read_texts`], and the picture's size.
@@ -151,6 +159,7 @@ fn read_head<R: BufRead + Seek, const N: usize>(
         texts,
         width: info.width,
         height: info.height,
+        animated: info.animation_control.is_some(),
     })
 }
 
@@ -203,13 +212,21 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         reason,
     };
     let Head {
-        texts: [text, code, sheet, window, compression],
+        texts: [text, code, sheet, window, compression, animation],
         width,
         height,
+        animated,
     } = read_head(
         reader,
         source_name,
-        [SCENE_KEY, CODE_KEY, SHEET_KEY, WINDOW_KEY, COMPRESSION_KEY],
+        [
+            SCENE_KEY,
+            CODE_KEY,
+            SHEET_KEY,
+            WINDOW_KEY,
+            COMPRESSION_KEY,
+            ANIMATION_KEY,
+        ],
     )?;
     let compression = compression
         .map(|text| {
@@ -268,6 +285,7 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         height,
         window,
         compression,
+        frame_of: animation.filter(|_| !animated),
     })
 }
 

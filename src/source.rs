@@ -80,6 +80,10 @@ pub struct Loaded {
     /// is the same bytes. `None` for a picture of an older playa and the
     /// other kinds of input.
     pub compression: Option<crate::picture::Compression>,
+    /// The animation a picture input is a frame of ([`Recipe::frame_of`]).
+    ///
+    /// [`Recipe::frame_of`]: crate::recipe::Recipe::frame_of
+    pub frame_of: Option<String>,
 }
 
 impl Source {
@@ -230,6 +234,7 @@ impl Source {
                     size: Some((recipe.width, recipe.height)),
                     window: recipe.window,
                     compression: recipe.compression,
+                    frame_of: recipe.frame_of,
                 });
             }
             Source::PictureBytes { bytes, name } => {
@@ -239,6 +244,7 @@ impl Source {
                     size: Some((recipe.width, recipe.height)),
                     window: recipe.window,
                     compression: recipe.compression,
+                    frame_of: recipe.frame_of,
                 });
             }
         };
@@ -247,6 +253,7 @@ impl Source {
             size: None,
             window: None,
             compression: None,
+            frame_of: None,
         })
     }
 }
@@ -366,6 +373,7 @@ mod tests {
                     size: None,
                     window: None,
                     compression: None,
+                    frame_of: None,
                 }
             );
         }

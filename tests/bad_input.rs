@@ -468,6 +468,11 @@ fn float_limits_are_quoted_without_noise() {
         ("animate --hold 100 --out a.png", "from 0 to 60"),
         ("animate --fps 60 --out a.gif", "at most 50 frames"),
         ("random --roll 1 --vary 2", "from 0 to 1"),
+        // A negative number is the flag's value, not another flag.
+        (
+            "life --density -0.1",
+            "--density -0.1 must be between 0 and 1",
+        ),
         ("render --set horizon=0 --out out", "from 0.1 to 0.9"),
         (
             "render --set horizon=0.1..0.95:3 --out out",

@@ -526,6 +526,71 @@ fn a_picture_is_made_again_with_its_own_compression_unless_one_is_given() {
     assert!(read("over.png") == read("fast.png"));
 }
 
+/// A frame of `playa animate --frames-dir` is a picture playa wrote, so it
+/// too is made again to the same bytes, keeping the animation it is a frame
+/// of; made with another seed or size it is a plain picture, and an APNG's
+/// still never claims to be a frame.
+#[test]
+fn a_frame_is_made_again_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    let frame_of = |name: &str| {
+        playa::recipe::read_recipe(&dir.path().join(name))
+            .unwrap()
+            .frame_of
+    };
+    playa_ok(
+        dir.path(),
+        &[
+            "animate",
+            "salt-flat",
+            "--frames",
+            "0..3",
+            "--size",
+            "96x54",
+            "--frames-dir",
+            "frames",
+        ],
+    );
+    playa_ok(
+        dir.path(),
+        &["render", "frames/frame-0002.png", "--out", "again.png"],
+    );
+    assert!(
+        read("again.png") == read("frames/frame-0002.png"),
+        "not the same bytes"
+    );
+    playa_ok(
+        dir.path(),
+        &[
+            "render",
+            "frames/frame-0002.png",
+            "--size",
+            "64x36",
+            "--out",
+            "small.png",
+        ],
+    );
+    assert_eq!(frame_of("small.png"), None);
+    assert!(frame_of("frames/frame-0002.png").is_some());
+    playa_ok(
+        dir.path(),
+        &[
+            "animate",
+            "salt-flat",
+            "--frames",
+            "0..3",
+            "--size",
+            "96x54",
+            "--out",
+            "anim.png",
+        ],
+    );
+    assert_eq!(frame_of("anim.png"), None);
+    playa_ok(dir.path(), &["render", "anim.png", "--out", "still.png"]);
+    assert_eq!(frame_of("still.png"), None);
+}
+
 /// Every range of `render` and `sheet` (`--seeds`, `--rolls`) follows one
 /// rule, and a range that holds nothing, counts down or lacks an end is one
 /// line naming the flag, the text and the rule, with exit 2 and no file.

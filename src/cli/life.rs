@@ -18,7 +18,8 @@ pub struct LifeArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Share of live cells in the soup, 0 to 1.
-    #[arg(long, default_value_t = playa::life::soup::DEFAULT_DENSITY)]
+    #[arg(long, default_value_t = playa::life::soup::DEFAULT_DENSITY,
+          allow_negative_numbers = true)]
     density: f64,
     /// Life-like rule: B3/S23, b3/s23 or Golly's S/B form 23/3.
     /// Default: the pattern's rule with --in, else B3/S23.

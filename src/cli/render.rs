@@ -326,6 +326,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                     name: v
                         .file_suffix()
                         .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
+                    frame_of: l.frame_of.clone().filter(|_| v.scene == l.scene),
                     scene: v.scene,
                     size: l.size,
                     window: l.window,
@@ -581,13 +582,18 @@ fn make(
     }
     let start = Instant::now();
     let (w, h) = job.size;
+    let frame_of: Vec<(&str, String)> = job
+        .frame_of
+        .iter()
+        .map(|options| (playa::animation::ANIMATION_KEY, options.clone()))
+        .collect();
     picture::write_file(path, |out| {
         picture::render_png_framed(
             out,
             &job.scene,
             (w, h),
             job.window.as_ref(),
-            &[],
+            &frame_of,
             job.compression,
         )
     })?;
