@@ -539,55 +539,25 @@ fn a_frame_is_made_again_to_the_same_bytes() {
             .unwrap()
             .frame_of
     };
+    let film = "animate salt-flat --frames 0..3 --size 96x54";
+    playa_ok(dir.path(), &words(&format!("{film} --frames-dir frames")));
     playa_ok(
         dir.path(),
-        &[
-            "animate",
-            "salt-flat",
-            "--frames",
-            "0..3",
-            "--size",
-            "96x54",
-            "--frames-dir",
-            "frames",
-        ],
-    );
-    playa_ok(
-        dir.path(),
-        &["render", "frames/frame-0002.png", "--out", "again.png"],
+        &words("render frames/frame-0002.png --out again.png"),
     );
     assert!(
         read("again.png") == read("frames/frame-0002.png"),
         "not the same bytes"
     );
-    playa_ok(
-        dir.path(),
-        &[
-            "render",
-            "frames/frame-0002.png",
-            "--size",
-            "64x36",
-            "--out",
-            "small.png",
-        ],
-    );
-    assert_eq!(frame_of("small.png"), None);
     assert!(frame_of("frames/frame-0002.png").is_some());
     playa_ok(
         dir.path(),
-        &[
-            "animate",
-            "salt-flat",
-            "--frames",
-            "0..3",
-            "--size",
-            "96x54",
-            "--out",
-            "anim.png",
-        ],
+        &words("render frames/frame-0002.png --size 64x36 --out small.png"),
     );
+    assert_eq!(frame_of("small.png"), None);
+    playa_ok(dir.path(), &words(&format!("{film} --out anim.png")));
     assert_eq!(frame_of("anim.png"), None);
-    playa_ok(dir.path(), &["render", "anim.png", "--out", "still.png"]);
+    playa_ok(dir.path(), &words("render anim.png --out still.png"));
     assert_eq!(frame_of("still.png"), None);
 }
 
