@@ -222,7 +222,7 @@ fn two_scenes_for_one_file_are_refused() {
         dir.path(),
         &["render", "--code", &a, "--code", &a, "--size", "16x9"],
     );
-    assert!(stdout(&o).starts_with("1 images"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("1 image in"), "{}", stdout(&o));
 }
 
 /// A scene with three tents: the Tent layers numbered as `--set tent#N`
