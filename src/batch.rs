@@ -126,13 +126,14 @@ impl Batch {
                     (None, _) if self.crop => Window::crop(scene.aspect, size.0, size.1),
                     (None, _) => None,
                 };
+                let compression = self.compression_of(input);
                 let key = Scene::file_stem(&input.name, seed);
                 if let Some(&first) = by_key.get(&key) {
                     let first: &Job = &jobs[first];
                     if first.scene == scene
                         && first.size == size
                         && first.window == window
-                        && first.compression == self.compression_of(input)
+                        && first.compression == compression
                     {
                         continue;
                     }
@@ -144,7 +145,6 @@ impl Batch {
                     )));
                 }
                 by_key.insert(key.clone(), jobs.len());
-                let compression = self.compression_of(input);
                 let as_it_is = seed == input.scene.seed
                     && input.size == Some(size)
                     && input.window == window
