@@ -28,12 +28,12 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
-use playa::canvas::Canvas;
 use playa::compose::Plan;
+use playa::compose::canvas::Canvas;
+use playa::explore::randomize::Locks;
+use playa::explore::variations::{self, Mode, THUMBNAIL};
 use playa::layers::{Layer, Rocks};
-use playa::picture::{self, Compression};
-use playa::randomize::Locks;
-use playa::variations::{self, Mode, THUMBNAIL};
+use playa::output::picture::{self, Compression};
 use playa::{Scene, render};
 use rayon::prelude::*;
 
@@ -67,7 +67,7 @@ fn packed(density: f32, columns: u32) -> Scene {
 /// The preview's work: fresh renders, and re-renders after one change.
 fn preview(c: &mut Criterion) {
     let (w, h) = (1280u32, 720u32);
-    let mut scenes: Vec<(String, Scene)> = playa::presets::PRESETS
+    let mut scenes: Vec<(String, Scene)> = playa::scene::presets::PRESETS
         .iter()
         .map(|p| (p.name.to_string(), p.scene().unwrap()))
         .collect();
@@ -298,7 +298,7 @@ criterion_group!(benches, preview, bench, window, grid);
 fn main() {
     // The allocator set up as the app runs it (the preview's work is
     // what these benches measure).
-    playa::allocator::keep_freed_memory();
+    playa::base::allocator::keep_freed_memory();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -15,7 +15,7 @@ fn main() {
     for (name, rule) in RULE_NAMES {
         let mut passes = [0u32; STEPS + 1];
         let mut runs = 0;
-        for preset in playa::presets::PRESETS {
+        for preset in playa::scene::presets::PRESETS {
             for seed in 1..=3 {
                 runs += 1;
                 let mut scene = preset.scene().expect("the presets load");

@@ -70,7 +70,7 @@ pub enum Error {
         reason: String,
     },
     /// A setting named by a key (`rocks.roughness=0.8`, see
-    /// [`crate::tweak`]) that cannot be set: an unknown key, a value of the
+    /// [`crate::explore::tweak`]) that cannot be set: an unknown key, a value of the
     /// wrong type, a layer the scene does not have.
     #[error("{}: {reason}", clip(key))]
     Setting {
@@ -86,14 +86,14 @@ pub enum Error {
     #[error("{0}")]
     Batch(String),
     /// A picture size playa does not draw (too thin: see
-    /// [`crate::window::check_aspect`]), or a crop it cannot make.
+    /// [`crate::compose::window::check_aspect`]), or a crop it cannot make.
     #[error("{0}")]
     InvalidSize(String),
-    /// A shard of a batch that cannot be worked out (see [`crate::shard`]).
+    /// A shard of a batch that cannot be worked out (see [`crate::batch::shard`]).
     #[error("{0}")]
     Shard(String),
     /// A batch's manifest that cannot be read or does not fit the batch
-    /// (see [`crate::manifest`]).
+    /// (see [`crate::batch::manifest`]).
     #[error("{}: {reason}", clip(&path.display().to_string()))]
     Manifest {
         /// The manifest file.
@@ -102,7 +102,7 @@ pub enum Error {
         reason: String,
     },
     /// A name a user preset cannot have, or a user preset that is not
-    /// there or cannot be kept (see [`crate::user_presets`]).
+    /// there or cannot be kept (see [`crate::source::user_presets`]).
     #[error("preset {}: {reason}", quote(name))]
     UserPreset {
         /// The preset's name as given.

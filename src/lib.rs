@@ -38,7 +38,7 @@
 //! - [`Life`], [`BitGrid`], [`Rule`]: the automaton on its own.
 //!
 //! ```
-//! let scene = playa::presets::load("death-valley")?;
+//! let scene = playa::scene::presets::load("death-valley")?;
 //! let image = playa::render(&scene, 320, 180)?;
 //! assert_eq!(image.dimensions(), (320, 180));
 //! # Ok::<(), playa::Error>(())
@@ -50,48 +50,31 @@
 
 #![warn(missing_docs)]
 
-pub mod allocator;
+// The parts, lowest first: each uses only those above it in this list
+// (docs/ARCHITECTURE.md, "Parts and their rules"; tests/architecture.rs
+// holds it).
+pub mod error;
+
 pub mod animation;
 #[cfg(feature = "app")]
 pub mod app;
-pub mod atomic;
+pub mod base;
 pub mod batch;
-pub mod canvas;
-pub mod color;
 pub mod compose;
-mod encoder;
-pub mod error;
-pub mod font;
+pub mod explore;
 pub mod layers;
 pub mod life;
-pub mod limit;
-pub mod manifest;
-pub mod math;
-pub mod noise;
-pub mod palette;
-pub mod picture;
-pub mod presets;
-pub mod randomize;
-pub mod range;
-pub mod recipe;
+pub mod output;
 pub mod scene;
 pub mod setting;
-pub mod shard;
 pub mod share;
-pub mod sheet;
-mod simd;
 pub mod source;
-pub mod tiles;
-pub mod tweak;
-pub mod user_presets;
-pub mod variations;
-pub mod window;
 
 pub use animation::Animation;
+pub use base::palette::TimeOfDay;
 pub use compose::render;
 pub use error::{Error, Result};
 pub use layers::Layer;
 pub use life::{BitGrid, Life, Rule, Topology, soup};
-pub use palette::TimeOfDay;
 pub use scene::Scene;
 pub use source::Source;

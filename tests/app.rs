@@ -129,7 +129,7 @@ fn loading_a_preset_changes_the_scene() {
     settle(&mut h);
     h.get_by_label("night-under-stars").click();
     settle(&mut h);
-    let night = playa::presets::load("night-under-stars").unwrap();
+    let night = playa::scene::presets::load("night-under-stars").unwrap();
     assert_ne!(night, before);
     assert_eq!(h.state().scene(), &night);
     assert_eq!(h.state().state.preset, "night-under-stars");
@@ -213,7 +213,7 @@ fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
     // A link pasted on the window loads its scene; the field follows it.
     let other = Scene {
         seed: 4321,
-        ..playa::presets::load("golden-hour").unwrap()
+        ..playa::scene::presets::load("golden-hour").unwrap()
     };
     let link = playa::share::link("https://elsewhere.example/#old", &other).unwrap();
     h.event(egui::Event::Paste(format!(" {link}\n")));
@@ -286,7 +286,7 @@ fn dropping_a_preset_or_picture_loads_it_and_anything_else_is_refused() {
     drop_file(&mut h, &preset);
     assert_eq!(
         h.state().scene(),
-        &playa::presets::load("badlands").unwrap()
+        &playa::scene::presets::load("badlands").unwrap()
     );
 
     let scene = Scene {
@@ -295,7 +295,7 @@ fn dropping_a_preset_or_picture_loads_it_and_anything_else_is_refused() {
     };
     let png = dir.path().join("picture.png");
     let image = playa::render(&scene, 64, 36).unwrap();
-    playa::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
+    playa::output::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
     drop_file(&mut h, &png);
     assert_eq!(h.state().scene(), &scene);
 }
@@ -470,7 +470,12 @@ fn the_last_scene_and_settings_come_back_after_a_restart() {
     let saved: AppState = eframe::get_value(&storage, "playa-app").expect("state stored");
     let restarted = PlayaApp::from_storage(Some(&storage));
     assert_eq!(restarted.state, saved);
-    assert!(restarted.state.locks.is_locked(playa::randomize::SEED));
+    assert!(
+        restarted
+            .state
+            .locks
+            .is_locked(playa::explore::randomize::SEED)
+    );
     assert_ne!(restarted.scene().seed, Scene::default().seed);
 
     // A stored scene that no longer validates falls back to the default.

@@ -27,7 +27,7 @@ fn click_away(h: &mut Harness<'_, PlayaApp>) {
 fn a_share_code_typed_without_enter_loads_when_the_field_is_left() {
     let mut h = harness();
     let before = h.state().scene().clone();
-    let night = playa::presets::load("night-under-stars").unwrap();
+    let night = playa::scene::presets::load("night-under-stars").unwrap();
     let code = playa::share::encode(&night);
 
     type_into(&mut h, "Share", &code);

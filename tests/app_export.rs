@@ -93,7 +93,7 @@ fn another_aspect_asks_to_crop_and_the_crop_is_playa_render_s() {
         std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
         "the app's crop differs from `playa render --crop`"
     );
-    let recipe = playa::recipe::read_recipe(&out).unwrap();
+    let recipe = playa::output::recipe::read_recipe(&out).unwrap();
     assert_eq!(
         recipe.window.map(|w| w.to_string()).as_deref(),
         Some("108x108+42+0 of 192x108")

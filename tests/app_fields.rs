@@ -24,7 +24,10 @@ fn harness_on(preset: &str) -> Harness<'static, PlayaApp> {
     settle(&mut h);
     h.get_by_label(preset).click();
     settle(&mut h);
-    assert_eq!(h.state().scene(), &playa::presets::load(preset).unwrap());
+    assert_eq!(
+        h.state().scene(),
+        &playa::scene::presets::load(preset).unwrap()
+    );
     h
 }
 
@@ -98,7 +101,7 @@ fn the_share_field_shows_the_scenes_code_after_a_bad_code_or_a_pasted_scene() {
 fn a_share_code_typed_by_hand_is_checked_on_enter_not_on_every_key() {
     let mut h = harness_with(AppState::default());
     let before = h.state().scene().clone();
-    let night = playa::presets::load("night-under-stars").unwrap();
+    let night = playa::scene::presets::load("night-under-stars").unwrap();
     let code = playa::share::encode(&night);
 
     // Half a code: nothing loads and nothing complains while typing.
@@ -338,7 +341,7 @@ fn the_preset_box_says_edited_or_where_the_scene_came_from_and_messages_expire()
         ..Scene::default()
     };
     let image = playa::render(&scene, 64, 36).unwrap();
-    playa::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
+    playa::output::picture::write_png(&png, &image, &scene, &[], Default::default()).unwrap();
     drop_file(&mut h, &png);
     assert_eq!(h.state().scene(), &scene);
     assert_eq!(preset_box(&h), "evening");

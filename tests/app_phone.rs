@@ -222,7 +222,7 @@ fn a_wide_window_keeps_the_side_panel() {
 #[test]
 fn a_link_to_a_preset_s_exact_code_is_named_after_the_preset() {
     let mut h = phone();
-    let valley = playa::presets::load("death-valley").unwrap();
+    let valley = playa::scene::presets::load("death-valley").unwrap();
     let edited = playa::scene::Scene {
         seed: valley.seed + 1,
         ..valley.clone()

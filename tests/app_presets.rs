@@ -16,7 +16,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
 use playa::scene::Scene;
-use playa::user_presets::Store;
+use playa::source::user_presets::Store;
 
 /// The app on the default scene, its presets in `folder`.
 fn app_in(folder: &Path) -> Harness<'static, PlayaApp> {
@@ -77,7 +77,7 @@ fn a_scene_saved_as_a_preset_is_picked_again_by_its_name() {
     h.get_by_label("🔀 New scene").click();
     settle(&mut h);
     let kept = h.state().scene().clone();
-    assert_ne!(kept, playa::presets::load("badlands").unwrap());
+    assert_ne!(kept, playa::scene::presets::load("badlands").unwrap());
 
     h.get_by_label("Save as preset…").click();
     h.run();
@@ -152,14 +152,14 @@ fn the_picker_shows_a_thumbnail_of_every_preset() {
     let folder = dir.path().join("presets");
     let mine = Scene {
         seed: 12,
-        ..playa::presets::load("salt-flat").unwrap()
+        ..playa::scene::presets::load("salt-flat").unwrap()
     };
     Store::in_folder(&folder)
         .save("mine", &mine, "", false)
         .unwrap();
     let mut h = app_in(&folder);
     open_picker(&mut h);
-    let mut scenes: Vec<Scene> = playa::presets::PRESETS
+    let mut scenes: Vec<Scene> = playa::scene::presets::PRESETS
         .iter()
         .map(|p| p.scene().unwrap())
         .collect();
@@ -171,7 +171,7 @@ fn the_picker_shows_a_thumbnail_of_every_preset() {
         std::thread::sleep(Duration::from_millis(10));
     }
     h.run();
-    for p in playa::presets::PRESETS {
+    for p in playa::scene::presets::PRESETS {
         h.get_by_label(&format!("Thumbnail of {}", p.name));
     }
     h.get_by_label("Thumbnail of mine");
@@ -180,7 +180,7 @@ fn the_picker_shows_a_thumbnail_of_every_preset() {
     settle(&mut h);
     assert_eq!(
         h.state().scene(),
-        &playa::presets::load("golden-hour").unwrap()
+        &playa::scene::presets::load("golden-hour").unwrap()
     );
     assert_eq!(preset_box(&h), "golden-hour");
 }

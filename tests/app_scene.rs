@@ -13,7 +13,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
 use playa::layers::Layer;
 use playa::scene::Scene;
-use playa::{presets, randomize, share};
+use playa::{explore::randomize, scene::presets, share};
 
 #[test]
 fn a_preset_s_exact_code_is_named_after_the_preset() {

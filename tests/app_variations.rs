@@ -16,9 +16,9 @@ use egui_kittest::kittest::Queryable;
 use playa::app::PlayaApp;
 use playa::app::job::fingerprint;
 use playa::app::variations::GridMode;
-use playa::randomize::Locks;
+use playa::explore::randomize::Locks;
+use playa::explore::variations::{self, Mode, PAGE, THUMBNAIL};
 use playa::scene::Scene;
-use playa::variations::{self, Mode, PAGE, THUMBNAIL};
 
 /// Runs frames until the grid's page around the current scene is whole
 /// and the preview of the scene is on screen (the workers render on
@@ -109,7 +109,7 @@ fn a_click_adopts_that_candidate_and_undo_restores_the_scene() {
         said,
         Some(format!(
             "Variation 6 is the scene: {}",
-            playa::randomize::describe(&before, &chosen)
+            playa::explore::randomize::describe(&before, &chosen)
         ))
     );
     wait_grid(&mut h);

@@ -194,7 +194,7 @@ fn the_8k_option_states_the_memory_the_streamed_export_takes() {
     settle(&mut h);
     h.get_by_label("8K").click();
     h.run();
-    let mib = playa::picture::streamed_bytes(7680) as f64 / f64::from(1 << 20);
+    let mib = playa::output::picture::streamed_bytes(7680) as f64 / f64::from(1 << 20);
     h.get_by_label_contains(&format!(
         "7680 × 4320 pixels, written strip by strip: at most {mib:.0} MiB while rendering"
     ));

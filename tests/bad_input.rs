@@ -10,9 +10,9 @@ use std::path::Path;
 
 use common::cli::command;
 use playa::life::rle;
-use playa::picture::{self, Compression};
-use playa::recipe;
-use playa::{Scene, presets, share};
+use playa::output::picture::{self, Compression};
+use playa::output::recipe;
+use playa::{Scene, scene::presets, share};
 use proptest::prelude::*;
 
 /// The loaders, over bytes: `Ok` with the scene (or nothing for RLE).

@@ -12,7 +12,7 @@ use std::process::Output;
 use common::cli::{playa, playa_ok, stderr, words};
 use image::AnimationDecoder;
 use image::codecs::png::PngDecoder;
-use playa::{Scene, presets};
+use playa::{Scene, scene::presets};
 
 /// Runs `playa animate args…` in `dir`, which must succeed.
 fn animate(dir: &Path, args: &[&str]) -> Output {

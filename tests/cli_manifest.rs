@@ -21,7 +21,7 @@ fn record_file(dir: &Path, number: usize, file: &str, like: &Path) {
         .map(String::from)
         .collect();
     let mut entry: serde_json::Value = serde_json::from_str(&lines[number - 1]).unwrap();
-    let (sha256, bytes) = playa::manifest::hash_file(like).unwrap();
+    let (sha256, bytes) = playa::batch::manifest::hash_file(like).unwrap();
     entry["file"] = file.into();
     entry["sha256"] = sha256.into();
     entry["bytes"] = bytes.into();
@@ -130,12 +130,12 @@ fn a_rerun_renders_a_lost_or_changed_picture_again_and_says_so() {
         std::fs::remove_file(d.join("b").join(lost)).unwrap();
         flip_a_pixel_byte(&d.join("b").join(changed));
         assert!(
-            playa::recipe::read_texts(
+            playa::output::recipe::read_texts(
                 std::fs::File::open(d.join("b").join(changed))
                     .map(std::io::BufReader::new)
                     .unwrap(),
                 "",
-                [playa::recipe::CODE_KEY],
+                [playa::output::recipe::CODE_KEY],
             )
             .unwrap()[0]
                 .is_some()

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use common::cli::{assert_stderr_has, assert_stdout_has, command, playa_ok, stderr, text};
 use playa::scene::Scene;
-use playa::user_presets::{CONFIG_DIR_VAR, Store};
+use playa::source::user_presets::{CONFIG_DIR_VAR, Store};
 
 /// The presets folder of a test's config folder in `dir`.
 fn presets_folder(dir: &Path) -> PathBuf {
@@ -20,7 +20,7 @@ fn presets_folder(dir: &Path) -> PathBuf {
 fn mine() -> Scene {
     Scene {
         seed: 31,
-        ..playa::presets::load("boulder-field").unwrap()
+        ..playa::scene::presets::load("boulder-field").unwrap()
     }
 }
 
@@ -44,7 +44,7 @@ fn a_users_preset_renders_by_its_name() {
     let d = dir.path();
     playa_ok(d, &["render", "my dunes", "--size", "64x36"]);
     let png = d.join("my dunes-31.png");
-    let recipe = playa::recipe::read_recipe(&png).unwrap();
+    let recipe = playa::output::recipe::read_recipe(&png).unwrap();
     assert_eq!(recipe.scene, mine());
     // In any letter case, and with another seed.
     playa_ok(d, &["render", "My Dunes", "--seed", "4", "--size", "64x36"]);
@@ -60,7 +60,7 @@ fn the_list_shows_the_users_presets_after_the_shipped_ones() {
     let o = playa_ok(dir.path(), &["render", "--list"]);
     let out = text(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
-    let shipped = playa::presets::PRESETS.len();
+    let shipped = playa::scene::presets::PRESETS.len();
     assert!(lines[0].starts_with("death-valley "), "{out}");
     assert_eq!(lines[shipped], "", "{out}");
     let folder = presets_folder(dir.path());
@@ -113,7 +113,7 @@ fn bad_names_and_bad_presets_are_one_line_and_a_failure() {
     assert_stderr_has(&o, "broken.ron: line 1");
     // A file named as a shipped preset never hides it.
     playa_ok(d, &["render", "death-valley", "--size", "64x36"]);
-    let recipe = playa::recipe::read_recipe(&d.join("death-valley-1.png")).unwrap();
+    let recipe = playa::output::recipe::read_recipe(&d.join("death-valley-1.png")).unwrap();
     assert_eq!(recipe.scene, Scene::default());
     let o = playa_ok(d, &["render", "--list"]);
     assert_stderr_has(

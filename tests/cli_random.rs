@@ -4,8 +4,8 @@
 mod common;
 
 use common::cli::{assert_stderr_has, playa, playa_ok, stderr, text, words};
-use playa::randomize::{self, Locks};
-use playa::{Scene, presets};
+use playa::explore::randomize::{self, Locks};
+use playa::{Scene, scene::presets};
 
 /// The scene `playa random args…` printed (quantized, as every scene read
 /// is: New scene rolls floats to 0.001, finer than some settings keep).
@@ -82,7 +82,7 @@ fn the_printed_scene_renders_back() {
     );
     std::fs::write(d.join("rolled.ron"), &out).unwrap();
     playa_ok(d, &words("render rolled.ron --size 48x27 --out rolled.png"));
-    let recipe = playa::recipe::read_recipe(&d.join("rolled.png")).unwrap();
+    let recipe = playa::output::recipe::read_recipe(&d.join("rolled.png")).unwrap();
     assert_eq!(recipe.scene, scene);
     // And the share code of it is the code printed.
     let o = playa_ok(d, &["share", "rolled.ron"]);

@@ -25,7 +25,7 @@ fn list_names_every_preset_with_its_whole_description() {
     let out = String::from_utf8_lossy(&o.stdout);
     // Not a terminal: one line a preset, nothing cut; then the user's
     // (none here).
-    let shipped = playa::presets::PRESETS.len();
+    let shipped = playa::scene::presets::PRESETS.len();
     assert_eq!(out.lines().count(), shipped + 2, "{out}");
     assert!(
         out.lines()
@@ -34,7 +34,7 @@ fn list_names_every_preset_with_its_whole_description() {
             .starts_with("Yours, in "),
         "{out}"
     );
-    for p in playa::presets::PRESETS {
+    for p in playa::scene::presets::PRESETS {
         let line = format!("{:<20} {}", p.name, p.description());
         assert!(out.lines().any(|l| l == line), "{line:?} not in:\n{out}");
     }
@@ -66,7 +66,8 @@ fn batch_of_presets_and_seeds_into_a_directory() {
         ]
     );
     // The recipe carries the seed it was rendered with.
-    let recipe = playa::recipe::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
+    let recipe =
+        playa::output::recipe::read_recipe(&dir.path().join("out/salt-flat-6.png")).unwrap();
     assert_eq!(
         (recipe.scene.seed, recipe.width, recipe.height),
         (6, 48, 27)
@@ -128,7 +129,7 @@ fn a_picture_re_renders_at_its_own_size_without_size() {
     playa_ok(dir.path(), &words("render b.png --seeds 3..5 --out seeds"));
     for seed in [3, 4] {
         let path = dir.path().join(format!("seeds/b-{seed}.png"));
-        let recipe = playa::recipe::read_recipe(&path).unwrap();
+        let recipe = playa::output::recipe::read_recipe(&path).unwrap();
         assert_eq!(
             (recipe.width, recipe.height, recipe.scene.seed),
             (300, 169, seed)
@@ -138,7 +139,7 @@ fn a_picture_re_renders_at_its_own_size_without_size() {
         dir.path(),
         &words("render b.png --size 64x36 --out small.png"),
     );
-    let recipe = playa::recipe::read_recipe(&dir.path().join("small.png")).unwrap();
+    let recipe = playa::output::recipe::read_recipe(&dir.path().join("small.png")).unwrap();
     assert_eq!((recipe.width, recipe.height), (64, 36));
 }
 
@@ -189,7 +190,7 @@ fn links_render_like_their_codes_and_bad_ones_are_named() {
     let d = dir.path();
     let scene = playa::Scene {
         seed: 21,
-        ..playa::presets::load("badlands").unwrap()
+        ..playa::scene::presets::load("badlands").unwrap()
     };
     let link = playa::share::link("https://example.org/playa/", &scene).unwrap();
     let o = playa(
@@ -309,7 +310,7 @@ fn a_crop_is_the_scene_s_picture_cut_and_renders_again_to_the_same_bytes() {
         &words("render badlands --size 96x54 --out full.png"),
     );
     let crop = dir.path().join("crop.png");
-    let recipe = playa::recipe::read_recipe(&crop).unwrap();
+    let recipe = playa::output::recipe::read_recipe(&crop).unwrap();
     let window = recipe.window.expect("the crop is recorded");
     assert_eq!(window.to_string(), "54x54+21+0 of 96x54");
     // The middle of the scene's own picture, not the scene laid out square.
@@ -378,7 +379,7 @@ fn a_window_is_that_rectangle_of_the_picture_and_renders_again_to_the_same_bytes
             cut,
             "{compression}"
         );
-        let recipe = playa::recipe::read_recipe(&window).unwrap();
+        let recipe = playa::output::recipe::read_recipe(&window).unwrap();
         assert_eq!(
             recipe.window.expect("the window is recorded").to_string(),
             "30x20+10+7 of 96x54"
@@ -474,7 +475,10 @@ fn the_shipped_pictures_make_themselves_again() {
     playa_ok(dir.path(), &args);
     for asset in &shipped {
         let asset = std::path::Path::new(asset);
-        let seed = playa::recipe::read_recipe(asset).unwrap().scene.seed;
+        let seed = playa::output::recipe::read_recipe(asset)
+            .unwrap()
+            .scene
+            .seed;
         let stem = asset.file_stem().unwrap().to_string_lossy();
         let again = std::fs::read(dir.path().join(format!("{stem}-{seed}.png"))).unwrap();
         assert!(
@@ -506,7 +510,7 @@ fn a_picture_is_made_again_with_its_own_compression_unless_one_is_given() {
                 &made,
             ],
         );
-        let recorded = playa::recipe::read_recipe(&dir.path().join(&made)).unwrap();
+        let recorded = playa::output::recipe::read_recipe(&dir.path().join(&made)).unwrap();
         assert_eq!(recorded.compression.map(|c| c.name()), Some(c));
         playa_ok(dir.path(), &["render", &made, "--out", &again]);
         assert!(read(&made) == read(&again), "{c}: not the same bytes");
@@ -535,7 +539,7 @@ fn a_frame_is_made_again_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
     let frame_of = |name: &str| {
-        playa::recipe::read_recipe(&dir.path().join(name))
+        playa::output::recipe::read_recipe(&dir.path().join(name))
             .unwrap()
             .frame_of
     };

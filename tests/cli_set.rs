@@ -6,7 +6,7 @@ mod common;
 
 use common::cli::{assert_stderr_has, files, playa, playa_ok, stderr, words};
 use playa::Layer;
-use playa::recipe::read_recipe;
+use playa::output::recipe::read_recipe;
 
 fn roughness(scene: &playa::Scene) -> Vec<f32> {
     scene
@@ -43,7 +43,7 @@ fn set_changes_the_rendered_scene() {
             .all(|l| l.name() != "tent" || !l.visible())
     );
     // The same scene as the edited preset's RON, byte for byte.
-    let mut expected = playa::presets::load("salt-flat").unwrap();
+    let mut expected = playa::scene::presets::load("salt-flat").unwrap();
     expected.time = playa::TimeOfDay::Dusk;
     expected.automaton.density = 0.5;
     assert_eq!(scene.automaton, expected.automaton);

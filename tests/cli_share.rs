@@ -7,7 +7,7 @@ mod common;
 use std::process::Output;
 
 use common::cli::{playa, playa_ok, stderr, words};
-use playa::{Scene, presets, recipe, share};
+use playa::{Scene, output::recipe, scene::presets, share};
 
 /// What a run printed on standard output, without the blanks around it.
 fn stdout(o: &Output) -> String {

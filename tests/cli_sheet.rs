@@ -6,9 +6,9 @@ mod common;
 use std::path::Path;
 
 use common::cli::{assert_stderr_has, playa, playa_ok, stderr, text, words};
-use playa::randomize::{self, Locks};
-use playa::sheet::{self, Cell, Layout};
-use playa::{Scene, presets, share};
+use playa::explore::randomize::{self, Locks};
+use playa::explore::sheet::{self, Cell, Layout};
+use playa::{Scene, scene::presets, share};
 
 /// The (code, label) lines of the sheet at `path`.
 fn entries(path: &Path) -> Vec<(String, String)> {

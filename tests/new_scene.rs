@@ -6,7 +6,7 @@
 //! `PLAYA_ROLLS_REPORT=DIR` also writes every roll's picture into `DIR` and
 //! prints each roll's figures, for looking at contact sheets.
 
-use playa::randomize::{self, Locks};
+use playa::explore::randomize::{self, Locks};
 use playa::{Layer, Scene};
 
 /// The size the figures are measured at.
@@ -56,7 +56,7 @@ fn inside((sky, floor): (f64, f64)) -> bool {
 
 #[test]
 fn the_presets_are_inside_the_envelope() {
-    for p in playa::presets::PRESETS {
+    for p in playa::scene::presets::PRESETS {
         let cover = rock_cover(&p.scene().unwrap());
         eprintln!("{}: {cover:?}", p.name);
         assert!(inside(cover), "{}: {cover:?}", p.name);
@@ -69,7 +69,7 @@ fn new_scenes_stay_inside_the_presets_envelope() {
     let rolls = 200;
     let locks = Locks::default();
     let mut failures = Vec::new();
-    for p in playa::presets::PRESETS {
+    for p in playa::scene::presets::PRESETS {
         let preset = p.scene().unwrap();
         let covers: Vec<(f64, f64)> = {
             use rayon::prelude::*;
@@ -142,7 +142,7 @@ fn the_stronger_the_vary_the_farther_the_picture() {
     let strengths = [0.0, 0.15, 0.4, 1.0];
     let mut means = Vec::new();
     for strength in strengths {
-        let total: f64 = playa::presets::PRESETS
+        let total: f64 = playa::scene::presets::PRESETS
             .par_iter()
             .map(|p| {
                 let scene = p.scene().unwrap();
@@ -155,7 +155,7 @@ fn the_stronger_the_vary_the_farther_the_picture() {
                     .sum::<f64>()
             })
             .sum();
-        means.push(total / (12 * playa::presets::PRESETS.len()) as f64);
+        means.push(total / (12 * playa::scene::presets::PRESETS.len()) as f64);
     }
     println!("mean pixel distance by strength {strengths:?}: {means:.2?}");
     assert!(

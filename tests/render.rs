@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use common::threads::with_threads;
 use image::RgbaImage;
-use playa::picture::{self, Compression};
-use playa::recipe;
-use playa::{Scene, presets, render};
+use playa::output::picture::{self, Compression};
+use playa::output::recipe;
+use playa::{Scene, render, scene::presets};
 
 /// FNV-1a (64-bit) of the picture's size and RGBA bytes.
 fn fnv64(image: &RgbaImage) -> u64 {

@@ -1,6 +1,6 @@
 //! Scenes survive RON: any valid scene written and read back is the same.
 
-use playa::color::Rgb;
+use playa::base::color::Rgb;
 use playa::layers::{Floor, Layer, Ranges, Rocks, Sky, Spiral, Tent};
 use playa::scene::Automaton;
 use playa::{Rule, Scene, TimeOfDay, Topology};
@@ -220,7 +220,7 @@ proptest! {
 
 #[test]
 fn every_preset_round_trips() {
-    for p in playa::presets::PRESETS {
+    for p in playa::scene::presets::PRESETS {
         let scene = p.scene().unwrap();
         assert_eq!(Scene::from_ron(&scene.to_ron(), p.name).unwrap(), scene);
     }

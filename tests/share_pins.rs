@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use playa::{Scene, presets, share};
+use playa::{Scene, scene::presets, share};
 use serde::{Deserialize, Serialize};
 
 /// One pinned code and the scene it decodes to.

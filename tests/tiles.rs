@@ -212,7 +212,7 @@ fn three_shards_make_the_pyramid_of_one_byte_for_byte_and_reruns_skip_done_tiles
     // Each shard's manifest records its own tiles, each tile once.
     let mut recorded = Vec::new();
     for i in 1..=3 {
-        let m = playa::manifest::Manifest::read(
+        let m = playa::batch::manifest::Manifest::read(
             &d.join(format!("three/playa-manifest-{i}-of-3.jsonl")),
         )
         .unwrap();

@@ -214,7 +214,7 @@ fn the_page_opens_the_scene_in_its_link() {
     let base = serve(site);
     let shots = root().join("target/web-shots");
     std::fs::create_dir_all(&shots).unwrap();
-    let code = |preset: &str| playa::share::encode(&playa::presets::load(preset).unwrap());
+    let code = |preset: &str| playa::share::encode(&playa::scene::presets::load(preset).unwrap());
 
     let night = screenshot(
         &format!("{base}/index.html#{}", code("night-under-stars")),
@@ -281,7 +281,7 @@ fn the_page_fits_a_phone_and_a_desktop() {
     std::fs::create_dir_all(&shots).unwrap();
     let url = format!(
         "{base}/index.html#{}",
-        playa::share::encode(&playa::presets::load("death-valley").unwrap())
+        playa::share::encode(&playa::scene::presets::load("death-valley").unwrap())
     );
 
     // A phone: the picture fills the width, the sky across all of it,
@@ -395,8 +395,8 @@ fn exports_run_in_a_worker_and_make_the_native_bytes() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
     }
-    let scene = playa::presets::load("golden-hour").unwrap();
-    let window = playa::window::Window::crop(scene.aspect, 200, 200).unwrap();
+    let scene = playa::scene::presets::load("golden-hour").unwrap();
+    let window = playa::compose::window::Window::crop(scene.aspect, 200, 200).unwrap();
     let options = playa::animation::Options {
         last: 3,
         format: playa::animation::Format::Gif,

@@ -7,7 +7,7 @@
 use image::RgbaImage;
 use playa::compose::Plan;
 use playa::layers::{Layer, Rocks};
-use playa::{Scene, presets, render};
+use playa::{Scene, render, scene::presets};
 
 /// A seeded stream of numbers (xorshift64*): the same windows every run.
 struct Dice(u64);

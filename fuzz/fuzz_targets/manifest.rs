@@ -6,7 +6,7 @@
 use std::path::{Component, Path};
 
 use libfuzzer_sys::fuzz_target;
-use playa::manifest::Manifest;
+use playa::batch::manifest::Manifest;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(m) = Manifest::from_bytes(data, Path::new("fuzz.jsonl")) else {

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use playa::recipe;
+use playa::output::recipe;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(recipe) = recipe::decode_recipe(data, "fuzz.png") {

@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 use super::{ANIMATION_KEY, Animation, Format, Options, Progress};
+use crate::batch::manifest::{Entry, Found, FramesRecord, Header, OtherBatch, Writer};
+use crate::batch::shard::Shard;
 use crate::batch::{BatchRecord, InputRecord};
 use crate::error::{Error, Result, clip};
-use crate::manifest::{Entry, Found, FramesRecord, Header, OtherBatch, Writer};
-use crate::picture::Compression;
+use crate::output::picture::Compression;
 use crate::scene::Scene;
-use crate::shard::Shard;
 use crate::source::Source;
 
 /// The file name of the frame of generation `g`: `frame-0012.png` (four
@@ -62,7 +62,7 @@ impl FrameFile {
     /// Reads the recipe and options of the frame at `path`, named for
     /// generation `generation`.
     fn read(path: &Path, generation: u32) -> Result<FrameFile> {
-        let recipe = crate::recipe::read_recipe(path)?;
+        let recipe = crate::output::recipe::read_recipe(path)?;
         let not_a_frame = || Error::Png {
             source_name: path.display().to_string(),
             reason: "not a frame of `playa animate --frames-dir`: it has no animation options"
@@ -111,7 +111,7 @@ impl Animation {
     /// key, [`Shard::owns`]) into `dir`, which must exist, each frame a PNG
     /// with its recipe ([`frame_file_name`]), written atomically, and
     /// records each in the shard's manifest there, as a batch's pictures
-    /// are ([`crate::manifest`]): a task run again makes only the frames it
+    /// are ([`crate::batch::manifest`]): a task run again makes only the frames it
     /// had not, or whose file is gone or changed, and `playa manifest
     /// check` checks the folder. A manifest there of another animation is
     /// an error, and nothing is written. The automaton runs through every
@@ -188,8 +188,8 @@ impl Animation {
             let path = dir.join(&file);
             let scene = self.frame_scene(g);
             self.draw(&plan, &mut image)?;
-            crate::picture::write_png(&path, &image, &scene, &options, Compression::Fast)?;
-            let (sha256, bytes) = crate::manifest::hash_file(&path)?;
+            crate::output::picture::write_png(&path, &image, &scene, &options, Compression::Fast)?;
+            let (sha256, bytes) = crate::batch::manifest::hash_file(&path)?;
             manifest.record(&Entry {
                 key: file.trim_end_matches(".png").to_string(),
                 code: crate::share::encode(&scene),

@@ -47,8 +47,8 @@
 //! - `apng.rs`, `gif.rs`, `colormap.rs`: the two formats' files and the
 //!   GIF's palette.
 //!
-//! [`SCENE_KEY`]: crate::recipe::SCENE_KEY
-//! [`CODE_KEY`]: crate::recipe::CODE_KEY
+//! [`SCENE_KEY`]: crate::output::recipe::SCENE_KEY
+//! [`CODE_KEY`]: crate::output::recipe::CODE_KEY
 
 mod apng;
 mod cells;

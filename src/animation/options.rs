@@ -9,8 +9,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, quote};
-use crate::limit::Limit;
 use crate::scene::{MAX_GENERATIONS, Scene};
+use crate::setting::limit::Limit;
 use crate::setting::round_to;
 use crate::source::Source;
 
@@ -218,7 +218,7 @@ impl Options {
             source_name: source_name.to_string(),
             reason,
         };
-        if text.len() > crate::recipe::MAX_TEXT_BYTES {
+        if text.len() > crate::output::recipe::MAX_TEXT_BYTES {
             return Err(fail("animation options are too long".into()));
         }
         let options: Options = crate::error::from_ron(text, 8).map_err(fail)?;
@@ -300,11 +300,12 @@ pub fn read_options(source: &Source) -> Result<Option<Options>> {
         Source::Picture(path) => {
             let name = path.display().to_string();
             let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-            let text = crate::recipe::read_text(BufReader::new(file), &name, ANIMATION_KEY)?;
+            let text =
+                crate::output::recipe::read_text(BufReader::new(file), &name, ANIMATION_KEY)?;
             (text, name)
         }
         Source::PictureBytes { bytes, name } => (
-            crate::recipe::read_text(Cursor::new(bytes), name, ANIMATION_KEY)?,
+            crate::output::recipe::read_text(Cursor::new(bytes), name, ANIMATION_KEY)?,
             name.clone(),
         ),
         _ => return Ok(None),

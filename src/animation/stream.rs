@@ -235,7 +235,7 @@ pub(super) fn write_file_with(
     write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<bool>,
 ) -> Result<bool> {
     let mut failure = None;
-    let result = crate::atomic::write_atomically_with(path, |file| {
+    let result = crate::base::atomic::write_atomically_with(path, |file| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
         match write(&mut out) {
             Ok(true) => out.flush(),

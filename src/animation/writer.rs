@@ -48,7 +48,7 @@ impl Animation {
         let mut first_frame = None;
         let (framer, sink) = match self.options.format {
             Format::Apng => {
-                let texts = crate::picture::texts(
+                let texts = crate::output::picture::texts(
                     &self.scene,
                     &[(ANIMATION_KEY, self.options.to_ron())],
                     None,

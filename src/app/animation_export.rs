@@ -24,8 +24,8 @@ use super::export_dialog::deliver_worker_result;
 use super::export_dialog::on_thread;
 use super::export_dialog::{Dialog, Exporter, Run};
 use crate::animation::{self, Animation, Format, Options};
+use crate::compose::window::{Window, check_aspect};
 use crate::scene::{MAX_GENERATIONS, Scene};
-use crate::window::{Window, check_aspect};
 
 /// Named animation sizes, by the picture's longer side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -320,7 +320,7 @@ impl Exporter for AnimationExport {
         }
         let (w, h) = settings.pixels(scene);
         ui.weak(format!("{w} × {h} pixels"));
-        if let Err(e) = crate::window::check_aspect(w, h) {
+        if let Err(e) = crate::compose::window::check_aspect(w, h) {
             ui.colored_label(ui.visuals().error_fg_color, e.to_string());
         } else if Window::crop(scene.aspect, w, h).is_some() {
             // Animations are not cropped: the size or the scene must change.

@@ -21,8 +21,8 @@ use super::form::{
 use super::presets::Presets;
 use super::{AppState, WEB_URL_VAR};
 use crate::Rule;
-use crate::palette::TimeOfDay;
-use crate::randomize::{self, Locks};
+use crate::base::palette::TimeOfDay;
+use crate::explore::randomize::{self, Locks};
 use crate::scene::{self, RULE_NAMES, Scene};
 use crate::setting;
 use crate::share;
@@ -111,7 +111,7 @@ pub struct Controls {
 
 impl Controls {
     /// Controls showing `scene`, the user's presets in `store`.
-    pub fn new(scene: &Scene, store: crate::user_presets::Store) -> Self {
+    pub fn new(scene: &Scene, store: crate::source::user_presets::Store) -> Self {
         Controls {
             rule_text: scene.automaton.rule.to_string(),
             rule_error: None,

@@ -1,7 +1,7 @@
 //! "Export PNG…": a size, a file, and a background job with a progress bar
 //! and Cancel.
 //!
-//! The job renders and encodes with [`crate::picture::render_png`], as
+//! The job renders and encodes with [`crate::output::picture::render_png`], as
 //! `playa render` does, so the file is byte-identical to the command line's
 //! for the same scene and size, and carries the scene's recipe. The picture
 //! is rendered strip by strip straight into the file (an 8K export never
@@ -22,8 +22,8 @@ use super::export_dialog::deliver_worker_result;
 #[cfg(not(target_arch = "wasm32"))]
 use super::export_dialog::on_thread;
 use super::export_dialog::{Dialog, Exporter, Run};
+use crate::compose::window::{Window, aspect_text, check_aspect};
 use crate::scene::Scene;
-use crate::window::{Window, aspect_text, check_aspect};
 
 /// Named export sizes, by the picture's longer side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,19 +149,19 @@ pub fn export_png(
     written: &AtomicU64,
 ) -> crate::Result<bool> {
     let mut failure = None;
-    let result = crate::atomic::write_atomically_with(path, |file| {
+    let result = crate::base::atomic::write_atomically_with(path, |file| {
         let mut out = Watched {
             inner: std::io::BufWriter::with_capacity(1 << 20, file),
             cancel,
             written,
         };
-        crate::picture::render_png_framed(
+        crate::output::picture::render_png_framed(
             &mut out,
             scene,
             size,
             window,
             &[],
-            crate::picture::Compression::default(),
+            crate::output::picture::Compression::default(),
         )
         .map_err(|e| {
             let message = e.to_string();
@@ -284,7 +284,7 @@ impl Exporter for PngExport {
         }
         let (w, h) = settings.pixels(scene);
         // Written strip by strip: memory follows the width only.
-        let mib = crate::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
+        let mib = crate::output::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
         let memory = if cfg!(target_arch = "wasm32") {
             format!("at most {mib:.0} MiB while rendering, and the file")
         } else {

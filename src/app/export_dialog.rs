@@ -290,7 +290,7 @@ impl<E: Exporter> Dialog<E> {
         let Some(result) = task.run.advance() else {
             return;
         };
-        let took = crate::picture::duration_text(task.started.elapsed());
+        let took = crate::output::picture::duration_text(task.started.elapsed());
         #[cfg(not(target_arch = "wasm32"))]
         let (saved, name) = ("Saved", task.path.display().to_string());
         #[cfg(target_arch = "wasm32")]

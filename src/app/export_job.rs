@@ -6,10 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::animation::{Animation, Options};
+use crate::compose::window::Window;
 use crate::error::Result;
-use crate::picture::{Compression, render_png_framed};
+use crate::output::picture::{Compression, render_png_framed};
 use crate::scene::Scene;
-use crate::window::Window;
 
 /// What a worker makes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -136,14 +136,21 @@ mod tests {
 
     #[test]
     fn a_png_job_makes_the_bytes_of_a_png_render_and_reports_its_growth() {
-        let scene = crate::presets::load("golden-hour").unwrap();
+        let scene = crate::scene::presets::load("golden-hour").unwrap();
         let job = ExportJob::png(&scene, (320, 180), None);
         let job = ExportJob::from_text(&job.to_text()).unwrap();
         let mut seen = Vec::new();
         let bytes = job.run(|n| seen.push(n)).unwrap();
         let mut direct = Vec::new();
-        crate::picture::render_png(&mut direct, &scene, 320, 180, &[], Compression::default())
-            .unwrap();
+        crate::output::picture::render_png(
+            &mut direct,
+            &scene,
+            320,
+            180,
+            &[],
+            Compression::default(),
+        )
+        .unwrap();
         assert!(bytes == direct);
         assert_eq!(seen.last(), Some(&(bytes.len() as u64)));
         assert!(seen.windows(2).all(|w| w[0] <= w[1]));

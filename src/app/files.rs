@@ -10,7 +10,7 @@ use crate::scene::Scene;
 use crate::source::Source;
 
 /// Name of the default preset.
-pub const DEFAULT_PRESET: &str = crate::presets::DEFAULT;
+pub const DEFAULT_PRESET: &str = crate::scene::presets::DEFAULT;
 
 /// The folder of preset files, where "Open…" starts: `presets/` in the
 /// working directory, else in the source tree the binary was built from.

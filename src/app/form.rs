@@ -10,9 +10,9 @@
 
 use egui::{Response, RichText, Ui};
 
-use crate::color::Rgb;
+use crate::base::color::Rgb;
+use crate::explore::randomize::Locks;
 use crate::layers::{Kind, Layer, match_kind};
-use crate::randomize::Locks;
 use crate::setting::{Setting, Value, round_to};
 
 /// The 🔒 button of a lock group (`what`: its name in hover texts).
@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn showing_a_form_changes_nothing() {
         let ctx = egui::Context::default();
-        let mut presets: Vec<crate::Scene> = crate::presets::PRESETS
+        let mut presets: Vec<crate::Scene> = crate::scene::presets::PRESETS
             .iter()
             .map(|p| p.scene().unwrap())
             .collect();

@@ -39,7 +39,7 @@ use web_time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::randomize::{self, Locks};
+use crate::explore::randomize::{self, Locks};
 use crate::scene::Scene;
 use animate::{AnimateSettings, Playback};
 use animation_export::{AnimationExportDialog, AnimationExportSettings};
@@ -53,7 +53,7 @@ use scene_file::{SceneFileDialog, SceneFileSettings};
 const STORAGE_KEY: &str = "playa-app";
 
 /// Key of the user's presets in eframe's storage, in the browser (natively
-/// they are files, see [`crate::user_presets`]).
+/// they are files, see [`crate::source::user_presets`]).
 #[cfg(target_arch = "wasm32")]
 const PRESETS_KEY: &str = "playa-presets";
 
@@ -199,7 +199,7 @@ pub struct PlayaApp {
 
 impl PlayaApp {
     /// An app showing `state`, with its preview worker started, the user's
-    /// presets in their folder (see [`crate::user_presets::default_folder`];
+    /// presets in their folder (see [`crate::source::user_presets::default_folder`];
     /// in the browser, none until [`PlayaApp::from_storage`]). A scene
     /// that fails validation (e.g. from an older version's storage) is
     /// replaced by the default.
@@ -208,7 +208,7 @@ impl PlayaApp {
     }
 
     /// [`PlayaApp::new`] with the user's presets in `store`.
-    pub fn with_presets(mut state: AppState, store: crate::user_presets::Store) -> Self {
+    pub fn with_presets(mut state: AppState, store: crate::source::user_presets::Store) -> Self {
         if let Err(e) = state.scene.validate() {
             log_line(&format!("stored scene ignored: {e}"));
             state.scene = Scene::default();
@@ -218,7 +218,7 @@ impl PlayaApp {
         if state.loaded.is_empty() {
             // Stored before the loaded scene was kept: the shipped preset
             // the state names, else the scene as it is.
-            let preset = crate::presets::load(&state.preset);
+            let preset = crate::scene::presets::load(&state.preset);
             state.loaded = crate::share::encode(preset.as_ref().unwrap_or(&state.scene));
         }
         if state.dice == 0 {
@@ -268,7 +268,7 @@ impl PlayaApp {
             let texts = storage
                 .and_then(|s| eframe::get_value(s, PRESETS_KEY))
                 .unwrap_or_default();
-            PlayaApp::with_presets(state, crate::user_presets::Store::in_memory(texts))
+            PlayaApp::with_presets(state, crate::source::user_presets::Store::in_memory(texts))
         }
         #[cfg(not(target_arch = "wasm32"))]
         PlayaApp::new(state)
@@ -903,7 +903,7 @@ impl eframe::App for PlayaApp {
 pub fn run() -> crate::Result<()> {
     // The preview renders again at every change: its buffers are reused
     // rather than faulted in afresh each time.
-    crate::allocator::keep_freed_memory();
+    crate::base::allocator::keep_freed_memory();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("playa")
@@ -932,16 +932,16 @@ pub fn run() -> crate::Result<()> {
 /// The store of the user's presets: their folder natively (in memory,
 /// with a line saying why, when there is none); in the browser, empty
 /// until [`PlayaApp::from_storage`] reads it.
-fn default_store() -> crate::user_presets::Store {
+fn default_store() -> crate::source::user_presets::Store {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        crate::user_presets::Store::from_env().unwrap_or_else(|e| {
+        crate::source::user_presets::Store::from_env().unwrap_or_else(|e| {
             log_line(&format!("{e}; your presets are kept until playa closes"));
-            crate::user_presets::Store::in_memory(Default::default())
+            crate::source::user_presets::Store::in_memory(Default::default())
         })
     }
     #[cfg(target_arch = "wasm32")]
-    crate::user_presets::Store::in_memory(Default::default())
+    crate::source::user_presets::Store::in_memory(Default::default())
 }
 
 /// Look and feel: the dark theme with slightly roomier controls.
@@ -1015,7 +1015,7 @@ mod tests {
 
     #[test]
     fn a_state_stored_by_an_older_version_comes_back_without_stale_parts() {
-        let badlands = crate::presets::load("badlands").unwrap();
+        let badlands = crate::scene::presets::load("badlands").unwrap();
         let stored = format!(
             "(scene: {}, preset: \"badlands\", animate: (last: 251, fps: 9.0))",
             ron::to_string(&badlands).unwrap()

@@ -2,7 +2,7 @@
 //! user's, each with a thumbnail; "Save as preset…", Rename and Delete.
 //!
 //! The user's presets live in a [`Store`] (natively a folder, see
-//! [`crate::user_presets`]; in the browser the page's storage). The picker
+//! [`crate::source::user_presets`]; in the browser the page's storage). The picker
 //! reads it again each time it opens, so a preset saved by another playa
 //! (or copied into the folder) shows up. Thumbnails are rendered on a
 //! worker thread ([`Thumbnails`]), never while the picker is drawn.
@@ -15,9 +15,9 @@ use egui::{RichText, Ui};
 use super::AppState;
 use super::controls::Event;
 use super::thumbnails::Thumbnails;
-use crate::presets::PRESETS;
 use crate::scene::Scene;
-use crate::user_presets::{Store, UserPreset, check_name};
+use crate::scene::presets::PRESETS;
+use crate::source::user_presets::{Store, UserPreset, check_name};
 
 /// How large a thumbnail shows in the picker, in points.
 const THUMB: egui::Vec2 = egui::vec2(64.0, 36.0);

@@ -2,7 +2,7 @@
 //! rendered by a background worker, with wheel zoom, drag pan, a "Fit"
 //! reset, and the tent dragged into place with the mouse. The export's
 //! frame is drawn over it: where a picture of another aspect is cut from
-//! the scene's (see [`crate::window`]), the rest is dimmed.
+//! the scene's (see [`crate::compose::window`]), the rest is dimmed.
 
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2
 
 use super::job::{Pass, PreviewFrame, PreviewJob, WHOLE, render_job};
 use super::worker::{Outbox, Worker};
-use crate::canvas::Canvas;
+use crate::compose::canvas::Canvas;
 use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
 use crate::setting;
@@ -427,9 +427,9 @@ impl Preview {
         let max_side = ui.ctx().input(|i| i.max_texture_side).min(MAX_PREVIEW_SIDE) as f32;
         // A picture of another aspect is cut from a larger one of the
         // scene's: the preview shows that one.
-        let allowed = crate::window::check_aspect(picture.0, picture.1).is_ok();
-        let crop =
-            crate::window::Window::crop(scene.aspect, picture.0, picture.1).filter(|_| allowed);
+        let allowed = crate::compose::window::check_aspect(picture.0, picture.1).is_ok();
+        let crop = crate::compose::window::Window::crop(scene.aspect, picture.0, picture.1)
+            .filter(|_| allowed);
         let full_w = crop.map_or(picture.0, |w| w.full_w);
         // Screen pixels per exported pixel when the picture fits the panel.
         let fit_zoom = fit.width() * ppp / full_w.max(1) as f32;
@@ -771,7 +771,7 @@ fn frame_ui(
     ui: &mut egui::Ui,
     panel: Rect,
     image_rect: Rect,
-    crop: Option<crate::window::Window>,
+    crop: Option<crate::compose::window::Window>,
     (w, h): (u32, u32),
 ) {
     let painter = ui.painter_at(panel);

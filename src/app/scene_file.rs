@@ -4,7 +4,7 @@
 //! It is the export dialog ([`Dialog`]) with nothing to set: a file (the
 //! native save dialog or a typed path; in the browser a download), a
 //! question before a file is replaced, and the file written whole or not
-//! at all ([`crate::atomic`]).
+//! at all ([`crate::base::atomic`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -100,7 +100,7 @@ impl Exporter for SceneFile {
         let path = path.to_path_buf();
         let bytes = text.len();
         let done = on_thread("playa-save-scene", move || {
-            crate::atomic::write_atomically(&path, text.as_bytes()).map(|()| true)
+            crate::base::atomic::write_atomically(&path, text.as_bytes()).map(|()| true)
         })?;
         Ok(SceneFileRun { bytes, done })
     }
@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn a_saved_scene_reads_back_to_the_same_scene() {
-        let mut scene = crate::presets::load("badlands").unwrap();
+        let mut scene = crate::scene::presets::load("badlands").unwrap();
         scene.seed = 77;
         scene.automaton.density = 0.123_456_7;
         let text = scene_text(&scene);

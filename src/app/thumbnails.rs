@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_thumbnail_is_the_scene_rendered_small() {
-        let scene = crate::presets::load("salt-flat").unwrap();
+        let scene = crate::scene::presets::load("salt-flat").unwrap();
         let image = render(&scene).unwrap();
         let direct = crate::render(&scene, 128, 72).unwrap();
         assert_eq!(image.size, [128, 72]);

@@ -1,7 +1,7 @@
 //! The variations grid: a window of [`PAGE`] thumbnails around the scene,
 //! to find a good one by looking rather than by sliders.
 //!
-//! The candidates are [`crate::variations`]'s: the next seeds, Vary at a
+//! The candidates are [`crate::explore::variations`]'s: the next seeds, Vary at a
 //! strength, or New scene, a page at a time ("More", "Back"). A click on
 //! a thumbnail makes it the scene (one undo step); the grid then shows the
 //! candidates around it, so a person walks from picture to picture. Each
@@ -23,9 +23,9 @@ use web_time::Instant;
 
 #[cfg(not(target_arch = "wasm32"))]
 use super::worker::{Outbox, Worker};
-use crate::randomize::Locks;
+use crate::explore::randomize::Locks;
+use crate::explore::variations::{self, Mode, PAGE, THUMBNAIL};
 use crate::scene::Scene;
-use crate::variations::{self, Mode, PAGE, THUMBNAIL};
 
 /// Thumbnails in a row of the grid.
 pub const COLUMNS: usize = 4;

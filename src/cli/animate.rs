@@ -12,10 +12,10 @@ use super::render::{load, picture_stem};
 use super::{CliError, parse_range, parse_size};
 use playa::animation::{self, Animation, Format, Frames, Options, Progress};
 use playa::batch::DEFAULT_WIDTH;
+use playa::batch::shard::Shard;
 use playa::error::quote;
-use playa::shard::Shard;
 use playa::source::Source;
-use playa::{compose, presets};
+use playa::{compose, scene::presets};
 
 /// Arguments of `playa animate`.
 ///
@@ -178,7 +178,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
         "{count} frames (generations {}..={}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
         options.first,
         options.last,
-        playa::picture::duration_text(took),
+        playa::output::picture::duration_text(took),
         count as f64 / seconds.max(1e-9),
         path.display(),
         size_text(bytes),
@@ -244,7 +244,7 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
                 u32::try_from(h).unwrap_or(u32::MAX),
             );
             compose::check_size(w, h)
-                .and_then(|()| playa::window::check_aspect(w, h))
+                .and_then(|()| playa::compose::window::check_aspect(w, h))
                 .map_err(|e| usage(format!("--size: {e}")))?;
             Some((w, h))
         }
@@ -366,7 +366,7 @@ fn frames(animation: &Animation, dir: &Path, args: &AnimateArgs) -> Result<(), C
         options.first,
         options.last,
         written.kept,
-        playa::picture::duration_text(start.elapsed()),
+        playa::output::picture::duration_text(start.elapsed()),
         dir.display(),
     )?;
     Ok(())
@@ -400,7 +400,7 @@ fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
         "{} frames from {} at {w}x{h} in {}: {}, {}",
         animation.frame_count(),
         dir.display(),
-        playa::picture::duration_text(start.elapsed()),
+        playa::output::picture::duration_text(start.elapsed()),
         path.display(),
         size_text(bytes),
     )?;
@@ -440,7 +440,8 @@ mod tests {
         ] {
             let err = frames(bad).unwrap_err();
             assert!(
-                err.starts_with("--frames") && err.ends_with(&format!("({})", playa::range::RULE)),
+                err.starts_with("--frames")
+                    && err.ends_with(&format!("({})", playa::base::range::RULE)),
                 "{bad}: {err}"
             );
         }

@@ -125,7 +125,7 @@ pub fn run(args: LifeArgs) -> Result<(), CliError> {
     let text = rle::to_string(&result, rule, &[comment]);
     match &args.out {
         Some(path) => {
-            playa::atomic::write_atomically(path, text.as_bytes())?;
+            playa::base::atomic::write_atomically(path, text.as_bytes())?;
             for line in &stats_lines {
                 outln!("{line}")?;
             }

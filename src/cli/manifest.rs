@@ -29,7 +29,7 @@ enum ManifestCommand {
 pub fn run(args: ManifestArgs) -> Result<(), CliError> {
     match args.command {
         ManifestCommand::Check { dir } => {
-            let report = playa::manifest::check(&dir)?;
+            let report = playa::batch::manifest::check(&dir)?;
             // An incomplete batch fails even when no one reads the report.
             let printed = outln!("{report}");
             if report.is_complete() {

@@ -365,11 +365,11 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
 
 /// Reads the range `text` given to `flag` (`--seeds`), `A..B` (B left
 /// out) or `A..=B` (B included), as its first and last number, both
-/// included ([`playa::range::whole`]); the error is one line naming the flag
+/// included ([`playa::base::range::whole`]); the error is one line naming the flag
 /// and the text, and saying the rule.
 pub fn parse_range<T>(flag: &str, text: &str) -> Result<(T, T), String>
 where
     T: std::str::FromStr + Copy + Into<u64> + TryFrom<u64>,
 {
-    playa::range::whole(text).map_err(|problem| problem.message(flag, text))
+    playa::base::range::whole(text).map_err(|problem| problem.message(flag, text))
 }

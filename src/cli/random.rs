@@ -5,9 +5,9 @@ use clap::Args;
 
 use super::CliError;
 use playa::error::quote;
-use playa::randomize::{self, Locks};
-use playa::tweak::{self, Tweaks};
-use playa::{Source, presets, share};
+use playa::explore::randomize::{self, Locks};
+use playa::explore::tweak::{self, Tweaks};
+use playa::{Source, scene::presets, share};
 
 /// Arguments of `playa random`.
 #[derive(Debug, Args)]
@@ -122,7 +122,7 @@ pub(super) fn parse_strength(text: &str) -> Result<f32, String> {
         .trim()
         .parse()
         .map_err(|_| format!("--vary {} is not a number from 0 to 1", quote(text)))?;
-    playa::limit::Limit::new("--vary", 0.0, 1.0)
+    playa::setting::limit::Limit::new("--vary", 0.0, 1.0)
         .check(v.into(), text.trim())
         .map_err(|e| e.to_string())?;
     Ok(v)

@@ -12,15 +12,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::{CliError, parse_size};
+use playa::batch::manifest::{self, Entry, Found, Header, OtherBatch};
+use playa::batch::shard::Shard;
 use playa::batch::{self, Batch, Job};
 use playa::error::clip;
-use playa::manifest::{self, Entry, Found, Header, OtherBatch};
-use playa::picture::{self, Compression};
-use playa::shard::Shard;
+use playa::explore::tweak::Tweaks;
+use playa::output::picture::{self, Compression};
+use playa::output::tiles::TileFormat;
 use playa::source::{Loaded, Source};
-use playa::tiles::TileFormat;
-use playa::tweak::Tweaks;
-use playa::{atomic, compose, presets, recipe, share};
+use playa::{base::atomic, compose, output::recipe, scene::presets, share};
 
 /// Most images one `playa render` makes (inputs × seeds).
 pub const MAX_BATCH: u64 = 100_000;
@@ -99,7 +99,7 @@ pub struct RenderArgs {
     /// The number of shards for --shard auto where the scheduler gives only
     /// the index (Kubernetes, AWS Batch). Default: $PLAYA_SHARDS.
     #[arg(long, value_name = "N", requires = "shard",
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(playa::shard::MAX_SHARDS)))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(playa::batch::shard::MAX_SHARDS)))]
     shards: Option<u32>,
     /// Write the picture as a Deep Zoom pyramid into DIR instead of a PNG:
     /// {name}-{seed}.dzi, its tiles (254 pixels, 1-pixel overlap) and an
@@ -186,7 +186,7 @@ fn apply_window(job: &mut Job, [x, y, w, h]: [u32; 4]) -> Result<(), String> {
         Some(c) => (c.x, c.y, c.full_w, c.full_h),
         None => (0, 0, pw, ph),
     };
-    job.window = Some(playa::window::Window {
+    job.window = Some(playa::compose::window::Window {
         x: ox + x,
         y: oy + y,
         w,
@@ -274,7 +274,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 })
             };
             check
-                .and_then(|()| playa::window::check_aspect(w, h))
+                .and_then(|()| playa::compose::window::check_aspect(w, h))
                 .map_err(|e| CliError::Usage(format!("--size: {e}")))?;
             Some((w, h))
         }
@@ -662,7 +662,7 @@ fn tiles(
     shard: Shard,
     args: &RenderArgs,
 ) -> Result<(), CliError> {
-    use playa::tiles::{self as t, Written};
+    use playa::output::tiles::{self as t, Written};
     let format = args.tile_format;
     let name = &job.key;
     let failed = |e: playa::Error| {
@@ -851,13 +851,13 @@ fn preset_list(width: Option<usize>) -> String {
 /// kept, then each as [`preset_list`] lists them. Files there that are no
 /// presets are named on stderr, one line each.
 fn user_preset_list(width: Option<usize>) -> Result<String, CliError> {
-    let Some(folder) = playa::user_presets::default_folder() else {
+    let Some(folder) = playa::source::user_presets::default_folder() else {
         return Ok(format!(
             "\nYours: none (no home folder to keep them in; set {})\n",
-            playa::user_presets::CONFIG_DIR_VAR
+            playa::source::user_presets::CONFIG_DIR_VAR
         ));
     };
-    let listing = playa::user_presets::Store::in_folder(&folder).list()?;
+    let listing = playa::source::user_presets::Store::in_folder(&folder).list()?;
     for note in &listing.skipped {
         errln!("playa: skipped {note}");
     }
@@ -867,7 +867,7 @@ fn user_preset_list(width: Option<usize>) -> Result<String, CliError> {
 /// The user's presets in `folder` as `--list` shows them.
 fn user_entries(
     folder: &Path,
-    presets: &[playa::user_presets::UserPreset],
+    presets: &[playa::source::user_presets::UserPreset],
     width: Option<usize>,
 ) -> String {
     let folder = folder.display();
@@ -943,7 +943,7 @@ mod tests {
             let err = parse_seeds(bad).unwrap_err();
             assert!(
                 err.starts_with(&format!("--seeds \"{bad}\""))
-                    && err.ends_with(&format!("({})", playa::range::RULE)),
+                    && err.ends_with(&format!("({})", playa::base::range::RULE)),
                 "{bad}: {err}"
             );
         }

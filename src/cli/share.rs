@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::CliError;
-use playa::{Source, presets, share, sheet};
+use playa::{Source, explore::sheet, scene::presets, share};
 
 /// Arguments of `playa share`.
 #[derive(Debug, Args)]

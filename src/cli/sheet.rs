@@ -1,5 +1,5 @@
 //! `playa sheet`: many scenes — seeds, rolls or a setting's values — as
-//! labelled thumbnails on one contact sheet (see [`playa::sheet`]).
+//! labelled thumbnails on one contact sheet (see [`playa::explore::sheet`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -10,11 +10,11 @@ use super::random::{locks, parse_strength};
 use super::render::load;
 use super::{CliError, parse_range, parse_size};
 use playa::error::{clip, quote};
-use playa::randomize;
-use playa::sheet::{self, Cell, Layout};
+use playa::explore::randomize;
+use playa::explore::sheet::{self, Cell, Layout};
+use playa::explore::tweak::Tweaks;
 use playa::source::Source;
-use playa::tweak::Tweaks;
-use playa::{Scene, presets};
+use playa::{Scene, scene::presets};
 
 /// Arguments of `playa sheet`.
 ///
@@ -259,7 +259,7 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         thumb.0,
         thumb.1,
         cols.min(cells.len() as u32),
-        playa::picture::duration_text(start.elapsed()),
+        playa::output::picture::duration_text(start.elapsed()),
         args.out.display()
     )?;
     Ok(())

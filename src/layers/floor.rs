@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::{Band, Draw, Frame, Kind, Prepare};
-use crate::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::math;
+use crate::base::noise::{hash2, hash32, smoothstep, sub_seed, unit};
 use crate::error::Result;
-use crate::math;
-use crate::noise::{hash2, hash32, smoothstep, sub_seed, unit};
 use crate::setting::{Roll, Setting, float, other};
 
 /// Settings of the desert floor layer.
@@ -203,7 +203,7 @@ pub(crate) struct FloorDraw {
 }
 
 /// Side of the grain tile.
-const GRAIN_SIDE: usize = crate::noise::TILE_SIDE;
+const GRAIN_SIDE: usize = crate::base::noise::TILE_SIDE;
 
 /// Lattice frequency of the crack polygons on the ground plane.
 const CRACK_FREQ: f32 = 9.0;
@@ -315,7 +315,7 @@ impl Draw for FloorDraw {
         let mut gain = vec![0.0f32; band.width as usize];
         // `gain[j]` is column `bx0 + j`.
         let (bx0, bx1) = (band.x0 as usize, band.x1() as usize);
-        let tile = crate::noise::noise_tile();
+        let tile = crate::base::noise::noise_tile();
         for y in band.y0.max(self.first)..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             // Brightness of each pixel of the row, in passes that vectorize.

@@ -24,11 +24,11 @@ pub use sky::Sky;
 pub use spiral::Spiral;
 pub use tent::Tent;
 
-use crate::color::Linear;
+use crate::base::color::Linear;
+use crate::base::palette::{Palette, TimeOfDay};
 use crate::error::Result;
 use crate::life::BitGrid;
 use crate::life::clumps::Clump;
-use crate::palette::{Palette, TimeOfDay};
 use crate::setting::{self, Roll, Setting, Value};
 
 /// A kind of layer: a settings struct described by its table of
@@ -456,7 +456,7 @@ pub(crate) trait Draw: Send + Sync + IntoAny {
 
     /// Whether drawing the band of rows `y0..y1` may change a pixel (false
     /// only when it surely changes none: a re-render then keeps the band,
-    /// see [`crate::canvas`]).
+    /// see [`crate::compose::canvas`]).
     fn touches(&self, _y0: u32, _y1: u32) -> bool {
         true
     }
@@ -578,7 +578,7 @@ mod tests {
     /// pixel, crossing stones, the tent and the horizon.
     #[test]
     fn every_layer_paints_a_window_as_the_whole_rows_there() {
-        let mut scenes: Vec<(String, crate::Scene)> = crate::presets::PRESETS
+        let mut scenes: Vec<(String, crate::Scene)> = crate::scene::presets::PRESETS
             .iter()
             .map(|p| (p.name.to_string(), p.scene().unwrap()))
             .collect();

@@ -6,10 +6,10 @@ use serde::Serialize;
 use rayon::prelude::*;
 
 use super::{Band, Draw, Frame, Kind, Prepare};
-use crate::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::math;
+use crate::base::noise::{fbm1, sub_seed};
 use crate::error::Result;
-use crate::math;
-use crate::noise::{fbm1, sub_seed};
 use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most mountain ranges in the layer.
@@ -171,7 +171,8 @@ impl Ranges {
                 let m = soft_clamp(0.5 + 0.75 * coarse + 0.4 * broad);
                 let k = self.terraces as f32;
                 let q = m * k;
-                let stepped = (q.floor() + crate::noise::smoothstep(0.55, 0.9, q.fract())) / k;
+                let stepped =
+                    (q.floor() + crate::base::noise::smoothstep(0.55, 0.9, q.fract())) / k;
                 (stepped + 0.12 * (v - coarse)).clamp(0.0, 1.3)
             };
             let to_px = move |m: f32| f.horizon - height * (0.2 + 0.8 * math::powf(m, 1.2));
@@ -361,7 +362,7 @@ impl Draw for RangesDraw {
                     let below = py - ridge;
                     let cov = (below * inv * inv_soft + 0.5).clamp(0.0, 1.0) * op;
                     // The slope's light fades down the face.
-                    let fall = crate::math::at_least(1.0 - below * fall_k, 0.0);
+                    let fall = crate::base::math::at_least(1.0 - below * fall_k, 0.0);
                     let streak = (below * gully_k).clamp(0.0, 1.0);
                     let s = 1.0 + (shade - 1.0) * fall + gully * streak;
                     for (i, p) in px.iter_mut().enumerate() {

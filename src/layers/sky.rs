@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::{Band, Draw, Frame, Kind, Prepare, blend};
-use crate::color::{Linear, add, mix, scale};
+use crate::base::color::{Linear, add, mix, scale};
+use crate::base::math;
+use crate::base::noise::{hash2, smoothstep, sub_seed, unit, value2};
 use crate::error::Result;
-use crate::math;
-use crate::noise::{hash2, smoothstep, sub_seed, unit, value2};
 use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most stars in a sky.
@@ -153,7 +153,7 @@ impl Sky {
             seed: sub_seed(f.seed, 13),
             start: 0.02 + 0.12 * unit(sub_seed(f.seed, 14)),
             end: f.horizon_frac * (0.55 + 0.3 * unit(sub_seed(f.seed, 15))),
-            color: scale(crate::color::Rgb(150, 160, 200).linear(), 0.14),
+            color: scale(crate::base::color::Rgb(150, 160, 200).linear(), 0.14),
         });
         let stars = stars(self, f, milky_way.as_ref());
         SkyDraw {

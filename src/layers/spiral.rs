@@ -6,9 +6,9 @@
 use serde::Serialize;
 
 use super::{Band, Draw, Frame, Kind, Prepare};
-use crate::color::{Linear, Rgb, add, scale};
+use crate::base::color::{Linear, Rgb, add, scale};
+use crate::base::math;
 use crate::error::Result;
-use crate::math;
 use crate::setting::{Roll, Setting, float, other, uint};
 
 /// Most segments of the spiral.

@@ -5,10 +5,10 @@
 use serde::Serialize;
 
 use super::{Band, Draw, Frame, Kind, Layer, Prepare};
-use crate::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::math;
+use crate::base::noise::smoothstep;
 use crate::error::Result;
-use crate::math;
-use crate::noise::smoothstep;
 use crate::setting::{Roll, Setting, float, other};
 
 /// Settings of the tent layer.

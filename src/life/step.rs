@@ -23,9 +23,9 @@
 
 use rayon::prelude::*;
 
+use crate::base::simd::Build;
 use crate::life::grid::{BitGrid, Topology};
 use crate::life::rule::Rule;
-use crate::simd::Build;
 
 /// A Life-like automaton: a rule on a topology.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -39,7 +39,7 @@ fn the_default_scene_with_any_seed_fits_24_characters() {
 
 #[test]
 fn every_preset_round_trips_within_64_characters() {
-    for p in crate::presets::PRESETS {
+    for p in crate::scene::presets::PRESETS {
         let scene = p.scene().unwrap();
         for seed in std::iter::once(scene.seed).chain(SEEDS) {
             let scene = with_seed(scene.clone(), seed);
@@ -111,7 +111,7 @@ fn change_every_setting(layer: &mut Layer) {
 
 #[test]
 fn every_single_character_change_is_refused() {
-    let mut night = crate::presets::load("night-under-stars").unwrap();
+    let mut night = crate::scene::presets::load("night-under-stars").unwrap();
     night.seed = 99;
     let codes = [
         encode(&with_seed(Scene::default(), 7)),
@@ -188,7 +188,7 @@ fn codes_of_format_1_are_pinned() {
     let cases = [
         (with_seed(Scene::default(), 7), "playa1-XRGtELg"),
         (
-            with_seed(crate::presets::load("salt-flat").unwrap(), 12345),
+            with_seed(crate::scene::presets::load("salt-flat").unwrap(), 12345),
             "playa1-tkbHk3A5ZA5AA",
         ),
     ];
@@ -217,7 +217,7 @@ fn codes_of_format_2_are_pinned() {
     // codes and the bases mean.
     let mut gravel = with_seed(Scene::default(), 7);
     rocks(&mut gravel).gravel = 0.8;
-    let mut every = crate::presets::load("boulder-field").unwrap();
+    let mut every = crate::scene::presets::load("boulder-field").unwrap();
     *rocks(&mut every) = crate::layers::Rocks {
         outcrop: 9,
         spread: 0.9,
@@ -318,7 +318,11 @@ fn links_to(code: &str) -> Vec<String> {
 #[test]
 fn links_decode_to_the_scene_of_their_code() {
     let mut scenes = vec![with_seed(Scene::default(), 7), heavy_edit()];
-    scenes.extend(crate::presets::PRESETS.iter().map(|p| p.scene().unwrap()));
+    scenes.extend(
+        crate::scene::presets::PRESETS
+            .iter()
+            .map(|p| p.scene().unwrap()),
+    );
     for scene in scenes {
         let code = encode(&scene);
         for link in links_to(&code) {
@@ -519,7 +523,7 @@ mod props {
     /// Any valid scene: every setting anywhere in its range, at its
     /// precision; the layers a preset's, edited, or any list.
     pub(crate) fn scene() -> impl Strategy<Value = Scene> {
-        let preset = 0..crate::presets::PRESETS.len();
+        let preset = 0..crate::scene::presets::PRESETS.len();
         let layers = prop_oneof![
             Just(None),
             proptest::collection::vec(layer(), 0..=MAX_LAYERS).prop_map(Some),
@@ -532,7 +536,7 @@ mod props {
             layers,
         )
             .prop_map(|(preset, seed, edit, values, layers)| {
-                let mut scene = crate::presets::PRESETS[preset].scene().unwrap();
+                let mut scene = crate::scene::presets::PRESETS[preset].scene().unwrap();
                 scene.seed = seed;
                 if edit {
                     apply(Scene::SETTINGS, &mut scene, &values);
@@ -602,7 +606,7 @@ mod props {
 #[test]
 fn bases_are_frozen() {
     if std::env::var_os("PLAYA_REFRESH_SHARE_BASES").is_some() {
-        let bases: Vec<Base> = crate::presets::PRESETS
+        let bases: Vec<Base> = crate::scene::presets::PRESETS
             .iter()
             .map(|p| Base {
                 name: p.name.to_string(),

@@ -26,7 +26,7 @@ pub fn command(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_playa"));
     c.current_dir(dir);
     c.env(
-        playa::user_presets::CONFIG_DIR_VAR,
+        playa::source::user_presets::CONFIG_DIR_VAR,
         dir.join(".playa-config"),
     );
     for v in SCHEDULER_VARS {
@@ -87,7 +87,7 @@ pub fn files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !playa::manifest::is_manifest_name(n))
+        .filter(|n| !playa::batch::manifest::is_manifest_name(n))
         .collect();
     names.sort();
     names

@@ -8,7 +8,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use playa::{presets, render};
+use playa::{render, scene::presets};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// FNV-1a (64-bit) of the picture's size and RGBA bytes, as in
@@ -52,16 +52,16 @@ fn share_codes_and_png_recipes_are_the_same() {
     // The exported file: the same bytes as `playa render` writes (the
     // native test pins the same scene's PNG hash).
     let mut png = Vec::new();
-    playa::picture::render_png(
+    playa::output::picture::render_png(
         &mut png,
         &scene,
         96,
         54,
         &[],
-        playa::picture::Compression::default(),
+        playa::output::picture::Compression::default(),
     )
     .unwrap();
-    let recipe = playa::recipe::decode_recipe(&png, "export.png").unwrap();
+    let recipe = playa::output::recipe::decode_recipe(&png, "export.png").unwrap();
     assert_eq!(recipe.scene, scene);
     assert_eq!((recipe.width, recipe.height), (96, 54));
     // FNV-1a of the file written by `playa render night-under-stars --size

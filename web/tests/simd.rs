@@ -6,7 +6,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use playa::color::{Linear, encode_row, encode_row_portable};
+use playa::base::color::{Linear, encode_row, encode_row_portable};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// A value for channel `i`: mostly 0..1, some out of range or not finite.
@@ -51,7 +51,7 @@ fn every_level_encodes_as_natively() {
     // Each of the 256 levels, on a tile's row of thresholds: the bytes the
     // native unit tests check (a level encodes to itself on average).
     for level in 0..=255u8 {
-        let lin = playa::color::srgb_to_linear(level);
+        let lin = playa::base::color::srgb_to_linear(level);
         let src = vec![[lin; 3]; 256];
         let (mut fast, mut plain) = (vec![0u8; 1024], vec![0u8; 1024]);
         encode_row(&src, &mut fast, 3, 11);

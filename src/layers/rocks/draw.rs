@@ -6,9 +6,9 @@ use super::cull::{BandScratch, Part};
 use super::outline::Outline;
 use super::place::StoneRow;
 use super::shade::{Lighting, Shading};
+use crate::base::simd::Build;
 use crate::layers::tent::Clearing;
 use crate::layers::{BAND_ROWS, Band, Draw};
-use crate::simd::Build;
 
 /// For each band, the grid rows whose stones may touch it: a stone's box
 /// follows its row's place (far rows higher up) give or take its jitter

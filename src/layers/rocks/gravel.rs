@@ -2,8 +2,8 @@
 //! stone's cell, each a tiny stone of its own that casts no shadow.
 
 use super::outline::{Outline, Rough};
-use crate::color::{Linear, scale};
-use crate::noise::Dice;
+use crate::base::color::{Linear, scale};
+use crate::base::noise::Dice;
 
 /// The gravel in front of one stone: its place, size and colour, and the
 /// dice the grains are rolled with.

@@ -1,13 +1,13 @@
 //! The pixel shaders of a stone's body and contact shadow, [`LANES`]
 //! pixels at a time, each written once and compiled for every
-//! [`Build`](crate::simd::Build).
+//! [`Build`](crate::base::simd::Build).
 
 use super::cull::Run;
 use super::draw::RocksDraw;
 use super::outline::Stone;
 use super::shade::Shading;
+use crate::base::simd::Build;
 use crate::layers::Band;
-use crate::simd::Build;
 
 /// What the body shader needs of a row's outline ([`RowFit`]): the row's
 /// place in the stone, its centre and its inverse radii, left and right.
@@ -146,7 +146,7 @@ impl RocksDraw {
         let nv2 = nv * nv;
         // Terms of the row: darker toward the ground; where the faces
         // meet along it (blend = row term + per-pixel slope × nu).
-        let ao = 1.0 - 0.45 * crate::noise::smoothstep(-0.1, 1.0, nv);
+        let ao = 1.0 - 0.45 * crate::base::noise::smoothstep(-0.1, 1.0, nv);
         let side0 = 0.5 - (fc.split + fc.lean * nv) * s.side_k;
         let top0 = 0.5 + (fc.ridge - nv) * s.top_k;
         let top_nu = fc.tilt * s.top_k;
@@ -154,13 +154,13 @@ impl RocksDraw {
         // rises with how deep the stone sits.
         let line = 1.0 - 1.2 * self.sink;
         let buried = if self.sink > 0.0 {
-            0.85 * crate::noise::smoothstep(line - 0.3, line + 0.3, nv)
+            0.85 * crate::base::noise::smoothstep(line - 0.3, line + 0.3, nv)
         } else {
             0.0
         };
         let sand = self.lighting.sand;
-        let tile = crate::noise::noise_tile();
-        const SIDE: usize = crate::noise::TILE_SIDE;
+        let tile = crate::base::noise::noise_tile();
+        const SIDE: usize = crate::base::noise::TILE_SIDE;
         let grain_row: &[f32; SIDE] = tile
             [((y as usize).wrapping_add(texture as usize) & (SIDE - 1)) * SIDE..][..SIDE]
             .try_into()

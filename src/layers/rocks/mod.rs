@@ -46,7 +46,7 @@ use serde::Serialize;
 use self::draw::RocksDraw;
 use self::place::{Placer, StoneRow};
 use super::{Draw, Frame, Kind, Prepare, Reprepared, prepared_afresh};
-use crate::color::Rgb;
+use crate::base::color::Rgb;
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other, uint};
 

@@ -6,8 +6,8 @@
 
 use super::kernels::ShadowRow;
 use super::shade::Look;
-use crate::color::Linear;
-use crate::noise::{Dice, signed, unit};
+use crate::base::color::Linear;
+use crate::base::noise::{Dice, signed, unit};
 
 /// Rolls of its dice a stone's shape takes ([`Outline::rough`]).
 pub(super) const SHAPE_ROLLS: usize = 5;

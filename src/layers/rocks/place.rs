@@ -12,10 +12,10 @@ use super::draw::{BandRows, PREPARED, RocksDraw};
 use super::gravel::Gravel;
 use super::outline::{Outline, Rough, SHAPE_ROLLS};
 use super::shade::Lighting;
-use crate::color::{Linear, mix, mul, scale};
+use crate::base::color::{Linear, mix, mul, scale};
+use crate::base::noise::{Dice, hash2, signed, sub_seed, unit};
 use crate::layers::tent::Clearing;
 use crate::layers::{BAND_ROWS, Frame};
-use crate::noise::{Dice, hash2, signed, sub_seed, unit};
 
 /// What placing the stones of one picture's grid rows shares: the rocks'
 /// settings, the frame, and each clump's rock.
@@ -318,7 +318,7 @@ impl<'a> Placer<'a> {
             }
             // Gravel: a few grains in front of the clumps' stones.
             let grain = hash2(c as u32, r32, seed ^ 0x67a7);
-            if role != Role::Pebble && crate::noise::unit(grain) < gravel {
+            if role != Role::Pebble && crate::base::noise::unit(grain) < gravel {
                 let gravel = Gravel {
                     x,
                     y,

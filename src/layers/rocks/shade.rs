@@ -1,8 +1,8 @@
 //! The light on a stone: the sun, the sky and the sand's bounce, and a
 //! stone's three flat faces lit once per stone, with its grain.
 
-use crate::color::Linear;
-use crate::noise::Dice;
+use crate::base::color::Linear;
+use crate::base::noise::Dice;
 
 /// The light falling on the stones.
 pub(super) struct Lighting {

@@ -5,12 +5,12 @@
 use super::draw::RocksDraw;
 use super::outline::{KNOTS, Rough};
 use super::*;
-use crate::color::Linear;
+use crate::base::color::Linear;
+use crate::base::simd::Build;
 use crate::compose::Plan;
 use crate::layers::tent::Clearing;
 use crate::layers::{BAND_ROWS, Band};
 use crate::scene::Scene;
-use crate::simd::Build;
 
 /// A stone's place, size, shape and colour come from its own cell (and
 /// the scene's seed) alone: clearing ground for a tent removes the

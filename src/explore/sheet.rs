@@ -6,21 +6,21 @@
 //! chunk, keyword [`SHEET_KEY`], one line per thumbnail: the code, a tab,
 //! its label. A sheet has no scene of its own (no `playa:scene` chunk):
 //! reading it as a picture's recipe says it is a sheet
-//! ([`crate::recipe`]), and [`read`] lists its codes.
+//! ([`crate::output::recipe`]), and [`read`] lists its codes.
 
 use std::path::Path;
 
 use image::{Rgba, RgbaImage};
 use rayon::prelude::*;
 
+use crate::base::font;
 use crate::compose;
 use crate::error::{Error, Result};
-use crate::font;
-use crate::recipe;
+use crate::output::recipe;
 use crate::scene::Scene;
 use crate::share;
 
-pub use crate::recipe::SHEET_KEY;
+pub use crate::output::recipe::SHEET_KEY;
 
 /// Most thumbnails on one sheet.
 pub const MAX_CELLS: usize = 1024;
@@ -239,7 +239,7 @@ pub fn encode<W: std::io::Write>(out: W, sheet: &RgbaImage, cells: &[Cell]) -> R
 /// Renders the sheet and writes it to `path`, whole or not at all.
 pub fn write_file(path: &Path, cells: &[Cell], layout: &Layout) -> Result<()> {
     let sheet = render(cells, layout)?;
-    crate::picture::write_file(path, |out| encode(out, &sheet, cells))
+    crate::output::picture::write_file(path, |out| encode(out, &sheet, cells))
 }
 
 /// The (code, label) of every thumbnail of the sheet at `path`; `None` if

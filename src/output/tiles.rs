@@ -207,7 +207,7 @@ pub fn write_tiles(
                 })?;
                 let bytes = render_tile(plan, (w, h), tile.window(w, h), format)?;
                 let file = tile.file(name, format);
-                crate::atomic::write_atomically(&dir.join(&file), &bytes)?;
+                crate::base::atomic::write_atomically(&dir.join(&file), &bytes)?;
                 Ok(Written {
                     tile: *tile,
                     file,
@@ -251,7 +251,7 @@ pub fn write_descriptor(
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     write_viewer(dir, name, width, height, format)?;
     let dzi = dir.join(format!("{name}.dzi"));
-    crate::atomic::write_atomically(&dzi, descriptor(width, height, format).as_bytes())
+    crate::base::atomic::write_atomically(&dzi, descriptor(width, height, format).as_bytes())
 }
 
 /// Renders `scene` at `width × height` (up to the streamed limits, see
@@ -296,7 +296,7 @@ pub fn write_pyramid(
 const VIEWER_FILES: &[(&str, &[u8])] = {
     macro_rules! files {
         ($($path:literal),* $(,)?) => {
-            &[$(($path, include_bytes!(concat!("../assets/", $path)))),*]
+            &[$(($path, include_bytes!(concat!("../../assets/", $path)))),*]
         };
     }
     files!(
@@ -384,9 +384,9 @@ fn write_viewer(dir: &Path, name: &str, width: u32, height: u32, format: TileFor
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
-        crate::atomic::write_atomically(&path, bytes)?;
+        crate::base::atomic::write_atomically(&path, bytes)?;
     }
-    crate::atomic::write_atomically(
+    crate::base::atomic::write_atomically(
         &dir.join("index.html"),
         viewer_html(name, width, height, format).as_bytes(),
     )

@@ -2,7 +2,7 @@
 //! `A..B` is A to B−1 (B left out), `A..=B` is A to B (B included). Every
 //! range playa reads goes through [`split`]: `--seeds` and `--rolls`
 //! ([`whole`]), `--frames`, and the `A..B:N` sweeps of `--set`
-//! ([`crate::tweak`]). A range must count up and hold something: an empty
+//! ([`crate::explore::tweak`]). A range must count up and hold something: an empty
 //! one (`5..5`, `5..=4`), a reversed one (`8..2`) or one without an end
 //! (`3..`, `..3`) is refused, and every message ends with [`RULE`].
 

@@ -2,19 +2,22 @@
 //!
 //! A job is known by its key, the stem of the file it writes
 //! (`death-valley-7`): the key names the job in the manifests
-//! ([`crate::manifest`]) and decides its shard ([`crate::shard`]). The
+//! ([`crate::batch::manifest`]) and decides its shard ([`crate::batch::shard`]). The
 //! batch's [`BatchRecord`] is what a manifest's first line holds, and from it
 //! alone the keys of every job can be listed again, without the inputs.
+
+pub mod manifest;
+pub mod shard;
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::compose;
+use crate::compose::window::Window;
 use crate::error::{Error, Result, clip};
-use crate::picture::Compression;
+use crate::output::picture::Compression;
 use crate::scene::Scene;
-use crate::window::Window;
 
 /// Default picture width; the height follows the scene's aspect ratio.
 pub const DEFAULT_WIDTH: u32 = 1920;
@@ -31,7 +34,7 @@ pub struct Input {
     /// A picture input's own size; `None` for the other kinds.
     pub size: Option<(u32, u32)>,
     /// The part of the scene's picture a picture input shows, when it was
-    /// cut from a larger one ([`crate::window`]).
+    /// cut from a larger one ([`crate::compose::window`]).
     pub window: Option<Window>,
     /// The compression a picture input records: its pictures are made with
     /// it when the batch names none. `None` for the other kinds (and a
@@ -263,7 +266,7 @@ mod tests {
     use super::*;
 
     fn input(name: &str, seed: u64) -> Input {
-        let mut scene = crate::presets::load(name).unwrap();
+        let mut scene = crate::scene::presets::load(name).unwrap();
         scene.seed = seed;
         Input {
             input: name.to_string(),

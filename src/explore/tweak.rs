@@ -8,14 +8,14 @@
 //! range, with the messages RON gives. A value may also be a sweep, several
 //! values of one setting: `A..=B:N` (N values evenly from A to B, both
 //! included), `A..B:N` (N values from A in steps of (B−A)/N, B left out: the
-//! rule of every range, [`crate::range`]) or a list `v1,v2,v3`;
+//! rule of every range, [`crate::base::range`]) or a list `v1,v2,v3`;
 //! [`Tweaks::variants`] gives one scene per value.
 
-use crate::color::Rgb;
+use crate::base::color::Rgb;
+use crate::base::palette::TimeOfDay;
 use crate::error::{Error, Result, quote};
 use crate::layers::{Kind, Layer, match_kind};
 use crate::life::{Rule, Topology};
-use crate::palette::TimeOfDay;
 use crate::scene::Scene;
 use crate::setting::{self, Setting, Value};
 
@@ -402,13 +402,13 @@ fn split_list(shape: Shape, value: &str) -> Vec<String> {
 /// A range sweep of a number setting, or `None` if `value` is no range:
 /// `A..B:N`, N values from A in steps of (B−A)/N, B left out, or `A..=B:N`,
 /// N values evenly from A to B, both included (N of 2 or more: one value
-/// cannot hold both ends). Ranges follow [`crate::range`]'s rule; an empty
+/// cannot hold both ends). Ranges follow [`crate::base::range`]'s rule; an empty
 /// or reversed one is refused.
 fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>> {
     if !value.contains("..") {
         return Ok(None);
     }
-    let rule = crate::range::RULE;
+    let rule = crate::base::range::RULE;
     let syntax = || {
         fail(
             key,
@@ -432,7 +432,7 @@ fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
         ));
     }
     let (range, count) = value.rsplit_once(':').ok_or_else(syntax)?;
-    let ends = crate::range::split(range)
+    let ends = crate::base::range::split(range)
         .map_err(|problem| fail(key, problem.message("the sweep", value)))?;
     let n: usize = count.trim().parse().map_err(|_| syntax())?;
     let least = if ends.inclusive { 2 } else { 1 };
@@ -505,12 +505,12 @@ fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
             // Read as an f32, the settings' type, as RON reads it: `0.3`
             // then passes a limit of 0.3.
             let v: f32 = text.parse().map_err(|_| bad("a number"))?;
-            crate::limit::Limit::new(key, min.into(), max.into()).check(v.into(), text)?;
+            crate::setting::limit::Limit::new(key, min.into(), max.into()).check(v.into(), text)?;
             Ok(Val::Float(setting::round_to(v, per_unit)))
         }
         Shape::Uint { min, max } => {
             let v: i64 = text.parse().map_err(|_| bad("a whole number"))?;
-            crate::limit::Limit::new(key, min.into(), max.into()).check(v as f64, text)?;
+            crate::setting::limit::Limit::new(key, min.into(), max.into()).check(v as f64, text)?;
             Ok(Val::Uint(v as u32))
         }
         Shape::Bool => match text {
@@ -964,7 +964,7 @@ mod tests {
             assert!(
                 e.contains(&format!("the sweep \"{value}\" "))
                     && e.contains(says)
-                    && e.contains(crate::range::RULE),
+                    && e.contains(crate::base::range::RULE),
                 "{bad}: {e}"
             );
         }

@@ -3,7 +3,7 @@
 //! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
 //! with the scene's RON in a compressed iTXt chunk, keyword [`SCENE_KEY`],
 //! and its share code in a tEXt chunk, keyword [`CODE_KEY`], both placed
-//! before the image data, where [`crate::recipe`] reads them back. The
+//! before the image data, where [`crate::output::recipe`] reads them back. The
 //! [`Compression`] it was encoded with is named in a tEXt chunk, keyword
 //! [`COMPRESSION_KEY`]. A picture cut from a larger one of the scene's
 //! aspect ([`render_png_window`]) records its [`Window`] in a tEXt chunk,
@@ -20,12 +20,12 @@ use image::RgbaImage;
 use rayon::prelude::*;
 
 use crate::compose::Composer;
-use crate::encoder::{self, STRIP_ROWS};
+use crate::compose::window::Window;
 use crate::error::{Error, Result, quote};
-use crate::recipe::{CODE_KEY, COMPRESSION_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
+use crate::output::encoder::{self, STRIP_ROWS};
+use crate::output::recipe::{CODE_KEY, COMPRESSION_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
 use crate::scene::Scene;
 use crate::share;
-use crate::window::Window;
 
 /// How hard the PNG encoder works.
 ///
@@ -232,7 +232,7 @@ const WINDOW_HELD: u64 = 1 << 24;
 /// pixel as that picture has them there, recording the window in the
 /// [`WINDOW_KEY`] chunk (after the scene's chunks and `extra_text`). This
 /// is how a picture of another aspect than the scene's is made (see
-/// [`crate::window`]), and `playa render --window`. The whole picture may
+/// [`crate::compose::window`]), and `playa render --window`. The whole picture may
 /// be as large as a streamed one ([`crate::compose::check_streamed_size`]):
 /// only the window is drawn ([`crate::compose::Plan::render_window`]), in
 /// one piece when it is small, else strip by strip with
@@ -454,7 +454,7 @@ pub fn write_file(
     encode: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<()>,
 ) -> Result<()> {
     let mut failure = None;
-    let result = crate::atomic::write_atomically_with(path, |file| {
+    let result = crate::base::atomic::write_atomically_with(path, |file| {
         let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
         encode(&mut buffered).map_err(|e| {
             let message = e.to_string();
@@ -474,7 +474,7 @@ pub(crate) mod tests {
     use super::*;
 
     /// The default scene and its picture at 48 × 27: a picture small enough
-    /// to encode in every test here and in [`crate::recipe`]'s.
+    /// to encode in every test here and in [`crate::output::recipe`]'s.
     pub(crate) fn small() -> (Scene, RgbaImage) {
         let scene = Scene::default();
         let image = crate::render(&scene, 48, 27).unwrap();
@@ -483,7 +483,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_window_drawn_strip_by_strip_is_the_window_drawn_whole() {
-        let scene = crate::presets::load("badlands").unwrap();
+        let scene = crate::scene::presets::load("badlands").unwrap();
         let window = Window {
             x: 37,
             y: 29,
@@ -525,7 +525,8 @@ pub(crate) mod tests {
                 render_png_window(&mut bytes, &scene, &window, &[], c).unwrap();
                 let decoded = image::load_from_memory(&bytes).unwrap().to_rgba8();
                 assert_eq!(decoded, cut, "{window} {c:?}");
-                let text = crate::recipe::read_text(std::io::Cursor::new(&bytes), "m", WINDOW_KEY);
+                let text =
+                    crate::output::recipe::read_text(std::io::Cursor::new(&bytes), "m", WINDOW_KEY);
                 assert_eq!(text.unwrap(), Some(window.to_string()));
             }
         }
@@ -576,7 +577,7 @@ pub(crate) mod tests {
         ] {
             let mut image = RgbaImage::new(w, h);
             for (i, p) in image.pixels_mut().enumerate() {
-                let v = crate::noise::hash32(i as u32);
+                let v = crate::base::noise::hash32(i as u32);
                 // Mixed content: flat runs, gradients and noise.
                 *p = image::Rgba([
                     if i % 7 < 3 { 10 } else { v as u8 },
@@ -627,7 +628,7 @@ pub(crate) mod tests {
     #[test]
     fn rendering_straight_to_png_matches_render_then_encode() {
         for name in ["death-valley", "night-under-stars"] {
-            let scene = crate::presets::load(name).unwrap();
+            let scene = crate::scene::presets::load(name).unwrap();
             for (w, h) in [(97, 55), (320, 180)] {
                 let image = crate::render(&scene, w, h).unwrap();
                 for c in Compression::ALL {

@@ -10,7 +10,7 @@
 //! - share codes ([`crate::share`]): [`Setting::count`], [`Setting::index`]
 //!   and [`Setting::set_index`] write each setting as a whole number;
 //! - the app's forms (label, hover hint, slider scale) and
-//!   [`crate::randomize`] ([`Roll`]).
+//!   [`crate::explore::randomize`] ([`Roll`]).
 //!
 //! The order of a table is part of the share-code format: settings are
 //! written in table order, so a table is only ever changed with a new
@@ -18,16 +18,18 @@
 //! since which format it is written ([`Setting::since`]): codes of older
 //! formats leave it out and mean its base value.
 
+pub mod limit;
+
 use std::fmt;
 
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::color::Rgb;
+use crate::base::color::Rgb;
+use crate::base::palette::TimeOfDay;
 use crate::error::Result;
 use crate::life::{Rule, Topology};
-use crate::limit::Limit;
-use crate::palette::TimeOfDay;
+use crate::setting::limit::Limit;
 
 /// One setting of a `T` (a layer's settings, or the scene).
 pub struct Setting<T> {

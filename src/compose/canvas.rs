@@ -27,7 +27,7 @@
 use image::RgbaImage;
 use rayon::prelude::*;
 
-use crate::color::{Linear, encode_row};
+use crate::base::color::{Linear, encode_row};
 use crate::compose::{Plan, check_size};
 use crate::error::Result;
 use crate::layers::{BAND_ROWS, Band, Draw, Layer};
@@ -63,7 +63,7 @@ struct Kept {
 #[derive(PartialEq)]
 struct Shared {
     seed: u64,
-    time: crate::palette::TimeOfDay,
+    time: crate::base::palette::TimeOfDay,
     sun_x: f32,
     horizon: f32,
     clearings: Vec<crate::layers::tent::Clearing>,
@@ -369,7 +369,7 @@ fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<C
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets::PRESETS;
+    use crate::scene::presets::PRESETS;
 
     type Edit = Box<dyn Fn(&mut Scene)>;
 
@@ -455,7 +455,9 @@ mod tests {
         }
         edits.push(Box::new(|s| tent(s).y -= 0.05));
         edits.push(Box::new(|s| tent(s).size *= 1.5));
-        edits.push(Box::new(|s| tent(s).color = crate::color::Rgb(40, 90, 200)));
+        edits.push(Box::new(|s| {
+            tent(s).color = crate::base::color::Rgb(40, 90, 200)
+        }));
         edits.push(Box::new(|s| tent(s).y += 0.12));
         edits.push(Box::new(|s| tent(s).visible = false));
         edits.push(Box::new(|s| tent(s).visible = true));

@@ -5,7 +5,7 @@
 //! have it. Natively the store is a folder, one `NAME.ron` a preset
 //! ([`default_folder`]: `$PLAYA_CONFIG_DIR/presets`, else `presets` in the
 //! folder where the app keeps its state); every file is written through
-//! [`crate::atomic`], so a failure never leaves half a preset. In the
+//! [`crate::base::atomic`], so a failure never leaves half a preset. In the
 //! browser there is no folder: the app keeps the store in memory
 //! ([`Store::in_memory`]) and saves its texts in the page's local storage.
 //!
@@ -20,7 +20,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::presets;
+use crate::scene::presets;
 use crate::scene::{MAX_RON_BYTES, Scene};
 
 /// The environment variable that, set and not blank, names the folder
@@ -329,7 +329,7 @@ impl Store {
         match &mut self.place {
             Place::Folder(dir) => {
                 std::fs::create_dir_all(&*dir).map_err(|e| Error::io(&*dir, e))?;
-                crate::atomic::write_atomically(&file_of(dir, &name), text.as_bytes())?;
+                crate::base::atomic::write_atomically(&file_of(dir, &name), text.as_bytes())?;
                 // Replaced under another letter case: the old file goes.
                 if let Some(old) = existing.filter(|old| *old != name) {
                     let _ = std::fs::remove_file(file_of(dir, &old));

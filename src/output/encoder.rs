@@ -1,4 +1,4 @@
-//! The parallel PNG encoder behind [`crate::picture::Compression::Fast`].
+//! The parallel PNG encoder behind [`crate::output::picture::Compression::Fast`].
 //!
 //! The picture is cut into strips of [`STRIP_ROWS`] rows. Each strip is
 //! filtered (Sub on its first row, so it needs no row of the strip above;
@@ -36,7 +36,7 @@ pub(crate) struct Buffers {
     /// RGBA rows of a strip being rendered.
     pub rgba: Vec<u8>,
     /// The compositor's scratch band.
-    pub scratch: Vec<crate::color::Linear>,
+    pub scratch: Vec<crate::base::color::Linear>,
     filtered: Vec<u8>,
     bits: Vec<u8>,
 }

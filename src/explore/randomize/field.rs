@@ -9,9 +9,9 @@
 //! inside the envelope of the presets, and `tests/new_scene.rs` measures
 //! the real pictures.
 
+use crate::base::palette::TimeOfDay;
 use crate::layers::Rocks;
 use crate::life::clumps;
-use crate::palette::TimeOfDay;
 use crate::scene::Scene;
 
 /// The fewest and most live cells, as a share of the grid, that still make

@@ -16,8 +16,8 @@ mod field;
 
 pub use self::describe::describe;
 use self::field::Field;
+use crate::base::palette::TimeOfDay;
 use crate::layers::{Kind, Layer, Rocks, match_kind};
-use crate::palette::TimeOfDay;
 use crate::scene::Scene;
 use crate::setting::{Roll, Setting, Value};
 
@@ -728,7 +728,7 @@ mod tests {
 
     #[test]
     fn a_new_scene_dresses_for_its_time_of_day() {
-        let night = crate::presets::load("night-under-stars").unwrap();
+        let night = crate::scene::presets::load("night-under-stars").unwrap();
         let mut unlocked = Locks::default();
         unlocked.set(crate::layers::Spiral::NAME, false);
         let mut times = std::collections::BTreeSet::new();
@@ -762,7 +762,7 @@ mod tests {
     fn the_same_roll_from_another_scene_is_another_scene() {
         let locks = Locks::default();
         let a = new_scene(&Scene::default(), &locks, 5);
-        let b = new_scene(&crate::presets::load("badlands").unwrap(), &locks, 5);
+        let b = new_scene(&crate::scene::presets::load("badlands").unwrap(), &locks, 5);
         assert_ne!(a.seed, b.seed);
         assert_eq!(a, new_scene(&Scene::default(), &locks, 5));
         assert_eq!(a, a.quantized(), "a new scene is kept to its precisions");
@@ -771,9 +771,9 @@ mod tests {
     #[test]
     fn vary_at_strength_zero_changes_only_the_seed() {
         let locks = Locks::default();
-        for p in crate::presets::PRESETS {
+        for p in crate::scene::presets::PRESETS {
             let name = p.name;
-            let scene = crate::presets::load(name).unwrap();
+            let scene = crate::scene::presets::load(name).unwrap();
             for roll in 0..20 {
                 let v = vary(&scene, &locks, roll, 0.0);
                 assert_ne!(v.seed, scene.seed);

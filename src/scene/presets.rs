@@ -30,7 +30,7 @@ macro_rules! presets {
     ($($name:literal),* $(,)?) => {
         /// Every shipped preset, the default first.
         pub const PRESETS: &[Preset] = &[
-            $(Preset { name: $name, ron: include_str!(concat!("../presets/", $name, ".ron")) },)*
+            $(Preset { name: $name, ron: include_str!(concat!("../../presets/", $name, ".ron")) },)*
         ];
     };
 }

@@ -1,6 +1,6 @@
 //! Where a scene comes from: the one place that says what an input is — a
 //! shipped preset's name, one of the user's presets
-//! ([`crate::user_presets`]), a `.ron` scene file, a picture made by playa, a
+//! ([`crate::source::user_presets`]), a `.ron` scene file, a picture made by playa, a
 //! share code or a link holding one, or scene text — and loads its scene.
 //!
 //! The command line and the app both load through here, so an input means
@@ -12,17 +12,19 @@
 //! first).
 //!
 //! [`MAX_RON_BYTES`]: crate::scene::MAX_RON_BYTES
-//! [`MAX_PNG_BYTES`]: crate::recipe::MAX_PNG_BYTES
+//! [`MAX_PNG_BYTES`]: crate::output::recipe::MAX_PNG_BYTES
+
+pub mod user_presets;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result, quote};
-use crate::presets::{self, Preset};
-use crate::recipe::{self, PNG_SIGNATURE};
+use crate::output::recipe::{self, PNG_SIGNATURE};
 use crate::scene::Scene;
+use crate::scene::presets::{self, Preset};
 use crate::share;
-use crate::user_presets::{self, UserPreset};
+use user_presets::UserPreset;
 
 /// How much of a file is read to tell what it is.
 pub const HEAD_BYTES: usize = 4096;
@@ -32,7 +34,7 @@ pub const HEAD_BYTES: usize = 4096;
 pub enum Source {
     /// A shipped preset.
     Preset(&'static Preset),
-    /// One of the user's presets, loaded (see [`crate::user_presets`]).
+    /// One of the user's presets, loaded (see [`crate::source::user_presets`]).
     User(UserPreset),
     /// A share code (`playa1-…`, or any `playaN-`, so that a code of a newer
     /// format says so when it is loaded), or a link holding one
@@ -71,18 +73,18 @@ pub struct Loaded {
     /// other kinds of input.
     pub size: Option<(u32, u32)>,
     /// The part of the scene's picture a picture input shows, when it was
-    /// cut from a larger one ([`crate::window`]): with it the picture is
+    /// cut from a larger one ([`crate::compose::window`]): with it the picture is
     /// made again byte for byte. `None` for a whole picture and the other
     /// kinds of input.
-    pub window: Option<crate::window::Window>,
+    pub window: Option<crate::compose::window::Window>,
     /// The compression a picture input was encoded with, as it records it
     /// ([`recipe::COMPRESSION_KEY`]): rendered again with it, the picture
     /// is the same bytes. `None` for a picture of an older playa and the
     /// other kinds of input.
-    pub compression: Option<crate::picture::Compression>,
+    pub compression: Option<crate::output::picture::Compression>,
     /// The animation a picture input is a frame of ([`Recipe::frame_of`]).
     ///
-    /// [`Recipe::frame_of`]: crate::recipe::Recipe::frame_of
+    /// [`Recipe::frame_of`]: crate::output::recipe::Recipe::frame_of
     pub frame_of: Option<String>,
 }
 
@@ -325,7 +327,7 @@ fn starts_as_ron(head: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::picture::{Compression, write_png};
+    use crate::output::picture::{Compression, write_png};
 
     /// The scene of `input` given on the command line.
     fn arg(input: &str) -> Result<Loaded> {

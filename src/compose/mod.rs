@@ -4,7 +4,7 @@
 //! checked, its rock automaton run once), the plan at a picture size becomes
 //! a `Composer` (each visible layer prepared for that size, see
 //! [`crate::layers`]), and the composer draws bands of rows into the
-//! picture ([`crate::picture`] streams them into a PNG).
+//! picture ([`crate::output::picture`] streams them into a PNG).
 //!
 //! The picture is composed in bands of [`BAND_ROWS`] rows, in parallel with
 //! rayon. Each band is composed in linear light in a small `f32` scratch
@@ -16,12 +16,15 @@
 //! position (no sums across bands, no hash-map order), so the bytes are the
 //! same for any number of threads and on every run.
 
+pub mod canvas;
+pub mod window;
+
 use std::sync::OnceLock;
 
 use image::RgbaImage;
 use rayon::prelude::*;
 
-use crate::color::{Linear, encode_row};
+use crate::base::color::{Linear, encode_row};
 use crate::error::{Error, Result};
 use crate::layers::{BAND_ROWS, Band, Draw, Frame, Layer, Light};
 use crate::life::{BitGrid, Life, clumps};
@@ -32,7 +35,7 @@ pub const MAX_SIDE: u32 = 16_384;
 /// Most pixels in a picture (2^28: a 1 GiB RGBA buffer).
 pub const MAX_PIXELS: u64 = 1 << 28;
 // Strips of the PNG encoder are drawn band by band.
-const _: () = assert!(crate::encoder::STRIP_ROWS.is_multiple_of(BAND_ROWS));
+const _: () = assert!(crate::output::encoder::STRIP_ROWS.is_multiple_of(BAND_ROWS));
 
 /// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`].
 pub fn check_size(width: u32, height: u32) -> Result<()> {
@@ -40,7 +43,7 @@ pub fn check_size(width: u32, height: u32) -> Result<()> {
 }
 
 /// Largest width or height of a picture streamed into a file (band by band,
-/// never held whole: see [`crate::picture::render_png`]).
+/// never held whole: see [`crate::output::picture::render_png`]).
 pub const MAX_STREAMED_SIDE: u32 = 65_536;
 /// Most pixels in a picture streamed into a file (2^32).
 pub const MAX_STREAMED_PIXELS: u64 = 1 << 32;
@@ -597,7 +600,7 @@ mod tests {
 
     #[test]
     fn a_window_is_the_same_pixels_as_the_whole_picture_there() {
-        let scene = crate::presets::load("night-under-stars").unwrap();
+        let scene = crate::scene::presets::load("night-under-stars").unwrap();
         let plan = Plan::new(&scene).unwrap();
         let (w, h) = (333, 187);
         let whole = render(&scene, w, h).unwrap();
@@ -618,7 +621,7 @@ mod tests {
 
     #[test]
     fn windows_of_a_prepared_region_are_the_windows_drawn_alone() {
-        let scene = crate::presets::load("golden-hour").unwrap();
+        let scene = crate::scene::presets::load("golden-hour").unwrap();
         let plan = Plan::new(&scene).unwrap();
         let (w, h) = (1999, 1111);
         let region = plan.region(w, h, [300, 200, 900, 700]).unwrap();
@@ -666,7 +669,7 @@ mod tests {
             composer.render_rows(0, &mut out, &mut composer.scratch());
             out
         };
-        for preset in crate::presets::PRESETS {
+        for preset in crate::scene::presets::PRESETS {
             let scene = preset.scene().unwrap();
             let mut skipping = 0;
             for (w, h) in [(64, 36), (97, 55), (33, 71)] {
@@ -691,7 +694,7 @@ mod tests {
 
     #[test]
     fn generations_are_the_plans_of_each_generation() {
-        let mut scene = crate::presets::load("badlands").unwrap();
+        let mut scene = crate::scene::presets::load("badlands").unwrap();
         scene.automaton.columns = 90;
         let plans: Vec<Plan> = Plan::generations(&scene, 3, 7).unwrap().collect();
         assert_eq!(plans.len(), 5);

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::{self, at_least, at_most};
-use crate::noise::hash32;
+use crate::base::math::{self, at_least, at_most};
+use crate::base::noise::hash32;
 
 /// A colour as written in scene files: 8-bit sRGB, `(r, g, b)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -130,11 +130,11 @@ pub fn encode_row(src: &[Linear], dst: &mut [u8], x0: u32, y: u32) {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     encode_row_with(src, dst, x0, y, encode_simd128);
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    match crate::simd::Build::best() {
+    match crate::base::simd::Build::best() {
         // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
         #[cfg(target_arch = "x86_64")]
-        crate::simd::Build::Avx2 => unsafe { encode_row_avx2(src, dst, x0, y) },
-        crate::simd::Build::Portable => encode_row_portable(src, dst, x0, y),
+        crate::base::simd::Build::Avx2 => unsafe { encode_row_avx2(src, dst, x0, y) },
+        crate::base::simd::Build::Portable => encode_row_portable(src, dst, x0, y),
     }
 }
 

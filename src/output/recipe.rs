@@ -1,6 +1,6 @@
 //! Reading a picture's recipe back: the scene a playa PNG was made from.
 //!
-//! [`crate::picture`] writes the scene's RON in a compressed iTXt chunk,
+//! [`crate::output::picture`] writes the scene's RON in a compressed iTXt chunk,
 //! keyword [`SCENE_KEY`], and its share code in a tEXt chunk, keyword
 //! [`CODE_KEY`], both before the image data. Reading stops at the first
 //! image data chunk: a picture's pixels are never read to get its recipe,
@@ -13,11 +13,11 @@ use std::io::{BufRead, BufReader, Seek};
 use std::path::Path;
 
 use crate::animation::ANIMATION_KEY;
+use crate::compose::window::Window;
 use crate::error::{Error, Result};
-use crate::picture::Compression;
+use crate::output::picture::Compression;
 use crate::scene::{MAX_RON_BYTES, Scene};
 use crate::share;
-use crate::window::Window;
 
 /// Keyword of the text chunk holding the scene's RON.
 pub const SCENE_KEY: &str = "playa:scene";
@@ -31,7 +31,7 @@ pub const WINDOW_KEY: &str = "playa:window";
 /// its window, all that decides a picture's bytes. Pictures of playa before
 /// it have none, and were made again with fast compression.
 pub const COMPRESSION_KEY: &str = "playa:compression";
-/// Keyword of the text chunk of a contact sheet ([`crate::sheet`]): the
+/// Keyword of the text chunk of a contact sheet ([`crate::explore::sheet`]): the
 /// share code and label of each of its thumbnails, a line each. A sheet has
 /// no scene of its own.
 pub const SHEET_KEY: &str = "playa:sheet";
@@ -267,7 +267,8 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         }
         (None, Some(coded)) => coded,
         (None, None) if sheet.is_some() => {
-            let n = crate::sheet::parse_entries(sheet.as_deref().unwrap_or_default()).len();
+            let n =
+                crate::explore::sheet::parse_entries(sheet.as_deref().unwrap_or_default()).len();
             return Err(fail(format!(
                 "a contact sheet of {n} scenes (made by playa sheet), not one scene's \
                  picture: `playa share` on it lists their share codes"
@@ -292,8 +293,8 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::picture::tests::small;
-    use crate::picture::{Compression, encode_png_to_vec};
+    use crate::output::picture::tests::small;
+    use crate::output::picture::{Compression, encode_png_to_vec};
 
     #[test]
     fn recipe_round_trips() {
@@ -339,8 +340,14 @@ mod tests {
         let scene = Scene::default();
         let window = Window::crop(scene.aspect, 30, 30).unwrap();
         let mut bytes = Vec::new();
-        crate::picture::render_png_window(&mut bytes, &scene, &window, &[], Compression::Fast)
-            .unwrap();
+        crate::output::picture::render_png_window(
+            &mut bytes,
+            &scene,
+            &window,
+            &[],
+            Compression::Fast,
+        )
+        .unwrap();
         let recipe = decode_recipe(&bytes, "c.png").unwrap();
         assert_eq!(recipe.window, Some(window));
         assert_eq!((recipe.width, recipe.height), (30, 30));

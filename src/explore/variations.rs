@@ -8,7 +8,7 @@
 
 use image::RgbaImage;
 
-use crate::randomize::{self, Locks, splitmix64};
+use crate::explore::randomize::{self, Locks, splitmix64};
 use crate::scene::Scene;
 
 /// Candidates on one page of the grid.

@@ -6,7 +6,7 @@
 //! different machines sharing one directory never write the same file. The
 //! first line is a [`Header`] (the batch and the shard); each further line
 //! an [`Entry`] for one picture, appended only once the picture is in place
-//! (renamed whole, see [`crate::atomic`]), and flushed to disk. A kill can
+//! (renamed whole, see [`crate::base::atomic`]), and flushed to disk. A kill can
 //! leave at most a partial last line, which readers skip and [`Writer`]
 //! cuts off before it appends.
 //!
@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::batch::BatchRecord;
+use crate::batch::shard::Shard;
 use crate::error::{Error, Result};
-use crate::shard::Shard;
 
 /// The first line of a manifest: the batch and which shard of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -310,7 +310,7 @@ impl Writer {
         }
         let mut line = serde_json::to_string(header).expect("a header serializes");
         line.push('\n');
-        crate::atomic::write_atomically(&path, line.as_bytes())?;
+        crate::base::atomic::write_atomically(&path, line.as_bytes())?;
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
@@ -470,9 +470,9 @@ fn tile_keys(batch: &BatchRecord) -> Result<Vec<String>> {
             crate::batch::DEFAULT_WIDTH,
         ),
     };
-    Ok(crate::tiles::all_tiles(size.0, size.1)
+    Ok(crate::output::tiles::all_tiles(size.0, size.1)
         .iter()
-        .map(crate::tiles::Tile::key)
+        .map(crate::output::tiles::Tile::key)
         .collect())
 }
 

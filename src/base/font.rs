@@ -1,5 +1,5 @@
 //! A small bitmap font for labels on pictures (the contact sheets of
-//! [`crate::sheet`]): printable ASCII, each glyph 5×7 pixels in a cell 6
+//! [`crate::explore::sheet`]): printable ASCII, each glyph 5×7 pixels in a cell 6
 //! wide and 10 high, with a row below the baseline for the tails of g, j, p,
 //! q and y. Share codes are ASCII, so every character of a code is drawn;
 //! `0` is slashed and `1`, `l` and `I` differ, so a code read off a sheet

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::color::{Linear, Rgb, scale};
-use crate::math;
+use crate::base::color::{Linear, Rgb, scale};
+use crate::base::math;
 
 /// The hour of the scene; it picks the sky colours, the sun's height and the
 /// light.

@@ -25,13 +25,15 @@
 //! are in the settings tables: [`Scene::SETTINGS`] for the scene's own, and
 //! each layer kind's [`crate::layers::Kind::SETTINGS`].
 
+pub mod presets;
+
 use serde::{Deserialize, Serialize};
 
+use crate::base::palette::TimeOfDay;
 use crate::error::{Error, Result};
 use crate::layers::{Layer, Tent};
 use crate::life::{Rule, Topology};
-use crate::limit::Limit;
-use crate::palette::TimeOfDay;
+use crate::setting::limit::Limit;
 use crate::setting::{self, Roll, Setting, float, other, uint};
 
 /// Defines `fn $name` for `#[serde(deserialize_with = "...")]`: reads a

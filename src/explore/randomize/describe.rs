@@ -4,8 +4,8 @@
 //! in the status bar, where a roll number would tell nothing.
 
 use super::field::Field;
+use crate::base::palette::TimeOfDay;
 use crate::layers::Layer;
-use crate::palette::TimeOfDay;
 use crate::scene::{RULE_NAMES, Scene, layer_names};
 
 /// A time of day as it is said.
@@ -197,8 +197,8 @@ pub fn describe(old: &Scene, new: &Scene) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets;
-    use crate::randomize::{Locks, new_scene, vary};
+    use crate::explore::randomize::{Locks, new_scene, vary};
+    use crate::scene::presets;
 
     #[test]
     fn a_change_is_said_in_words() {
