@@ -305,7 +305,7 @@ fn export_writes_the_same_bytes_as_playa_render() {
     let dir = tempfile::tempdir().unwrap();
     let mut state = AppState::default();
     state.scene.seed = 99;
-    state.export.size = playa::app::export::SizePreset::Custom;
+    state.export.size = playa::app::export::png::SizePreset::Custom;
     state.export.custom = [320, 180];
     let mut h = harness_with(state);
 
@@ -356,7 +356,7 @@ fn export_animation_writes_the_same_bytes_as_playa_animate() {
     state.scene.seed = 77;
     state.scene.automaton.generations = 4;
     state.animate.fps = 10.0;
-    state.animation_export.size = playa::app::animation_export::AnimationSize::Custom;
+    state.animation_export.size = playa::app::export::animation::AnimationSize::Custom;
     state.animation_export.custom = [96, 54];
     state.animation_export.hold = 1.5;
     state.animation_export.loops = 2;
@@ -405,7 +405,7 @@ fn an_animation_export_shows_progress_and_cancel_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut state = AppState::default();
     state.scene.automaton.generations = 400;
-    state.animation_export.size = playa::app::animation_export::AnimationSize::Hd1080;
+    state.animation_export.size = playa::app::export::animation::AnimationSize::Hd1080;
     let mut h = harness_with(state);
     h.get_by_label("Export animation…").click();
     settle(&mut h);

@@ -13,7 +13,7 @@ use common::app::{harness_with, labels, settle, type_path, wait_idle, zoom_label
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use playa::app::export::SizePreset;
+use playa::app::export::png::SizePreset;
 use playa::app::{AppState, PlayaApp};
 
 /// The app with Export PNG… set to a custom `w × h`.
@@ -172,7 +172,7 @@ fn a_fast_export_says_milliseconds() {
 #[test]
 fn an_animation_at_another_aspect_asks_to_match_it() {
     let mut state = AppState::default();
-    state.animation_export.size = playa::app::animation_export::AnimationSize::Custom;
+    state.animation_export.size = playa::app::export::animation::AnimationSize::Custom;
     state.animation_export.custom = [96, 96];
     let mut h = harness_with(state);
     h.get_by_label("Export animation…").click();

@@ -98,7 +98,7 @@ fn layers_of_one_kind_are_numbered() {
 
     // Saved for a person to read, the repeated layers are named.
     add_tent(&mut h);
-    let text = playa::app::scene_file::scene_text(h.state().scene());
+    let text = playa::app::export::scene_file::scene_text(h.state().scene());
     assert!(text.contains("// Tent 2, --set tent#2.…"), "{text}");
     assert_eq!(Scene::from_ron(&text, "saved").unwrap(), *h.state().scene());
 }

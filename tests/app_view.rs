@@ -96,7 +96,7 @@ fn export_to(h: &mut Harness<'_, PlayaApp>, path: &Path) {
 /// A small export, so the tests stay quick.
 fn small_export_state() -> AppState {
     let mut state = AppState::default();
-    state.export.size = playa::app::export::SizePreset::Custom;
+    state.export.size = playa::app::export::png::SizePreset::Custom;
     state.export.custom = [64, 36];
     state
 }

@@ -382,7 +382,7 @@ fn console_result(url: &str) -> String {
 
 #[test]
 fn exports_run_in_a_worker_and_make_the_native_bytes() {
-    use playa::app::export_job::ExportJob;
+    use playa::app::export::job::ExportJob;
     use sha2::Digest;
     if skip() {
         return;

@@ -9,29 +9,14 @@
 //! [`PlayaApp::ui`] draws the whole window into any [`egui::Ui`], so the tests
 //! drive the real UI with egui_kittest, without eframe or a GPU.
 
-pub mod animate;
-pub mod animation_export;
-pub mod controls;
+pub mod event;
+pub mod explore;
 pub mod export;
-pub mod export_dialog;
-pub mod export_job;
 pub mod files;
-pub mod fonts;
-pub mod form;
 pub mod history;
-pub mod job;
-pub mod layers;
-pub mod link;
-pub mod phone;
-pub mod presets;
 pub mod preview;
-pub mod scene_file;
-pub mod thumbnails;
-pub mod trace;
-pub mod variations;
-#[cfg(target_arch = "wasm32")]
 pub mod web;
-pub mod worker;
+pub mod window;
 
 use std::time::Duration;
 
@@ -41,13 +26,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::explore::randomize::{self, Locks};
 use crate::scene::Scene;
-use animate::{AnimateSettings, Playback};
-use animation_export::{AnimationExportDialog, AnimationExportSettings};
-use controls::Controls;
-use export::{ExportDialog, ExportSettings};
+use explore::variations;
+use export::animation::{AnimationExportDialog, AnimationExportSettings};
+use export::png::{ExportDialog, ExportSettings};
+use export::scene_file::{SceneFileDialog, SceneFileSettings};
 use history::History;
 use preview::Preview;
-use scene_file::{SceneFileDialog, SceneFileSettings};
+use preview::animate::{AnimateSettings, Playback};
+use window::controls::Controls;
 
 /// Key of the app state in eframe's storage.
 const STORAGE_KEY: &str = "playa-app";
@@ -188,8 +174,8 @@ pub struct PlayaApp {
     /// Whether an edit is in progress (a drag, typing, the animation).
     editing: bool,
     /// The scene in the page's address, in the browser.
-    link: link::Link,
-    trace: trace::Trace,
+    link: web::link::Link,
+    trace: preview::trace::Trace,
     /// The variations grid's page and its thumbnails.
     grid: variations::Grid,
     /// Whether the narrow layout's drawer of controls is open (see
@@ -232,7 +218,7 @@ impl PlayaApp {
             state.preset = name;
         }
         let last_scene = state.scene.clone();
-        let trace = trace::Trace::from_env();
+        let trace = preview::trace::Trace::from_env();
         let mut preview = Preview::new();
         preview.forced_size = trace.forced_size();
         PlayaApp {
@@ -250,7 +236,7 @@ impl PlayaApp {
             last_scene,
             dropped: None,
             editing: false,
-            link: link::Link::default(),
+            link: web::link::Link::default(),
             trace,
             grid: variations::Grid::new(),
             drawer_open: false,
@@ -398,7 +384,7 @@ impl PlayaApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         let ctx = ui.ctx().clone();
-        fonts::install(&ctx);
+        window::fonts::install(&ctx);
         if let Some(d) = self.preview.receive(&ctx) {
             self.trace.preview_shown(d.sent, d.ms, d.size, d.full);
             #[cfg(target_arch = "wasm32")]
@@ -430,10 +416,10 @@ impl PlayaApp {
                 egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
             )
             .show(ui, |ui| self.status_ui(ui));
-        let narrow = phone::is_narrow(&ctx);
+        let narrow = window::phone::is_narrow(&ctx);
         if narrow {
             self.top_bar_ui(ui);
-            self.preview.margin = phone::NARROW_MARGIN;
+            self.preview.margin = window::phone::NARROW_MARGIN;
         } else {
             self.drawer_open = false;
             self.preview.margin = preview::MARGIN;
@@ -527,7 +513,7 @@ impl PlayaApp {
     /// browser driver asks through [`web::request_export`].
     #[cfg(target_arch = "wasm32")]
     fn export_for_bench(&mut self, size: &str) {
-        let Some(preset) = export::SizePreset::ALL
+        let Some(preset) = export::png::SizePreset::ALL
             .into_iter()
             .find(|p| p.label() == size)
         else {
@@ -601,8 +587,8 @@ impl PlayaApp {
     }
 
     /// Applies what the side panel asked for.
-    fn handle(&mut self, events: Vec<controls::Event>) {
-        use controls::Event;
+    fn handle(&mut self, events: Vec<event::Event>) {
+        use event::Event;
         for event in events {
             match event {
                 Event::Dice => self.roll_dice(),
@@ -722,7 +708,7 @@ impl PlayaApp {
             self.roll_dice();
         }
         if new_scene {
-            self.handle(vec![controls::Event::NewScene]);
+            self.handle(vec![event::Event::NewScene]);
         }
         if grid {
             self.state.variations.open = !self.state.variations.open;
@@ -833,12 +819,12 @@ impl PlayaApp {
     /// [`link`]): a link's scene is loaded, committed edits are written.
     pub fn sync_link(&mut self, hash: &str) {
         match self.link.on_frame(hash, &self.state.scene, self.editing) {
-            link::LinkAction::None => {}
-            link::LinkAction::Load(code) => match files::scene_from_text(&code) {
+            web::link::LinkAction::None => {}
+            web::link::LinkAction::Load(code) => match files::scene_from_text(&code) {
                 Ok(scene) => self.load_scene(scene, "the link", ""),
                 Err(e) => self.set_message(e, true),
             },
-            link::LinkAction::Write(_code) => {
+            web::link::LinkAction::Write(_code) => {
                 #[cfg(target_arch = "wasm32")]
                 web::replace_fragment(&_code);
             }

@@ -37,13 +37,13 @@ pub fn render_ms(width: u32, height: u32, runs: u32) -> f64 {
     times[times.len() / 2]
 }
 
-/// The bytes of an export job (`playa::app::export_job::ExportJob` as
+/// The bytes of an export job (`playa::app::export::job::ExportJob` as
 /// text), made in an export's worker (`export-worker.js`); `progress` is
 /// called with the bytes or frames made so far.
 #[wasm_bindgen]
 pub fn run_export(job: &str, progress: &js_sys::Function) -> Result<Vec<u8>, JsValue> {
     let job =
-        playa::app::export_job::ExportJob::from_text(job).map_err(|e| JsValue::from_str(&e))?;
+        playa::app::export::job::ExportJob::from_text(job).map_err(|e| JsValue::from_str(&e))?;
     job.run(|done| {
         let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(done as f64));
     })

@@ -16,12 +16,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Message;
+use crate::app::Message;
 #[cfg(target_arch = "wasm32")]
-use super::export_dialog::deliver_worker_result;
+use crate::app::export::dialog::deliver_worker_result;
 #[cfg(not(target_arch = "wasm32"))]
-use super::export_dialog::on_thread;
-use super::export_dialog::{Dialog, Exporter, Run};
+use crate::app::export::dialog::on_thread;
+use crate::app::export::dialog::{Dialog, Exporter, Run};
 use crate::compose::window::{Window, aspect_text, check_aspect};
 use crate::scene::Scene;
 
@@ -242,7 +242,7 @@ pub struct PngRun {
     /// The worker making the file (gone once over), and the download's
     /// name.
     #[cfg(target_arch = "wasm32")]
-    worker: (Option<super::web::ExportWorker>, PathBuf),
+    worker: (Option<crate::app::web::ExportWorker>, PathBuf),
 }
 
 impl Exporter for PngExport {
@@ -350,7 +350,7 @@ impl Exporter for PngExport {
 
     #[cfg(target_arch = "wasm32")]
     fn launch(request: PngRequest, path: &Path) -> Result<PngRun, String> {
-        let job = super::export_job::ExportJob::png(
+        let job = crate::app::export::job::ExportJob::png(
             &request.scene,
             request.size,
             request.window.as_ref(),
@@ -361,7 +361,7 @@ impl Exporter for PngExport {
             cancel: Arc::default(),
             written: Arc::default(),
             worker: (
-                Some(super::web::ExportWorker::start(&job)?),
+                Some(crate::app::web::ExportWorker::start(&job)?),
                 path.to_path_buf(),
             ),
         })
@@ -468,7 +468,7 @@ impl PngExport {
 
 /// The line saying that `w × h` is not `scene`'s aspect, and what follows
 /// (`then`).
-pub(super) fn aspect_mismatch_line(
+pub(crate) fn aspect_mismatch_line(
     ui: &mut egui::Ui,
     (w, h): (u32, u32),
     scene: &Scene,
@@ -488,7 +488,7 @@ pub(super) fn aspect_mismatch_line(
 /// "Change the scene's aspect to W:H", as a radio button (one choice of
 /// two) or a button; the aspect to give the scene once clicked. Disabled
 /// beyond the scene's own limits (1:4 to 4:1).
-pub(super) fn change_aspect_ui(ui: &mut egui::Ui, (w, h): (u32, u32), radio: bool) -> Option<f32> {
+pub(crate) fn change_aspect_ui(ui: &mut egui::Ui, (w, h): (u32, u32), radio: bool) -> Option<f32> {
     let aspect = quantized_aspect(w, h);
     let fits = (crate::scene::MIN_ASPECT..=crate::scene::MAX_ASPECT).contains(&aspect);
     let text = format!("Change the scene's aspect to {}", aspect_text(w, h));
@@ -536,7 +536,7 @@ impl ExportDialog {
 /// Width and height fields of a custom size, with "Match aspect" (the
 /// height from the width at `scene`'s aspect): Export PNG's and Export
 /// animation's.
-pub(super) fn custom_size_ui(
+pub(crate) fn custom_size_ui(
     ui: &mut egui::Ui,
     custom: &mut [u32; 2],
     scene: &crate::scene::Scene,

@@ -5,7 +5,7 @@
 //! (a slider released, not every frame of a drag).
 //!
 //! This is the logic only, with no page in it, so it is tested natively;
-//! `super::web` (the browser build) reads and writes the real address.
+//! `crate::app::web` (the browser build) reads and writes the real address.
 
 use crate::scene::Scene;
 

@@ -12,7 +12,7 @@
 //! as it is ready. What the grid shows is keyed by the scene, the locks, the
 //! mode and the page: when any of them changes the thumbnails on screen
 //! are dropped, and the work for the old key stops (the newest request
-//! wins, see [`super::worker`]). During an edit (a drag) nothing new is
+//! wins, see [`crate::app::preview::worker`]). During an edit (a drag) nothing new is
 //! rendered; the grid follows once the edit is over. In the browser there
 //! are no threads: one thumbnail is rendered per frame, filling the grid
 //! progressively.
@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 #[cfg(not(target_arch = "wasm32"))]
-use super::worker::{Outbox, Worker};
+use crate::app::preview::worker::{Outbox, Worker};
 use crate::explore::randomize::Locks;
 use crate::explore::variations::{self, Mode, PAGE, THUMBNAIL};
 use crate::scene::Scene;
@@ -73,7 +73,7 @@ impl GridMode {
     }
 }
 
-/// The grid's settings, kept between runs (in [`super::AppState`]).
+/// The grid's settings, kept between runs (in [`crate::app::AppState`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GridSettings {
@@ -128,7 +128,7 @@ enum Cell {
     /// Not rendered yet.
     Waiting,
     /// On the GPU, with the fingerprint of its pixels
-    /// ([`super::job::fingerprint`]).
+    /// ([`crate::app::preview::job::fingerprint`]).
     Shown(TextureHandle, u64),
     /// The candidate could not be rendered: why.
     Failed(String),
@@ -202,7 +202,12 @@ impl Grid {
                             id: job.id,
                             index,
                             image: picture
-                                .map(|p| (to_color_image(&p), super::job::fingerprint(p.as_raw())))
+                                .map(|p| {
+                                    (
+                                        to_color_image(&p),
+                                        crate::app::preview::job::fingerprint(p.as_raw()),
+                                    )
+                                })
                                 .map_err(|e| e.to_string()),
                         })
                     },
@@ -244,7 +249,7 @@ impl Grid {
     }
 
     /// The fingerprint of each thumbnail's pixels on screen
-    /// ([`super::job::fingerprint`]), in grid order; `None`: not shown.
+    /// ([`crate::app::preview::job::fingerprint`]), in grid order; `None`: not shown.
     pub fn fingerprints(&self) -> Vec<Option<u64>> {
         self.cells
             .iter()
@@ -344,7 +349,12 @@ impl Grid {
             let next = self.cells.iter().position(|c| matches!(c, Cell::Waiting));
             if let Some(index) = next {
                 let image = variations::thumbnail(&self.candidates[index], THUMBNAIL)
-                    .map(|p| (to_color_image(&p), super::job::fingerprint(p.as_raw())))
+                    .map(|p| {
+                        (
+                            to_color_image(&p),
+                            crate::app::preview::job::fingerprint(p.as_raw()),
+                        )
+                    })
                     .map_err(|e| e.to_string());
                 self.put(ctx, index, image);
                 ctx.request_repaint();
@@ -413,7 +423,7 @@ impl Grid {
     fn header_ui(&mut self, ui: &mut Ui, settings: &mut GridSettings) {
         // A window measuring its content wraps nothing: in a phone's
         // window, the modes, the strength and the page take a row each.
-        let narrow = super::phone::is_narrow(ui.ctx());
+        let narrow = crate::app::window::phone::is_narrow(ui.ctx());
         let break_row = |ui: &mut Ui| {
             if narrow {
                 ui.end_row();

@@ -178,9 +178,9 @@ impl Playback {
             )
             .labelled_by(label.id)
             .on_hover_text("The generation shown: the Generations setting, drawn wide");
-        super::form::escape_cancels(ui, &scrub, generation, before);
-        let number_box = super::form::number_box_area(ui, &scrub);
-        super::form::click_never_drags(ui, label.id, number_box, generation, before);
+        crate::app::window::form::escape_cancels(ui, &scrub, generation, before);
+        let number_box = crate::app::window::form::number_box_area(ui, &scrub);
+        crate::app::window::form::click_never_drags(ui, label.id, number_box, generation, before);
         if scrub.drag_started() || scrub.gained_focus() {
             self.stop();
         }

@@ -3,7 +3,7 @@
 //! Top to bottom: file actions (presets, Open…, Export PNG…, Export
 //! animation…, undo/redo), the seed with its dice, New scene and the
 //! Variations toggle, the light,
-//! the rock automaton, the layer list ([`super::layers`]), and the share
+//! the rock automaton, the layer list ([`crate::app::window::layers`]), and the share
 //! field. Each group has a lock that keeps
 //! New scene and Vary off it.
 //!
@@ -14,13 +14,14 @@ use std::path::PathBuf;
 
 use egui::{RichText, Ui};
 
-use super::files::{self, FileDialog};
-use super::form::{
+use crate::Rule;
+use crate::app::event::Event;
+use crate::app::files::presets::Presets;
+use crate::app::files::{self, FileDialog};
+use crate::app::window::form::{
     click_never_drags, escape_cancels, float_row, form, lock_button, section, setting_row, uint_row,
 };
-use super::presets::Presets;
-use super::{AppState, WEB_URL_VAR};
-use crate::Rule;
+use crate::app::{AppState, WEB_URL_VAR};
 use crate::base::palette::TimeOfDay;
 use crate::explore::randomize::{self, Locks};
 use crate::scene::{self, RULE_NAMES, Scene};
@@ -29,30 +30,6 @@ use crate::share;
 
 /// The room undo and redo take at the end of the export row.
 const UNDO_REDO_WIDTH: f32 = 60.0;
-
-/// What the side panel asks the app to do.
-#[derive(Debug)]
-pub enum Event {
-    /// Roll a new seed.
-    Dice,
-    /// Re-roll every unlocked group ("New scene").
-    NewScene,
-    /// Replace the scene: `(scene, where it came from, the name it goes by)`
-    /// (see [`AppState::preset`]), or why it could not be read.
-    Load(Result<(Scene, String, String), String>),
-    /// Show a message (`true`: an error).
-    Message(String, bool),
-    /// Open the export dialog.
-    OpenExport,
-    /// Open the animation export dialog.
-    OpenAnimationExport,
-    /// Open "Save scene…".
-    OpenSaveScene,
-    /// Undo the last change.
-    Undo,
-    /// Redo the last undone change.
-    Redo,
-}
 
 /// Side-panel state that is not part of the scene: text being typed,
 /// errors, the preset list, an open file dialog.
@@ -188,7 +165,7 @@ impl Controls {
                 ui.separator();
                 light_ui(ui, &mut state.scene, &mut state.locks);
                 self.automaton_ui(ui, &mut state.scene, &mut state.locks, &mut events);
-                super::layers::layers_ui(ui, state, &mut events);
+                crate::app::window::layers::layers_ui(ui, state, &mut events);
                 ui.separator();
                 self.share_ui(ui, state, &mut events);
                 ui.add_space(8.0);

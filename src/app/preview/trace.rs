@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use web_time::Instant;
 
-use super::preview::Preview;
+use crate::app::preview::Preview;
 use crate::scene::Scene;
 
 /// Phases of the self-driven benchmark.

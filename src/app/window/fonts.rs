@@ -14,27 +14,27 @@ use egui::{FontData, FontDefinitions, FontFamily, FontTweak};
 const FACES: [(&str, &[u8], f32); 5] = [
     (
         "Ubuntu-Light",
-        include_bytes!("../../assets/fonts/Ubuntu-Light-playa.ttf"),
+        include_bytes!("../../../assets/fonts/Ubuntu-Light-playa.ttf"),
         1.0,
     ),
     (
         "Hack",
-        include_bytes!("../../assets/fonts/Hack-playa.ttf"),
+        include_bytes!("../../../assets/fonts/Hack-playa.ttf"),
         1.0,
     ),
     (
         "egui-icons",
-        include_bytes!("../../assets/fonts/egui-icons.ttf"),
+        include_bytes!("../../../assets/fonts/egui-icons.ttf"),
         0.90,
     ),
     (
         "NotoEmoji-Regular",
-        include_bytes!("../../assets/fonts/NotoEmoji-playa.ttf"),
+        include_bytes!("../../../assets/fonts/NotoEmoji-playa.ttf"),
         0.81,
     ),
     (
         "emoji-icon-font",
-        include_bytes!("../../assets/fonts/emoji-icon-font-playa.ttf"),
+        include_bytes!("../../../assets/fonts/emoji-icon-font-playa.ttf"),
         0.90,
     ),
 ];

@@ -9,9 +9,9 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::export_job::ExportJob;
+use crate::app::export::job::ExportJob;
 
-use super::{PlayaApp, setup_style};
+use crate::app::{PlayaApp, setup_style};
 
 /// Starts the app on the `<canvas id="{canvas_id}">` of the page.
 pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
@@ -286,12 +286,12 @@ pub fn request_export(size: &str) {
 }
 
 /// The export size asked for by [`request_export`], once.
-pub(super) fn take_export_request() -> Option<String> {
+pub(crate) fn take_export_request() -> Option<String> {
     BENCH.with(|b| b.borrow_mut().export.take())
 }
 
 /// Counts a frame drawn, and whether an export was running.
-pub(super) fn frame_drawn(exporting: bool) {
+pub(crate) fn frame_drawn(exporting: bool) {
     BENCH.with(|b| {
         let mut b = b.borrow_mut();
         b.frames += 1;

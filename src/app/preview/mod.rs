@@ -4,14 +4,19 @@
 //! frame is drawn over it: where a picture of another aspect is cut from
 //! the scene's (see [`crate::compose::window`]), the rest is dimmed.
 
+pub mod animate;
+pub mod job;
+pub mod trace;
+pub mod worker;
+
 use std::time::Duration;
 
 use web_time::Instant;
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2};
 
-use super::job::{Pass, PreviewFrame, PreviewJob, WHOLE, render_job};
-use super::worker::{Outbox, Worker};
+use crate::app::preview::job::{Pass, PreviewFrame, PreviewJob, WHOLE, render_job};
+use crate::app::preview::worker::{Outbox, Worker};
 use crate::compose::canvas::Canvas;
 use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
@@ -174,7 +179,7 @@ impl Preview {
     /// A preview with its worker thread started.
     pub fn new() -> Self {
         let mut canvases = [Canvas::new(), Canvas::new()];
-        let mut views = super::job::Views::default();
+        let mut views = crate::app::preview::job::Views::default();
         let worker = Worker::spawn(
             "playa-preview",
             move |job: PreviewJob, out: &Outbox<'_, PreviewJob, PreviewFrame>| {

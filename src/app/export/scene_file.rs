@@ -12,10 +12,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 #[cfg(target_arch = "wasm32")]
-use super::export_dialog::deliver;
+use crate::app::export::dialog::deliver;
 #[cfg(not(target_arch = "wasm32"))]
-use super::export_dialog::on_thread;
-use super::export_dialog::{Dialog, Exporter, Run};
+use crate::app::export::dialog::on_thread;
+use crate::app::export::dialog::{Dialog, Exporter, Run};
 use crate::scene::Scene;
 
 /// "Save scene…" settings remembered between runs.

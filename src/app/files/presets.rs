@@ -12,9 +12,9 @@
 
 use egui::{RichText, Ui};
 
-use super::AppState;
-use super::controls::Event;
-use super::thumbnails::Thumbnails;
+use crate::app::AppState;
+use crate::app::event::Event;
+use crate::app::explore::thumbnails::Thumbnails;
 use crate::scene::Scene;
 use crate::scene::presets::PRESETS;
 use crate::source::user_presets::{Store, UserPreset, check_name};

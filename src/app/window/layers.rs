@@ -8,9 +8,9 @@
 
 use egui::{RichText, Ui};
 
-use super::AppState;
-use super::controls::Event;
-use super::form::{form, layer_rows, lock_button};
+use crate::app::AppState;
+use crate::app::event::Event;
+use crate::app::window::form::{form, layer_rows, lock_button};
 use crate::layers::Layer;
 use crate::scene::{Scene, layer_names};
 

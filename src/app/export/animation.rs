@@ -16,14 +16,14 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Message;
-use super::export::size_for_long_side;
-#[cfg(target_arch = "wasm32")]
-use super::export_dialog::deliver_worker_result;
-#[cfg(not(target_arch = "wasm32"))]
-use super::export_dialog::on_thread;
-use super::export_dialog::{Dialog, Exporter, Run};
 use crate::animation::{self, Animation, Format, Options};
+use crate::app::Message;
+#[cfg(target_arch = "wasm32")]
+use crate::app::export::dialog::deliver_worker_result;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::export::dialog::on_thread;
+use crate::app::export::dialog::{Dialog, Exporter, Run};
+use crate::app::export::png::size_for_long_side;
 use crate::compose::window::{Window, check_aspect};
 use crate::scene::{MAX_GENERATIONS, Scene};
 
@@ -184,7 +184,7 @@ enum Runner {
     #[cfg(target_arch = "wasm32")]
     Worker {
         /// The worker making the file (gone once over).
-        worker: Option<super::web::ExportWorker>,
+        worker: Option<crate::app::web::ExportWorker>,
         /// The download's name.
         path: PathBuf,
         format: Format,
@@ -316,7 +316,7 @@ impl Exporter for AnimationExport {
             dialog.exporter.fps = dialog.exporter.fps.min(animation::MAX_GIF_FPS);
         }
         if settings.size == AnimationSize::Custom {
-            super::export::custom_size_ui(ui, &mut settings.custom, scene);
+            crate::app::export::png::custom_size_ui(ui, &mut settings.custom, scene);
         }
         let (w, h) = settings.pixels(scene);
         ui.weak(format!("{w} × {h} pixels"));
@@ -324,14 +324,14 @@ impl Exporter for AnimationExport {
             ui.colored_label(ui.visuals().error_fg_color, e.to_string());
         } else if Window::crop(scene.aspect, w, h).is_some() {
             // Animations are not cropped: the size or the scene must change.
-            super::export::aspect_mismatch_line(
+            crate::app::export::png::aspect_mismatch_line(
                 ui,
                 (w, h),
                 scene,
                 "an animation is drawn at the scene's aspect",
             );
             // Or "Match aspect", beside the size, changes the size.
-            if let Some(aspect) = super::export::change_aspect_ui(ui, (w, h), false) {
+            if let Some(aspect) = crate::app::export::png::change_aspect_ui(ui, (w, h), false) {
                 dialog.exporter.new_aspect = Some(aspect);
             }
         }
@@ -368,11 +368,11 @@ impl Exporter for AnimationExport {
 
     #[cfg(target_arch = "wasm32")]
     fn launch(animation: Animation, path: &Path) -> Result<AnimationRun, String> {
-        let job = super::export_job::ExportJob::animation(&animation);
+        let job = crate::app::export::job::ExportJob::animation(&animation);
         Ok(AnimationRun {
             frames: animation.frame_count(),
             runner: Runner::Worker {
-                worker: Some(super::web::ExportWorker::start(&job)?),
+                worker: Some(crate::app::web::ExportWorker::start(&job)?),
                 path: path.to_path_buf(),
                 format: animation.options().format,
                 cancelled: false,
@@ -470,7 +470,7 @@ impl AnimationExportDialog {
     pub fn open(
         &mut self,
         settings: &AnimationExportSettings,
-        scrubber: &super::animate::AnimateSettings,
+        scrubber: &crate::app::preview::animate::AnimateSettings,
         preset: &str,
         scene: &Scene,
     ) {
@@ -541,7 +541,7 @@ mod tests {
     #[test]
     fn the_range_ends_at_the_generation_shown_at_the_scrubbers_speed() {
         let mut d = AnimationExportDialog::default();
-        let scrubber = crate::app::animate::AnimateSettings { fps: 7.333 };
+        let scrubber = crate::app::preview::animate::AnimateSettings { fps: 7.333 };
         let settings = AnimationExportSettings::default();
         let mut scene = Scene::default();
         scene.automaton.generations = 30;

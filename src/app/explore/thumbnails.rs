@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::worker::Worker;
+use crate::app::preview::worker::Worker;
 use crate::scene::Scene;
 
 /// The box a thumbnail fits in, in pixels.

@@ -6,7 +6,7 @@
 
 use egui::{Align, Layout, Rect, vec2};
 
-use super::PlayaApp;
+use crate::app::PlayaApp;
 
 /// The window's width, in points, below which the layout is the narrow
 /// one.
@@ -33,7 +33,7 @@ impl PlayaApp {
     /// The narrow layout's top bar: ☰ opens and closes the drawer, then
     /// the scene's name (as the Preset box shows it), Share (copies what
     /// the Share field shows) and Export (the Export PNG… dialog).
-    pub(super) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
+    pub(crate) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("top bar")
             .frame(
                 egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
@@ -74,7 +74,7 @@ impl PlayaApp {
     /// open: the controls, scrolled, from the top of `picture` to the
     /// bottom of the window. ✖ in it, ☰ again or a tap on the picture
     /// beside it closes it.
-    pub(super) fn drawer_ui(&mut self, ctx: &egui::Context, picture: Rect) {
+    pub(crate) fn drawer_ui(&mut self, ctx: &egui::Context, picture: Rect) {
         if !self.drawer_open {
             return;
         }

@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use web_time::Instant;
 
-use super::Message;
+use crate::app::Message;
 #[cfg(not(target_arch = "wasm32"))]
-use super::files::FileDialog;
+use crate::app::files::FileDialog;
 use crate::scene::Scene;
 
 /// What an export dialog exports: the parts of [`Dialog`] that differ
@@ -104,12 +104,12 @@ struct ExportTask<R> {
 /// An export dialog for the files `E` makes, and its running export.
 pub struct Dialog<E: Exporter> {
     /// Whether the dialog is showing.
-    pub(super) open: bool,
+    pub(crate) open: bool,
     /// The file path being edited.
-    pub(super) path: String,
+    pub(crate) path: String,
     /// The settings of this kind of export that live as long as the
     /// dialog (not remembered between runs).
-    pub(super) exporter: E,
+    pub(crate) exporter: E,
     task: Option<ExportTask<E::Run>>,
     /// The native save dialog, and the extension its answer gets when it
     /// has none.
@@ -164,7 +164,7 @@ fn target(
 /// Runs `work` on a thread named `name`; its result arrives on the
 /// returned channel.
 #[cfg(not(target_arch = "wasm32"))]
-pub(super) fn on_thread(
+pub(crate) fn on_thread(
     name: &str,
     work: impl FnOnce() -> crate::Result<bool> + Send + 'static,
 ) -> Result<std::sync::mpsc::Receiver<crate::Result<bool>>, String> {
@@ -181,7 +181,7 @@ pub(super) fn on_thread(
 /// Offers `bytes` as a download named after `path` (`fallback` when it
 /// names no file): the browser's way of saving.
 #[cfg(target_arch = "wasm32")]
-pub(super) fn deliver(
+pub(crate) fn deliver(
     path: &Path,
     fallback: &str,
     bytes: &[u8],
@@ -192,7 +192,7 @@ pub(super) fn deliver(
 
 /// Like [`deliver`], the bytes an export's worker made, or why it failed.
 #[cfg(target_arch = "wasm32")]
-pub(super) fn deliver_worker_result(
+pub(crate) fn deliver_worker_result(
     path: &Path,
     fallback: &str,
     result: Result<js_sys::Uint8Array, String>,
@@ -203,7 +203,7 @@ pub(super) fn deliver_worker_result(
         |n| n.to_string_lossy().into_owned(),
     );
     result
-        .and_then(|bytes| super::web::download(&name, &bytes, mime))
+        .and_then(|bytes| crate::app::web::download(&name, &bytes, mime))
         .map_err(|e| crate::Error::Io {
             path: path.to_path_buf(),
             error: std::io::Error::other(e),
@@ -294,7 +294,7 @@ impl<E: Exporter> Dialog<E> {
         #[cfg(not(target_arch = "wasm32"))]
         let (saved, name) = ("Saved", task.path.display().to_string());
         #[cfg(target_arch = "wasm32")]
-        let (saved, name) = ("Downloaded", super::files::display_name(&task.path));
+        let (saved, name) = ("Downloaded", crate::app::files::display_name(&task.path));
         let outcome = match result {
             Ok(true) => Message {
                 text: format!("{saved} {name} ({}, {took})", task.run.summary()),
@@ -524,7 +524,7 @@ impl<E: Exporter> Dialog<E> {
                 ui.visuals().warn_fg_color,
                 format!(
                     "⚠ {} already exists. Replace it?",
-                    super::files::display_name(path)
+                    crate::app::files::display_name(path)
                 ),
             );
         }

@@ -4,6 +4,8 @@
 //! Every loader returns either a valid scene or one message a person can
 //! read; the caller shows the message and leaves the current scene alone.
 
+pub mod presets;
+
 use std::path::{Path, PathBuf};
 
 use crate::scene::Scene;

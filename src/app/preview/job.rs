@@ -6,7 +6,7 @@ use web_time::Instant;
 
 use egui::ColorImage;
 
-use super::worker::Outbox;
+use crate::app::preview::worker::Outbox;
 use crate::compose::canvas::Canvas;
 use crate::compose::{Plan, Region};
 use crate::scene::Scene;
