@@ -15,25 +15,32 @@ pub mod export;
 pub mod files;
 pub mod history;
 pub mod preview;
+pub mod state;
 pub mod web;
 pub mod window;
+
+#[cfg(test)]
+mod tests;
 
 use std::time::Duration;
 
 use web_time::Instant;
 
-use serde::{Deserialize, Serialize};
-
-use crate::explore::randomize::{self, Locks};
+use crate::explore::randomize;
 use crate::scene::Scene;
 use explore::variations;
-use export::animation::{AnimationExportDialog, AnimationExportSettings};
-use export::png::{ExportDialog, ExportSettings};
-use export::scene_file::{SceneFileDialog, SceneFileSettings};
+use export::animation::AnimationExportDialog;
+use export::png::ExportDialog;
+use export::scene_file::SceneFileDialog;
 use history::History;
 use preview::Preview;
-use preview::animate::{AnimateSettings, Playback};
+use preview::animate::Playback;
+use state::{clock_seed, default_store, log_line};
 use window::controls::Controls;
+
+pub use state::{AppState, Message, WEB_URL_VAR};
+#[cfg(not(target_arch = "wasm32"))]
+pub use window::run;
 
 /// Key of the app state in eframe's storage.
 const STORAGE_KEY: &str = "playa-app";
@@ -43,110 +50,9 @@ const STORAGE_KEY: &str = "playa-app";
 #[cfg(target_arch = "wasm32")]
 const PRESETS_KEY: &str = "playa-presets";
 
-/// The environment variable that, set and not blank, gives the web address
-/// of the Share field's links in place of [`AppState::web_address`].
-pub const WEB_URL_VAR: &str = "PLAYA_WEB_URL";
-
-/// Everything the app remembers between runs, as plain data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AppState {
-    /// The scene being edited. Default: the default scene (death valley).
-    pub scene: Scene,
-    /// The name of what the scene was loaded from: a shipped preset's name,
-    /// a file's name without its extension, or empty for a pasted scene or
-    /// a link. Shown in the Preset box and naming exports.
-    /// Default: "death-valley".
-    pub preset: String,
-    /// The share code of the scene as it was loaded: when the scene's own
-    /// code differs, the Preset box adds "(edited)". Default: the default
-    /// scene's code (empty in a state stored before it existed, and then
-    /// taken from [`AppState::preset`] at start-up).
-    #[serde(default)]
-    pub loaded: String,
-    /// Parameter groups that New scene and Vary leave alone. Default:
-    /// the spiral.
-    pub locks: Locks,
-    /// Size and path of the last export.
-    pub export: ExportSettings,
-    /// Size, format and path of the last animation export.
-    pub animation_export: AnimationExportSettings,
-    /// Speed of the generation scrubber (its range is the generations
-    /// setting's).
-    pub animate: AnimateSettings,
-    /// State of the dice: each roll advances it. Default: 0 (then seeded from
-    /// the clock at start-up).
-    pub dice: u64,
-    /// The variations grid: open or not, its mode and Vary's strength.
-    pub variations: variations::GridSettings,
-    /// The address of playa's web page (e.g. `https://example.org/playa/`):
-    /// with one, the Share field gives a link to the scene,
-    /// `address#playa1-…` (see [`crate::share::link`]), instead of the bare
-    /// code. [`WEB_URL_VAR`] wins when set. Default: empty (bare codes).
-    pub web_address: String,
-    /// The folder of the last "Save scene…".
-    pub scene_file: SceneFileSettings,
-}
-
-impl AppState {
-    /// What the Preset box shows for a scene whose share code is
-    /// `scene_code`: where the scene came from, and "(edited)" once it
-    /// differs from what was loaded.
-    pub fn origin_label(&self, scene_code: &str) -> String {
-        let origin = if self.preset.is_empty() {
-            "pasted scene"
-        } else {
-            &self.preset
-        };
-        if scene_code == self.loaded {
-            origin.to_string()
-        } else {
-            format!("{origin} (edited)")
-        }
-    }
-
-    /// The web address the Share field makes links with: `env`, the value
-    /// of [`WEB_URL_VAR`], when set and not blank, else
-    /// [`AppState::web_address`] when not blank; `None`: bare codes.
-    pub fn link_address<'a>(&'a self, env: Option<&'a str>) -> Option<&'a str> {
-        [env, Some(&self.web_address)]
-            .into_iter()
-            .flatten()
-            .map(str::trim)
-            .find(|address| !address.is_empty())
-    }
-}
-
-impl Default for AppState {
-    fn default() -> Self {
-        AppState {
-            scene: Scene::default(),
-            preset: files::DEFAULT_PRESET.to_string(),
-            loaded: crate::share::encode(&Scene::default()),
-            locks: Locks::default(),
-            export: ExportSettings::default(),
-            animation_export: AnimationExportSettings::default(),
-            animate: AnimateSettings::default(),
-            dice: 0,
-            variations: variations::GridSettings::default(),
-            web_address: String::new(),
-            scene_file: SceneFileSettings::default(),
-        }
-    }
-}
-
 /// Seconds a message stays in the status bar (errors twice as long): long
 /// enough to read, and gone before it can describe a scene edited since.
 const MESSAGE_SECONDS: f64 = 5.0;
-
-/// A one-line message in the status bar.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    /// The text, written to be read as it is.
-    pub text: String,
-    /// Whether it reports a failure (shown in red).
-    pub error: bool,
-}
 
 /// The playa window: state, caches and background work.
 pub struct PlayaApp {
@@ -508,29 +414,6 @@ impl PlayaApp {
         web::frame_drawn(self.export.running());
     }
 
-    /// Exports the scene as a PNG of the dialog's size named `size` to
-    /// `playa-bench.png`, as the dialog's Export button would: what a
-    /// browser driver asks through [`web::request_export`].
-    #[cfg(target_arch = "wasm32")]
-    fn export_for_bench(&mut self, size: &str) {
-        let Some(preset) = export::png::SizePreset::ALL
-            .into_iter()
-            .find(|p| p.label() == size)
-        else {
-            self.set_message(format!("no export size named {size:?}"), true);
-            return;
-        };
-        self.state.export.size = preset;
-        self.export
-            .open_with(None, |_| "playa-bench.png".to_string());
-        if let Err(e) = self
-            .export
-            .start(&mut self.state.export, &self.state.scene, true)
-        {
-            self.set_message(e, true);
-        }
-    }
-
     /// The controls in the rest of `ui` (the side panel, or the narrow
     /// layout's drawer), as wide as `ui` is: content wider than that (a
     /// scroll bar appearing beside it, a long name) is clipped instead of
@@ -543,47 +426,6 @@ impl PlayaApp {
         let events = self.controls.ui(&mut content, &mut self.state);
         ui.advance_cursor_after_rect(rect);
         self.handle(events);
-    }
-
-    fn status_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            ui.spacing_mut().item_spacing.x = 14.0;
-            match self.preview.last_render() {
-                Some(r) => {
-                    ui.label(format!(
-                        "Rendered {}×{} in {:.1} ms",
-                        r.width, r.height, r.ms
-                    ));
-                }
-                None => {
-                    ui.label("Rendering…");
-                }
-            }
-            if let Some(cells) = self.preview.cells() {
-                ui.label(format!("{} live cells", thousands(cells)));
-            }
-            if let Some(err) = self.preview.error() {
-                ui.colored_label(ui.visuals().error_fg_color, err);
-            }
-            if let Some(line) = self.export.status_line() {
-                ui.label(line);
-            }
-            if let Some(line) = self.animation_export.status_line() {
-                ui.label(line);
-            }
-            if let Some(msg) = &self.message {
-                let color = if msg.error {
-                    ui.visuals().error_fg_color
-                } else {
-                    ui.visuals().weak_text_color()
-                };
-                let label = ui
-                    .add(egui::Label::new(egui::RichText::new(&msg.text).color(color)).truncate());
-                if let Some((_, hover)) = self.message_hover.as_ref().filter(|(m, _)| m == msg) {
-                    label.on_hover_text(hover);
-                }
-            }
-        });
     }
 
     /// Applies what the side panel asked for.
@@ -666,155 +508,6 @@ impl PlayaApp {
         }
     }
 
-    fn shortcuts(&mut self, ctx: &egui::Context) {
-        use egui::{Key, KeyboardShortcut, Modifiers};
-        let redo_shift = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
-        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-        let export = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
-        let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-        // A text field keeps its own undo and its own letters.
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        let save = ctx.input_mut(|i| i.consume_shortcut(&save));
-        let (redo, undo, export, dice, new_scene, play, fit, grid) = ctx.input_mut(|i| {
-            // Ctrl+Shift+Z also matches Ctrl+Z logically: consume it first.
-            let redo = i.consume_shortcut(&redo_shift) | i.consume_shortcut(&redo_y);
-            (
-                redo,
-                i.consume_shortcut(&undo),
-                i.consume_shortcut(&export),
-                i.consume_key(Modifiers::NONE, Key::D),
-                i.consume_key(Modifiers::NONE, Key::R),
-                i.consume_key(Modifiers::NONE, Key::Space),
-                i.consume_key(Modifiers::NONE, Key::F),
-                i.consume_key(Modifiers::NONE, Key::V),
-            )
-        });
-        if redo {
-            self.redo();
-        }
-        if undo {
-            self.undo();
-        }
-        if export {
-            self.open_export();
-        }
-        if save {
-            self.open_save_scene();
-        }
-        if dice {
-            self.roll_dice();
-        }
-        if new_scene {
-            self.handle(vec![event::Event::NewScene]);
-        }
-        if grid {
-            self.state.variations.open = !self.state.variations.open;
-        }
-        if play {
-            self.playback
-                .toggle(&mut self.state.scene.automaton.generations);
-        }
-        if fit {
-            self.preview.fit();
-        }
-    }
-
-    fn open_export(&mut self) {
-        self.export
-            .open(&self.state.export, &self.state.preset, &self.state.scene);
-    }
-
-    fn open_save_scene(&mut self) {
-        self.save_scene.open(
-            &self.state.scene_file,
-            &self.state.preset,
-            &self.state.scene,
-        );
-    }
-
-    fn open_animation_export(&mut self) {
-        self.playback.stop();
-        self.animation_export.open(
-            &self.state.animation_export,
-            &self.state.animate,
-            &self.state.preset,
-            &self.state.scene,
-        );
-    }
-
-    /// Loads text pasted while no text field has focus.
-    fn pasted(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        let pasted = ctx.input(|i| {
-            i.events.iter().find_map(|e| match e {
-                egui::Event::Paste(text) => Some(text.clone()),
-                _ => None,
-            })
-        });
-        if let Some(text) = pasted {
-            self.paste(&text);
-        }
-    }
-
-    /// Loads a `.ron` preset or a playa `.png` dropped on the window.
-    fn dropped_files(&mut self, ctx: &egui::Context) {
-        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
-        let Some(file) = dropped.first() else {
-            return;
-        };
-        // In the browser a dropped file is read asynchronously, then loaded
-        // like a file chosen with Open….
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.dropped = Some(files::FileDialog::read_dropped(file.clone()));
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        self.load_dropped(file.path());
-    }
-
-    /// Loads a file read after a drop (in the browser).
-    fn poll_dropped(&mut self) {
-        let Some(reader) = &mut self.dropped else {
-            return;
-        };
-        let Some(answer) = reader.poll() else { return };
-        self.dropped = None;
-        match answer.map(files::scene_from_picked) {
-            Some((name, Ok(scene))) => self.load_scene(scene, &name, files::stem(&name)),
-            Some((_, Err(e))) => self.set_message(e, true),
-            None => self.set_message("the dropped file could not be read", true),
-        }
-    }
-
-    /// Loads the `.ron` preset or playa `.png` at `path`, dropped on the
-    /// window.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn load_dropped(&mut self, path: &std::path::Path) {
-        let result = if path.as_os_str().is_empty() {
-            Err("the dropped item is not a file".to_string())
-        } else {
-            files::scene_from_path(path).map(|s| (s, files::display_name(path)))
-        };
-        match result {
-            Ok((scene, name)) => self.load_scene(scene, &name, files::stem(&name)),
-            Err(e) => self.set_message(e, true),
-        }
-    }
-
-    /// Loads a pasted share code or RON scene; a bad paste changes nothing
-    /// and says why.
-    pub fn paste(&mut self, text: &str) {
-        match files::scene_from_text(text) {
-            Ok(scene) => self.load_scene(scene, "pasted scene", ""),
-            Err(e) => self.set_message(e, true),
-        }
-    }
-
     /// Keeps the scene and the address's fragment in step (see
     /// [`link`]): a link's scene is loaded, committed edits are written.
     pub fn sync_link(&mut self, hash: &str) {
@@ -880,167 +573,5 @@ impl eframe::App for PlayaApp {
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.trace.finish();
-    }
-}
-
-/// Opens the playa window on the last scene (or the default preset) and
-/// runs until it is closed.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn run() -> crate::Result<()> {
-    // The preview renders again at every change: its buffers are reused
-    // rather than faulted in afresh each time.
-    crate::base::allocator::keep_freed_memory();
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("playa")
-            .with_app_id("playa")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([720.0, 480.0])
-            .with_drag_and_drop(true),
-        ..Default::default()
-    };
-    eframe::run_native(
-        "playa",
-        options,
-        Box::new(|cc| {
-            setup_style(&cc.egui_ctx);
-            Ok(Box::new(PlayaApp::from_storage(cc.storage)))
-        }),
-    )
-    .map_err(|e| crate::Error::Io {
-        path: "display".into(),
-        error: std::io::Error::other(format!(
-            "cannot open the playa window ({e}); `playa render` makes pictures without one"
-        )),
-    })
-}
-
-/// The store of the user's presets: their folder natively (in memory,
-/// with a line saying why, when there is none); in the browser, empty
-/// until [`PlayaApp::from_storage`] reads it.
-fn default_store() -> crate::source::user_presets::Store {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        crate::source::user_presets::Store::from_env().unwrap_or_else(|e| {
-            log_line(&format!("{e}; your presets are kept until playa closes"));
-            crate::source::user_presets::Store::in_memory(Default::default())
-        })
-    }
-    #[cfg(target_arch = "wasm32")]
-    crate::source::user_presets::Store::in_memory(Default::default())
-}
-
-/// Look and feel: the dark theme with slightly roomier controls.
-fn setup_style(ctx: &egui::Context) {
-    ctx.set_theme(egui::Theme::Dark);
-    ctx.global_style_mut(|style| {
-        style.spacing.item_spacing = egui::vec2(8.0, 6.0);
-        style.spacing.slider_width = 170.0;
-    });
-}
-
-/// A seed for the dice from the clock: a different sequence every start.
-fn clock_seed() -> u64 {
-    let nanos = web_time::SystemTime::now()
-        .duration_since(web_time::UNIX_EPOCH)
-        .unwrap_or(Duration::ZERO)
-        .as_nanos();
-    #[cfg(not(target_arch = "wasm32"))]
-    let nanos = nanos ^ u128::from(std::process::id());
-    randomize::splitmix64(nanos as u64).max(1)
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Writes a line to stderr (the app has no console of its own; this is
-/// for whoever started it from a terminal).
-fn log_line(text: &str) {
-    eprintln!("playa: {text}");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
-
-    #[test]
-    fn state_round_trips_and_tolerates_missing_fields() {
-        let state = AppState::default();
-        let text = ron::to_string(&state).unwrap();
-        let back: AppState = ron::from_str(&text).unwrap();
-        assert_eq!(back, state);
-        let partial: AppState = ron::from_str("(preset: \"night\")").unwrap();
-        assert_eq!(partial.preset, "night");
-        assert_eq!(partial.scene, Scene::default());
-        assert_eq!(partial.web_address, "");
-        let with_address = AppState {
-            web_address: "https://example.org/playa/".into(),
-            ..AppState::default()
-        };
-        let text = ron::to_string(&with_address).unwrap();
-        assert_eq!(ron::from_str::<AppState>(&text).unwrap(), with_address);
-    }
-
-    #[test]
-    fn a_state_stored_by_an_older_version_comes_back_without_stale_parts() {
-        let badlands = crate::scene::presets::load("badlands").unwrap();
-        let stored = format!(
-            "(scene: {}, preset: \"badlands\", animate: (last: 251, fps: 9.0))",
-            ron::to_string(&badlands).unwrap()
-        );
-        let state: AppState = ron::from_str(&stored).unwrap();
-        // The scrubber's old end is not read: its range is the setting's.
-        assert_eq!(state.animate.fps, 9.0);
-        assert_eq!(state.loaded, "");
-        let app = PlayaApp::new(state);
-        let code = crate::share::encode(&badlands);
-        assert_eq!(app.state.loaded, code);
-        assert_eq!(app.state.origin_label(&code), "badlands");
-        let edited = crate::share::encode(&Scene {
-            seed: 3,
-            ..badlands
-        });
-        assert_eq!(app.state.origin_label(&edited), "badlands (edited)");
-    }
-
-    #[test]
-    fn the_environment_wins_over_the_setting_when_not_blank() {
-        let mut state = AppState::default();
-        assert_eq!(state.link_address(None), None);
-        assert_eq!(state.link_address(Some(" ")), None);
-        state.web_address = " https://a.example/playa/ ".into();
-        assert_eq!(state.link_address(None), Some("https://a.example/playa/"));
-        assert_eq!(
-            state.link_address(Some("")),
-            Some("https://a.example/playa/")
-        );
-        assert_eq!(
-            state.link_address(Some("http://b.example/")),
-            Some("http://b.example/")
-        );
-        state.web_address = "  ".into();
-        assert_eq!(state.link_address(None), None);
-        assert_eq!(
-            state.link_address(Some("http://b.example/")),
-            Some("http://b.example/")
-        );
     }
 }

@@ -9,3 +9,51 @@ pub mod dialog;
 pub mod job;
 pub mod png;
 pub mod scene_file;
+
+use crate::app::PlayaApp;
+
+/// Opening the export dialogs.
+impl PlayaApp {
+    /// Exports the scene as a PNG of the dialog's size named `size` to
+    /// `playa-bench.png`, as the dialog's Export button would: what a
+    /// browser driver asks through [`web::request_export`].
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn export_for_bench(&mut self, size: &str) {
+        let Some(preset) = png::SizePreset::ALL.into_iter().find(|p| p.label() == size) else {
+            self.set_message(format!("no export size named {size:?}"), true);
+            return;
+        };
+        self.state.export.size = preset;
+        self.export
+            .open_with(None, |_| "playa-bench.png".to_string());
+        if let Err(e) = self
+            .export
+            .start(&mut self.state.export, &self.state.scene, true)
+        {
+            self.set_message(e, true);
+        }
+    }
+
+    pub(crate) fn open_export(&mut self) {
+        self.export
+            .open(&self.state.export, &self.state.preset, &self.state.scene);
+    }
+
+    pub(crate) fn open_save_scene(&mut self) {
+        self.save_scene.open(
+            &self.state.scene_file,
+            &self.state.preset,
+            &self.state.scene,
+        );
+    }
+
+    pub(crate) fn open_animation_export(&mut self) {
+        self.playback.stop();
+        self.animation_export.open(
+            &self.state.animation_export,
+            &self.state.animate,
+            &self.state.preset,
+            &self.state.scene,
+        );
+    }
+}

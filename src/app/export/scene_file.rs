@@ -142,7 +142,10 @@ impl Run for SceneFileRun {
     }
 
     fn summary(&self) -> String {
-        format!("{} bytes", crate::app::thousands(self.bytes as u64))
+        format!(
+            "{} bytes",
+            crate::app::window::status::thousands(self.bytes as u64)
+        )
     }
 }
 

@@ -11,7 +11,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::app::export::job::ExportJob;
 
-use crate::app::{PlayaApp, setup_style};
+use crate::app::PlayaApp;
+use crate::app::window::setup_style;
 
 /// Starts the app on the `<canvas id="{canvas_id}">` of the page.
 pub async fn start(canvas_id: &str) -> Result<(), JsValue> {
