@@ -5,7 +5,6 @@
 
 use super::bases::bases;
 use super::bits::{Bits, Reader};
-use super::link::code_in_link;
 use super::payload::{Damage, cut_off, payload, read_payload};
 use super::{FORMAT, MAX_CODE_CHARS, PREFIX};
 use crate::error::{Error, Result, clip, quote};
@@ -43,14 +42,11 @@ pub(super) fn encode_in(scene: &Scene, format: u32) -> String {
     seal(&payload, format)
 }
 
-/// The scene of a share code, or of a link holding one (see [`link`](super::link)).
-/// Surrounding whitespace is ignored. Any other input — empty, cut off,
-/// mistyped, from a newer playa, holding values outside the scene's
-/// limits, or a link without a share code after its `#` — is an
-/// [`Error::ShareCode`] saying what is wrong.
-pub fn decode(code: &str) -> Result<Scene> {
+/// The scene of a bare share code (see [`decode`](super::decode), which
+/// also takes a link holding one).
+pub(super) fn decode_bare(code: &str) -> Result<Scene> {
     let fail = |reason: String| Error::ShareCode(reason);
-    let code = code_in_link(code)?.unwrap_or(code).trim();
+    let code = code.trim();
     if code.is_empty() {
         return Err(fail(format!("empty (a share code looks like {PREFIX}1-…)")));
     }
@@ -111,14 +107,6 @@ pub(super) fn read(code: &str) -> Result<Scene, Damage> {
     let mut reader = Reader::new(&bits);
     reader.read(24).ok_or_else(cut_off)?;
     read_payload(&mut reader, format)
-}
-
-/// Whether `text` has the shape of a share code of any format (`playa`,
-/// digits, `-`), valid or not, or is a link meant to hold one (a web
-/// address, or a bare `#…`): tells a code from a file or preset name. A
-/// link then decodes to its scene, or says what is wrong with it.
-pub fn looks_like_code(text: &str) -> bool {
-    is_code_shaped(text) || !matches!(code_in_link(text), Ok(None))
 }
 
 /// Whether `text` has the shape of a share code of any format.

@@ -88,8 +88,28 @@ mod payload;
 #[cfg(test)]
 mod tests;
 
-pub use codec::{decode, encode, looks_like_code, seal_bytes};
+pub use codec::{encode, seal_bytes};
 pub use link::link;
+
+use crate::error::Result;
+use crate::scene::Scene;
+
+/// The scene of a share code, or of a link holding one (see [`link`]).
+/// Surrounding whitespace is ignored. Any other input — empty, cut off,
+/// mistyped, from a newer playa, holding values outside the scene's
+/// limits, or a link without a share code after its `#` — is an
+/// [`Error::ShareCode`] saying what is wrong.
+pub fn decode(code: &str) -> Result<Scene> {
+    codec::decode_bare(link::code_in_link(code)?.unwrap_or(code))
+}
+
+/// Whether `text` has the shape of a share code of any format (`playa`,
+/// digits, `-`), valid or not, or is a link meant to hold one (a web
+/// address, or a bare `#…`): tells a code from a file or preset name. A
+/// link then decodes to its scene, or says what is wrong with it.
+pub fn looks_like_code(text: &str) -> bool {
+    codec::is_code_shaped(text) || !matches!(link::code_in_link(text), Ok(None))
+}
 
 /// What every share code starts with, before the format number.
 pub const PREFIX: &str = "playa";

@@ -2,37 +2,10 @@
 //! nearest stone first, leaving out what a nearer opaque stone covers (one
 //! bit per pixel of the band), so a packed field costs its visible pixels.
 
-use super::draw::RocksDraw;
-use super::kernels::{BodyRow, ShadowRow};
 use super::outline::Stone;
+use super::prepared::RocksDraw;
+use super::runs::{BodyRow, Part, Run};
 use crate::layers::{BAND_ROWS, Band};
-
-/// A run of pixels of one stone's row to draw: of its contact shadow or
-/// of its body, columns `a..b` of row `y`.
-#[derive(Clone, Copy)]
-pub(super) struct Run {
-    /// The stone, in [`BandScratch::stones`].
-    pub(super) stone: u32,
-    /// Its pixel row.
-    pub(super) y: u32,
-    /// The first column of the run.
-    pub(super) a: u32,
-    /// The column after the run's last.
-    pub(super) b: u32,
-    /// Body or shadow, with the row's outline there.
-    pub(super) part: Part,
-}
-
-/// What a [`Run`] draws, with its row's outline as worked out when the
-/// run was found (not again for each run, nor when drawn).
-#[derive(Clone, Copy)]
-pub(super) enum Part {
-    /// The body.
-    Body(BodyRow),
-    /// The contact shadow, with the row's outline: its inverse radii,
-    /// left and right, and the square of its place (`sdy`) in the shadow.
-    Shadow(ShadowRow),
-}
 
 /// A thread's scratch for drawing a band, kept between bands: the occlusion
 /// pass's bit mask and the runs it finds, the stones that show, and a cache

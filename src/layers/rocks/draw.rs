@@ -2,93 +2,12 @@
 //! grid rows whose stones may touch it, the occlusion pass, then each run
 //! of pixels shaded, far to near.
 
-use super::cull::{BandScratch, Part};
-use super::outline::Outline;
-use super::place::StoneRow;
-use super::shade::{Lighting, Shading};
+use super::cull::BandScratch;
+use super::prepared::RocksDraw;
+use super::runs::Part;
+use super::shade::Shading;
 use crate::base::simd::Build;
-use crate::layers::tent::Clearing;
 use crate::layers::{BAND_ROWS, Band, Draw};
-
-/// For each band, the grid rows whose stones may touch it: a stone's box
-/// follows its row's place (far rows higher up) give or take its jitter
-/// and size, so the stones touching a band come from a run of rows. A band
-/// checks each stone of the run against its box.
-pub(super) struct BandRows {
-    /// `rows[b]`: grid rows `first..last` for band `b` (empty if none).
-    rows: Vec<(u32, u32)>,
-    /// `reach[r]`: the lowest pixel row (excluded) the boxes of grid rows
-    /// `0..=r` reach: far rows lie higher up, so once a band is covered
-    /// down to it, the rows from `r` farther are hidden.
-    pub(super) reach: Vec<i32>,
-}
-
-impl BandRows {
-    /// The grid rows each of `bands` bands looks at, and how far down the
-    /// rows reach, from the grid rows' `stones`.
-    pub(super) fn new(stones: &[StoneRow], bands: usize) -> BandRows {
-        let mut rows = vec![(u32::MAX, 0u32); bands];
-        let mut reach = Vec::with_capacity(stones.len());
-        let mut lowest = i32::MIN;
-        for (r, row) in stones.iter().enumerate() {
-            let Some((top, bottom)) = row.extent else {
-                reach.push(lowest);
-                continue;
-            };
-            lowest = lowest.max(bottom);
-            reach.push(lowest);
-            let b0 = (top.max(0) as u32 / BAND_ROWS) as usize;
-            let b1 = ((bottom.max(0) as u32).saturating_sub(1) / BAND_ROWS) as usize;
-            for band in rows.iter_mut().take(b1.saturating_add(1)).skip(b0) {
-                band.0 = band.0.min(r as u32);
-                band.1 = band.1.max(r as u32 + 1);
-            }
-        }
-        BandRows { rows, reach }
-    }
-
-    /// The grid rows whose stones may touch band `b`.
-    pub(super) fn band(&self, b: usize) -> std::ops::Range<u32> {
-        match self.rows.get(b) {
-            Some(&(first, last)) if first < last => first..last,
-            _ => 0..0,
-        }
-    }
-}
-
-/// The rocks prepared for one picture.
-pub(super) struct RocksDraw {
-    /// Which preparation this is (each has its own), for the threads'
-    /// caches of rolled stones ([`BandScratch::rolled`]).
-    pub(super) id: u64,
-    /// The layer's opacity, 0 to 1 ([`Rocks::opacity`]).
-    ///
-    /// [`Rocks::opacity`]: super::Rocks::opacity
-    pub(super) opacity: f32,
-    /// The stones, grid row by grid row, far to near.
-    pub(super) rows: Vec<StoneRow>,
-    /// Which grid rows each band looks at.
-    pub(super) index: BandRows,
-    /// The light the stones' faces are lit by.
-    pub(super) lighting: Lighting,
-    /// Strength of the contact shadows: the palette's times the layer's.
-    pub(super) shadow: f32,
-    /// How deep the stones sit in the sand ([`Rocks::sink`]).
-    ///
-    /// [`Rocks::sink`]: super::Rocks::sink
-    pub(super) sink: f32,
-    /// What every stone's outline shares, to roll a stone whole.
-    pub(super) outline: Outline,
-    /// The tents' clearings it was placed around.
-    pub(super) clearings: Vec<Clearing>,
-    /// Whether hidden pixels are left undrawn: always, but in the test
-    /// that checks this against drawing every stone whole.
-    pub(super) cull: bool,
-}
-
-/// Preparations of the rocks so far: each [`RocksDraw`] takes the next
-/// number as its `id`.
-pub(super) static PREPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<BandScratch> = std::cell::RefCell::new(BandScratch::default());

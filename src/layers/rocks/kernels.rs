@@ -2,35 +2,12 @@
 //! pixels at a time, each written once and compiled for every
 //! [`Build`](crate::base::simd::Build).
 
-use super::cull::Run;
-use super::draw::RocksDraw;
 use super::outline::Stone;
+use super::prepared::RocksDraw;
+use super::runs::{BodyRow, Run, ShadowRow};
 use super::shade::Shading;
 use crate::base::simd::Build;
 use crate::layers::Band;
-
-/// What the body shader needs of a row's outline ([`RowFit`]): the row's
-/// place in the stone, its centre and its inverse radii, left and right.
-///
-/// [`RowFit`]: super::outline::RowFit
-#[derive(Clone, Copy)]
-pub(super) struct BodyRow {
-    /// The row's place in the stone: -1 at the top, 1 at the foot.
-    pub(super) nv: f32,
-    /// The outline's centre column on the row.
-    pub(super) cx: f32,
-    /// 1 / the outline's radius on the row, left and right.
-    pub(super) inv: [f32; 2],
-}
-
-/// What the shadow shader needs of a row of the shadow's outline.
-#[derive(Clone, Copy)]
-pub(super) struct ShadowRow {
-    /// 1 / the shadow outline's radius on the row, left and right.
-    pub(super) sinv: [f32; 2],
-    /// The square of the row's place in the shadow (-1 top to 1 bottom).
-    pub(super) sdy2: f32,
-}
 
 impl RocksDraw {
     /// Draws a run of a stone's contact shadow: its outline squashed onto

@@ -36,6 +36,8 @@ mod gravel;
 mod kernels;
 mod outline;
 mod place;
+mod prepared;
+mod runs;
 mod shade;
 #[cfg(test)]
 mod tests;
@@ -43,8 +45,9 @@ mod tests;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use self::draw::RocksDraw;
-use self::place::{Placer, StoneRow};
+use self::place::Placer;
+use self::prepared::RocksDraw;
+use self::prepared::StoneRow;
 use super::{Draw, Frame, Kind, Prepare, Reprepared, prepared_afresh};
 use crate::base::color::Rgb;
 use crate::error::Result;

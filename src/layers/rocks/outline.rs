@@ -4,7 +4,7 @@
 //! when it shows ([`Stone`]). Also where its body and contact shadow lie
 //! on a pixel row.
 
-use super::kernels::ShadowRow;
+use super::runs::ShadowRow;
 use super::shade::Look;
 use crate::base::color::Linear;
 use crate::base::noise::{Dice, signed, unit};

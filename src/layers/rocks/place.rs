@@ -8,9 +8,9 @@
 use rayon::prelude::*;
 
 use super::Rocks;
-use super::draw::{BandRows, PREPARED, RocksDraw};
 use super::gravel::Gravel;
-use super::outline::{Outline, Rough, SHAPE_ROLLS};
+use super::outline::{Outline, SHAPE_ROLLS};
+use super::prepared::{BandRows, CENTRE_BLOCKS, PREPARED, RocksDraw, StoneRow};
 use super::shade::Lighting;
 use crate::base::color::{Linear, mix, mul, scale};
 use crate::base::noise::{Dice, hash2, signed, sub_seed, unit};
@@ -452,56 +452,4 @@ enum Role {
     /// A larger clump: an outcrop of larger stones of one rock, heaped,
     /// some merged into boulders.
     Outcrop,
-}
-
-/// The stones of one grid row, west to east, and their boxes in pixels
-/// (x0, y0, x1, y1; x1, y1 excluded; maybe partly outside the picture),
-/// kept apart: most stones of a packed field are only ever looked at by
-/// their box, and never rolled whole.
-pub(super) struct StoneRow {
-    /// Each stone's box, as `stones`.
-    pub(super) boxes: Vec<[i32; 4]>,
-    /// Each stone, placed and bounded, to roll whole when it shows.
-    pub(super) stones: Vec<Rough>,
-    /// Number of the row's first stone, counting from the far row's.
-    pub(super) first: u32,
-    /// The pixel rows its boxes span, top to bottom (excluded); `None`
-    /// for a row without stones.
-    pub(super) extent: Option<(i32, i32)>,
-    /// The highest and lowest centre of its stones and grains, counting
-    /// those a tent cleared, in each of [`CENTRE_BLOCKS`] blocks of
-    /// columns ([`Placer::block`]): where a clearing can touch the row.
-    /// (Empty blocks hold (∞, -∞).)
-    centres: [(f32, f32); CENTRE_BLOCKS],
-}
-
-/// Blocks of columns a row notes its stones' centres in.
-const CENTRE_BLOCKS: usize = 16;
-
-impl StoneRow {
-    fn with_capacity(n: usize) -> StoneRow {
-        StoneRow {
-            boxes: Vec::with_capacity(n),
-            stones: Vec::with_capacity(n),
-            first: 0,
-            extent: None,
-            centres: [(f32::INFINITY, f32::NEG_INFINITY); CENTRE_BLOCKS],
-        }
-    }
-
-    /// Notes a stone or grain centred on pixel row `y` in block `block`
-    /// of columns, cleared or not.
-    #[inline]
-    fn near(&mut self, block: usize, y: f32) {
-        let (top, bottom) = &mut self.centres[block];
-        *top = top.min(y);
-        *bottom = bottom.max(y);
-    }
-
-    fn push(&mut self, (bbox, stone): ([i32; 4], Rough)) {
-        let (top, bottom) = self.extent.unwrap_or((bbox[1], bbox[3]));
-        self.extent = Some((top.min(bbox[1]), bottom.max(bbox[3])));
-        self.boxes.push(bbox);
-        self.stones.push(stone);
-    }
 }
