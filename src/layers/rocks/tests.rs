@@ -2,8 +2,8 @@
 //! what a fresh placing does, and the fast paths (the AVX2 shaders,
 //! culling) paint the bits of their references.
 
-use super::draw::RocksDraw;
 use super::outline::{KNOTS, Rough};
+use super::prepared::RocksDraw;
 use super::*;
 use crate::base::color::Linear;
 use crate::base::simd::Build;
