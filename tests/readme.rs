@@ -1,72 +1,96 @@
-//! The README's examples, run as a reader runs them.
+//! The README's and the guide's examples, run as a reader runs them.
 //!
-//! Every ```` ```console ```` block of README.md is an example: a line
-//! `$ COMMAND` (continued on the next line after a trailing `\`) is run by
-//! bash, and the lines under it, up to the next `$`, are its documented
-//! output (stdout and stderr as a terminal shows them), matched with
-//! snapbox's wildcards: `[..]` for part of a line, `...` on a line of its
+//! Every ```` ```console ```` block of README.md and of docs/GUIDE.md is an
+//! example: a line `$ COMMAND` (continued on the next line after a trailing
+//! `\`) is run by bash, and the lines under it, up to the next `$`, are its
+//! documented output (stdout and stderr as a terminal shows them), matched
+//! with snapbox's wildcards: `[..]` for part of a line, `...` on a line of its
 //! own for any lines. A command with no lines under it has its output
 //! unchecked. Every command must succeed, unless the next one is `echo $?`,
 //! whose documented output is then the command's exit status.
 //!
-//! The blocks run in order in one folder holding only a copy of `assets/`'s
-//! pictures (as a clone of the repository does), with the built `playa`
-//! first on the PATH, no display, and a home and config folder of their
-//! own, so one example may use a file an earlier one made (`ls` shows what
-//! an example wrote). A few commands cannot run here ([`SKIPPED`]: they
-//! build, serve or need a cluster) and a few run smaller than written
-//! ([`SMALLER`]); every entry of both must be used, so neither list outlives
-//! the README. Any other fenced shell block (`sh`, `bash`, `shell`) is an
-//! error: an example the README shows is an example this test runs.
+//! Each file is a test of its own. Its blocks run in order in one folder
+//! holding only a copy of `assets/`'s pictures (as a clone of the repository
+//! does), with the built `playa` first on the PATH, no display, and a home and
+//! config folder of their own, so one example may use a file an earlier one
+//! of the same file made (`ls` shows what an example wrote). A few commands
+//! cannot run here (a file's `skipped`: they build, serve or need a cluster)
+//! and a few run smaller than written (its `smaller`); every entry of both
+//! must be used, so neither list outlives the text. Any other fenced shell
+//! block (`sh`, `bash`, `shell`) is an error: an example a file shows is an
+//! example this test runs. A file must run at least its `at_least` commands,
+//! so that a file whose examples are gone, or no longer found, fails.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-/// Commands that cannot run in a test, by how they begin, with where they
-/// are tested instead. A block with one of them is not run at all.
-const SKIPPED: &[(&str, &str)] = &[
-    ("cargo ", "CI runs `cargo test --release` itself"),
-    ("web/build.sh", "tests/web.rs builds and opens the site"),
-    ("python3 -m http.server", "serves until stopped"),
-    (
-        "docker ",
-        "images cannot be pulled here; tests/deploy.rs checks the files",
-    ),
-    (
-        "kubectl ",
-        "no cluster; tests/deploy.rs checks the Job's shape",
-    ),
-    (
-        "jobid=$(sbatch",
-        "tests/slurm.rs runs the script on a one-node Slurm",
-    ),
-];
+/// A file of examples, and what its run needs to know.
+struct Doc {
+    /// The file, from the repository's root.
+    path: &'static str,
+    /// Commands that cannot run in a test, by how they begin, with where they
+    /// are tested instead. A block with one of them is not run at all.
+    skipped: &'static [(&'static str, &'static str)],
+    /// Sizes and counts written for a reader's machine, and what this test
+    /// runs instead: the same command, smaller.
+    smaller: &'static [(&'static str, &'static str)],
+    /// The fewest commands a run of the file may count.
+    at_least: usize,
+}
 
-/// Sizes and counts written for a reader's machine, and what this test runs
-/// instead: the same command, smaller.
-const SMALLER: &[(&str, &str)] = &[
-    ("--size 32768x18432", "--size 1024x576"),
-    ("--size 65536x36864", "--size 2048x1152"),
-    ("--seeds 0..10000", "--seeds 0..3"),
-    ("/shared/batch", "shared/batch"),
-    (
-        "--frames 0..240 --size 3840x2160",
-        "--frames 0..12 --size 320x180",
-    ),
-];
+const README: Doc = Doc {
+    path: "README.md",
+    skipped: &[
+        ("cargo ", "CI runs `cargo test --release` itself"),
+        ("web/build.sh", "tests/web.rs builds and opens the site"),
+        ("python3 -m http.server", "serves until stopped"),
+    ],
+    smaller: &[],
+    at_least: 5,
+};
 
-/// An example: a command, where it is, and what the README says it prints.
+const GUIDE: Doc = Doc {
+    path: "docs/GUIDE.md",
+    skipped: &[
+        (
+            "docker ",
+            "images cannot be pulled here; tests/deploy.rs checks the files",
+        ),
+        (
+            "kubectl ",
+            "no cluster; tests/deploy.rs checks the Job's shape",
+        ),
+        (
+            "jobid=$(sbatch",
+            "tests/slurm.rs runs the script on a one-node Slurm",
+        ),
+    ],
+    smaller: &[
+        ("--size 32768x18432", "--size 1024x576"),
+        ("--size 65536x36864", "--size 2048x1152"),
+        ("--seeds 0..10000", "--seeds 0..3"),
+        ("/shared/batch", "shared/batch"),
+        (
+            "--frames 0..240 --size 3840x2160",
+            "--frames 0..12 --size 320x180",
+        ),
+    ],
+    at_least: 30,
+};
+
+/// An example: a command, where it is, and what its file says it prints.
 struct Example {
     line: usize,
     command: String,
     expected: Vec<String>,
 }
 
-/// The README's console blocks, each a list of examples.
-fn console_blocks(readme: &str) -> Vec<Vec<Example>> {
+/// A file's console blocks, each a list of examples; `path` names the file
+/// in messages.
+fn console_blocks(path: &str, text: &str) -> Vec<Vec<Example>> {
     let mut blocks = Vec::new();
-    let mut lines = readme.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     while let Some((at, line)) = lines.next() {
         let Some(info) = line.trim_start().strip_prefix("```") else {
             continue;
@@ -74,7 +98,7 @@ fn console_blocks(readme: &str) -> Vec<Vec<Example>> {
         let language = info.split([' ', ',', '{']).next().unwrap_or("");
         assert!(
             !matches!(language, "sh" | "bash" | "shell" | "zsh"),
-            "README.md:{at}: a ```{language} block; write examples as ```console \
+            "{path}:{at}: a ```{language} block; write examples as ```console \
              (`$ command` and its output) so that this test runs them, or as ```text"
         );
         let body: Vec<(usize, &str)> = lines
@@ -101,7 +125,7 @@ fn console_blocks(readme: &str) -> Vec<Vec<Example>> {
                 continued = command.ends_with('\\');
             } else {
                 let example = block.last_mut().unwrap_or_else(|| {
-                    panic!("README.md:{n}: output before any `$ command` in a console block")
+                    panic!("{path}:{n}: output before any `$ command` in a console block")
                 });
                 example.expected.push(text.to_string());
             }
@@ -148,7 +172,7 @@ fn run(command: &str, dir: &Path, bin: &Path) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-/// A preset the README's "Keeping scenes" example renders by name, as if
+/// A preset the guide's "Keeping scenes" example renders by name, as if
 /// the reader had saved it with the app's "Save as preset…".
 fn save_user_preset(config: &Path) {
     let presets = config.join("presets");
@@ -162,8 +186,20 @@ fn save_user_preset(config: &Path) {
 
 #[test]
 fn every_example_in_the_readme_does_what_it_says() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    check_examples(&README);
+}
+
+#[test]
+fn every_example_in_the_guide_does_what_it_says() {
+    check_examples(&GUIDE);
+}
+
+/// Runs every example of `doc` in a folder of its own and panics with each
+/// that does not hold, named by file and line.
+fn check_examples(doc: &Doc) {
+    let path = doc.path;
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
     let bin = Path::new(env!("CARGO_BIN_EXE_playa"))
         .parent()
         .unwrap()
@@ -185,10 +221,10 @@ fn every_example_in_the_readme_does_what_it_says() {
     let mut smaller_used: HashMap<&str, usize> = HashMap::new();
     let mut failures = Vec::new();
     let mut ran = 0;
-    for block in console_blocks(&readme) {
+    for block in console_blocks(path, &text) {
         let mut skip = false;
         for example in &block {
-            for (start, _) in SKIPPED {
+            for (start, _) in doc.skipped {
                 if example.command.trim_start().starts_with(start) {
                     *skipped_used.entry(start).or_default() += 1;
                     skip = true;
@@ -201,7 +237,7 @@ fn every_example_in_the_readme_does_what_it_says() {
         let mut last_status = 0;
         for (i, example) in block.iter().enumerate() {
             let mut command = example.command.clone();
-            for (from, to) in SMALLER {
+            for (from, to) in doc.smaller {
                 if command.contains(from) {
                     command = command.replace(from, to);
                     *smaller_used.entry(from).or_default() += 1;
@@ -218,7 +254,7 @@ fn every_example_in_the_readme_does_what_it_says() {
                 .is_some_and(|next| next.command == "echo $?");
             if status != 0 && !checked {
                 failures.push(format!(
-                    "README.md:{}: `{}` exited {status} (an example that fails is followed \
+                    "{path}:{}: `{}` exited {status} (an example that fails is followed \
                      by `echo $?` and its status):\n{output}",
                     example.line, example.command
                 ));
@@ -226,7 +262,7 @@ fn every_example_in_the_readme_does_what_it_says() {
             last_status = status;
             if !example.expected.is_empty() {
                 let expected = example.expected.join("\n") + "\n";
-                let name = format!("README.md:{}: `{}`", example.line, example.command);
+                let name = format!("{path}:{}: `{}`", example.line, example.command);
                 if let Err(e) = snapbox::Assert::new().try_eq(
                     Some(&name),
                     snapbox::Data::text(output),
@@ -237,25 +273,30 @@ fn every_example_in_the_readme_does_what_it_says() {
             }
         }
     }
-    for (start, why) in SKIPPED {
+    for (start, why) in doc.skipped {
         if !skipped_used.contains_key(start) {
             failures.push(format!(
-                "SKIPPED's `{start}` ({why}) matches no example: remove it"
+                "{path}: skipped's `{start}` ({why}) matches no example: remove it"
             ));
         }
     }
-    for (from, _) in SMALLER {
+    for (from, _) in doc.smaller {
         if !smaller_used.contains_key(from) {
-            failures.push(format!("SMALLER's `{from}` matches no example: remove it"));
+            failures.push(format!(
+                "{path}: smaller's `{from}` matches no example: remove it"
+            ));
         }
     }
-    assert!(
-        ran >= 30,
-        "only {ran} README commands ran: is the README's ```console gone?"
-    );
+    if ran < doc.at_least {
+        failures.push(format!(
+            "only {ran} of {path}'s commands ran, fewer than its {}: are its ```console \
+             blocks gone?",
+            doc.at_least
+        ));
+    }
     assert!(
         failures.is_empty(),
-        "{} README example(s) do not hold:\n\n{}",
+        "{} example(s) of {path} do not hold:\n\n{}",
         failures.len(),
         failures.join("\n\n")
     );
