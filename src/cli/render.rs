@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::{CliError, parse_size};
+use list::{preset_list, user_preset_list};
 use playa::batch::manifest::{self, Entry, Found, Header, OtherBatch};
 use playa::batch::shard::Shard;
 use playa::batch::{self, Batch, Job};
@@ -21,6 +22,7 @@ use playa::output::picture::{self, Compression};
 use playa::output::tiles::TileFormat;
 use playa::source::{Loaded, Source};
 use playa::{base::atomic, compose, output::recipe, scene::presets, share};
+use tiles::tiles;
 
 /// Most images one `playa render` makes (inputs × seeds).
 pub const MAX_BATCH: u64 = 100_000;
@@ -653,158 +655,6 @@ fn is_picture_of(path: &Path, job: &Job) -> bool {
     }) && image::image_dimensions(path).is_ok_and(|d| d == job.size)
 }
 
-/// `--tiles DIR`: the job's picture as a Deep Zoom pyramid in `dir`, the
-/// tiles `shard` owns, recorded in its manifest there.
-fn tiles(
-    job: &Job,
-    batch: &Batch,
-    dir: &Path,
-    shard: Shard,
-    args: &RenderArgs,
-) -> Result<(), CliError> {
-    use playa::output::tiles::{self as t, Written};
-    let format = args.tile_format;
-    let name = &job.key;
-    let failed = |e: playa::Error| {
-        CliError::Failed(anyhow::anyhow!(
-            "{} (seed {}): {e}",
-            clip(&job.input),
-            job.scene.seed
-        ))
-    };
-    let descriptor = dir.join(format!("{name}.dzi"));
-    let header = Header {
-        batch: batch.record(),
-        shard: shard.to_string(),
-        window: None,
-        tiles: Some(format.name().to_string()),
-        frames: None,
-    };
-    // A pyramid there that no manifest of this batch records is someone
-    // else's (or another picture's): kept unless forced, as pictures are.
-    if descriptor.exists() && !args.force && !records_batch(dir, &header) {
-        outln!(
-            "0 pyramids: {} exists (--force overwrites)",
-            descriptor.display()
-        )?;
-        return Ok(());
-    }
-    std::fs::create_dir_all(dir).map_err(|e| failed(playa::Error::io(dir, e)))?;
-    let other = if shard.is_whole() {
-        OtherBatch::Replace
-    } else {
-        OtherBatch::Refuse
-    };
-    let (manifest, done) = manifest::Writer::open(dir, shard, &header, args.force, other)
-        .map_err(|e| CliError::Failed(e.into()))?;
-    let (w, h) = job.size;
-    let files = dir.join(format!("{name}_files"));
-    if shard.is_whole() && done.is_empty() && files.exists() {
-        // Started anew: no tile of another pyramid of that name stays.
-        std::fs::remove_dir_all(&files).map_err(|e| failed(playa::Error::io(&files, e)))?;
-    }
-    let all = t::all_tiles(w, h);
-    let owned: Vec<t::Tile> = all
-        .into_iter()
-        .filter(|tile| shard.owns(&tile.key()))
-        .collect();
-    let pool = super::thread_pool(args.jobs)?;
-    let todo: Vec<t::Tile> = pool.install(|| {
-        owned
-            .par_iter()
-            .filter(|tile| {
-                args.force
-                    || !done.get(&tile.key()).is_some_and(|entry| {
-                        entry.file == tile.file(name, format) && manifest::matches(dir, entry)
-                    })
-            })
-            .copied()
-            .collect()
-    });
-    // Temporary files of a killed run of this shard.
-    for level in 0..t::level_count(w, h) {
-        let names: HashSet<String> = todo
-            .iter()
-            .filter(|tile| tile.level == level)
-            .map(|tile| format!("{}_{}.{}", tile.column, tile.row, format.name()))
-            .collect();
-        atomic::remove_stale(&files.join(level.to_string()), &names);
-    }
-    let start = Instant::now();
-    let code = share::encode(&job.scene);
-    let plan = compose::Plan::new(&job.scene).map_err(failed)?;
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} tiles, {elapsed} (eta {eta})")
-            .expect("a valid template"),
-    );
-    let record = |written: &[Written]| {
-        let mut entries = Vec::with_capacity(written.len());
-        for tile in written {
-            let (sha256, bytes) = manifest::hash_file(&dir.join(&tile.file))?;
-            entries.push(Entry {
-                key: tile.tile.key(),
-                code: code.clone(),
-                input: job.input.clone(),
-                seed: job.scene.seed,
-                file: tile.file.clone(),
-                sha256,
-                bytes,
-                ms: tile.ms,
-            });
-        }
-        manifest.record_all(&entries)?;
-        bar.inc(written.len() as u64);
-        Ok(())
-    };
-    pool.install(|| t::write_tiles(dir, name, &plan, (w, h), format, &todo, record))
-        .map_err(failed)?;
-    t::write_descriptor(dir, name, w, h, format).map_err(failed)?;
-    bar.finish_and_clear();
-    let mut notes = String::new();
-    if !shard.is_whole() {
-        notes += &format!(
-            ", shard {shard}: {} of {} tiles",
-            owned.len(),
-            t::all_tiles(w, h).len()
-        );
-    }
-    if todo.len() < owned.len() {
-        notes += &format!(
-            ", {} already done (in the manifest)",
-            owned.len() - todo.len()
-        );
-    }
-    outln!(
-        "{} tiles in {} levels in {}{notes}: {} (open {})",
-        todo.len(),
-        t::level_count(w, h),
-        picture::duration_text(start.elapsed()),
-        descriptor.display(),
-        dir.join("index.html").display()
-    )?;
-    Ok(())
-}
-
-/// Whether a manifest in `dir`, of any shard, records the batch of
-/// `header` (its pyramid is the one being made, maybe by other shards).
-fn records_batch(dir: &Path, header: &Header) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        let name = entry.file_name();
-        name.to_str().is_some_and(manifest::is_manifest_name)
-            && manifest::Manifest::read(&entry.path())
-                .is_ok_and(|m| m.header.batch == header.batch && m.header.tiles == header.tiles)
-    })
-}
-
 /// An input's scene, the size of a picture input and the name its pictures
 /// are filed under. The error names the input.
 pub(super) fn load(source: &Source) -> playa::Result<(String, Loaded)> {
@@ -836,116 +686,8 @@ pub(super) fn picture_stem(stem: &str, seed: u64) -> String {
         .to_string()
 }
 
-/// The lines of `--list`: each preset's name and its whole description,
-/// wrapped at spaces to `width` columns when there is a width (a terminal),
-/// continued under the description's first column.
-fn preset_list(width: Option<usize>) -> String {
-    let mut out = String::new();
-    for preset in presets::PRESETS {
-        push_entry(&mut out, preset.name, &preset.description(), width);
-    }
-    out
-}
-
-/// The lines of `--list` after the shipped presets: where the user's are
-/// kept, then each as [`preset_list`] lists them. Files there that are no
-/// presets are named on stderr, one line each.
-fn user_preset_list(width: Option<usize>) -> Result<String, CliError> {
-    let Some(folder) = playa::source::user_presets::default_folder() else {
-        return Ok(format!(
-            "\nYours: none (no home folder to keep them in; set {})\n",
-            playa::source::user_presets::CONFIG_DIR_VAR
-        ));
-    };
-    let listing = playa::source::user_presets::Store::in_folder(&folder).list()?;
-    for note in &listing.skipped {
-        errln!("playa: skipped {note}");
-    }
-    Ok(user_entries(&folder, &listing.presets, width))
-}
-
-/// The user's presets in `folder` as `--list` shows them.
-fn user_entries(
-    folder: &Path,
-    presets: &[playa::source::user_presets::UserPreset],
-    width: Option<usize>,
-) -> String {
-    let folder = folder.display();
-    if presets.is_empty() {
-        return format!(
-            "\nYours, in {folder}: none yet (the app's \"Save as preset…\" keeps a scene there)\n"
-        );
-    }
-    let mut out = format!("\nYours, in {folder}:\n");
-    for preset in presets {
-        push_entry(&mut out, &preset.name, &preset.description, width);
-    }
-    out
-}
-
-/// Appends a preset's line to `out`: its name, then its description
-/// wrapped at spaces to `width` columns when there is a width.
-fn push_entry(out: &mut String, name: &str, description: &str, width: Option<usize>) {
-    let mut line = format!("{name:<20}");
-    for (i, word) in description.split_whitespace().enumerate() {
-        let columns = line.chars().count() + 1 + word.chars().count();
-        if i > 0 && width.is_some_and(|w| columns > w) {
-            out.push_str(&line);
-            out.push('\n');
-            line = " ".repeat(20);
-        }
-        line.push(' ');
-        line.push_str(word);
-    }
-    out.push_str(line.trim_end());
-    out.push('\n');
-}
+mod list;
+mod tiles;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_list_is_whole_and_wraps_at_spaces() {
-        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
-        let whole = preset_list(None);
-        assert_eq!(whole.lines().count(), presets::PRESETS.len());
-        for p in presets::PRESETS {
-            assert!(whole.contains(&format!("{:<20} {}\n", p.name, p.description())));
-        }
-        for width in [40, 61, 80, 100] {
-            let wrapped = preset_list(Some(width));
-            for line in wrapped.lines() {
-                assert!(line.chars().count() <= width, "{width}: {line:?}");
-            }
-            // The same words in the same order, none cut.
-            assert_eq!(words(&wrapped), words(&whole), "{width}");
-            assert!(wrapped.lines().count() > presets::PRESETS.len(), "{width}");
-        }
-        // Narrower than a word: one word a line, never cut.
-        let narrow = preset_list(Some(22));
-        assert_eq!(words(&narrow), words(&whole));
-        for line in narrow.lines() {
-            let named = presets::PRESETS.iter().any(|p| line.starts_with(p.name));
-            assert_eq!(
-                line.split_whitespace().count(),
-                1 + usize::from(named),
-                "{line:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn seed_ranges() {
-        assert_eq!(parse_seeds("3..6"), Ok((3, 5)));
-        assert_eq!(parse_seeds("3..=6"), Ok((3, 6)));
-        for bad in ["6..6", "0..0", "6..=5", "8..2", "3..", "..3", "x..3", "7"] {
-            let err = parse_seeds(bad).unwrap_err();
-            assert!(
-                err.starts_with(&format!("--seeds \"{bad}\""))
-                    && err.ends_with(&format!("({})", playa::base::range::RULE)),
-                "{bad}: {err}"
-            );
-        }
-    }
-}
+mod tests;
