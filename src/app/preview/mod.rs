@@ -9,6 +9,9 @@ pub mod job;
 pub mod trace;
 pub mod worker;
 
+mod frame;
+mod navigate;
+
 use std::time::Duration;
 
 use web_time::Instant;
@@ -18,9 +21,7 @@ use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2
 use crate::app::preview::job::{Pass, PreviewFrame, PreviewJob, WHOLE, render_job};
 use crate::app::preview::worker::{Outbox, Worker};
 use crate::compose::canvas::Canvas;
-use crate::layers::{Kind, Layer, Tent};
 use crate::scene::Scene;
-use crate::setting;
 
 /// A change whose full preview is expected to take longer than this (from
 /// the last render's speed) first gets a quick frame at half the width and
@@ -497,7 +498,7 @@ impl Preview {
         }
         // A size the export refuses has no frame to show.
         if allowed {
-            frame_ui(ui, panel, image_rect, crop, picture);
+            frame::frame_ui(ui, panel, image_rect, crop, picture);
         }
         if let Some(new) = self.overlay_ui(ui, panel, fit_zoom) {
             self.set_zoom(new, fit.center(), fit);
@@ -589,124 +590,6 @@ impl Preview {
         });
         asked
     }
-
-    /// Sets the zoom (fitted = 1), keeping the point at `anchor` where it
-    /// is on screen.
-    fn set_zoom(&mut self, zoom: f32, anchor: Pos2, fit: Rect) {
-        let ratio = zoom / self.zoom;
-        let center = fit.center() + self.pan;
-        let new_center = anchor - (anchor - center) * ratio;
-        self.pan = new_center - fit.center();
-        self.zoom = zoom;
-    }
-
-    fn zoom_and_pan(
-        &mut self,
-        ui: &egui::Ui,
-        response: &egui::Response,
-        fit: Rect,
-        zooms: &std::ops::RangeInclusive<f32>,
-    ) {
-        if !response.hovered() && !response.is_pointer_button_down_on() {
-            return;
-        }
-        // Two fingers on a touch screen move the picture with them and
-        // zoom it about the point between them.
-        if let Some(touch) = ui.input(|i| i.multi_touch()) {
-            self.pan += touch.translation_delta;
-            let new_zoom = (self.zoom * touch.zoom_delta).clamp(*zooms.start(), *zooms.end());
-            self.set_zoom(new_zoom, touch.center_pos, fit);
-            return;
-        }
-        let (scroll, pinch, pointer) = ui.input(|i| {
-            (
-                i.smooth_scroll_delta.y,
-                i.zoom_delta(),
-                i.pointer.hover_pos(),
-            )
-        });
-        let factor = pinch * (scroll * 0.0025).exp();
-        if factor == 1.0 {
-            return;
-        }
-        let new_zoom = (self.zoom * factor).clamp(*zooms.start(), *zooms.end());
-        // Keep the point under the pointer where it is.
-        self.set_zoom(new_zoom, pointer.unwrap_or(fit.center()), fit);
-    }
-
-    fn drag_tent_or_pan(
-        &mut self,
-        ui: &egui::Ui,
-        response: &egui::Response,
-        image: Rect,
-        scene: &mut Scene,
-    ) {
-        let to_image = |p: Pos2| {
-            let v = (p - image.min) / image.size();
-            vec2(v.x, v.y)
-        };
-        let tent = tent_index(scene);
-        if ui.input(|i| i.multi_touch().is_some()) {
-            // A second finger: the gesture zooms and pans
-            // ([`Preview::zoom_and_pan`]), the tent goes back, and the
-            // finger left on the screen afterwards pans.
-            if let Drag::Tent { layer, from, .. } = self.drag
-                && let Some(Layer::Tent(t)) = scene.layers.get_mut(layer)
-            {
-                (t.x, t.y) = (from.x, from.y);
-            }
-            self.drag = Drag::Pan;
-            return;
-        }
-        if let (Some(i), Some(p)) = (tent, response.hover_pos())
-            && self.drag == Drag::None
-            && tent_hit(scene, i, to_image(p))
-        {
-            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
-        }
-        if response.drag_started() {
-            // Where the button went down, not where the drag was recognised
-            // (a few pixels later, more for a fast hand).
-            let start = ui
-                .input(|i| i.pointer.press_origin())
-                .or(response.interact_pointer_pos())
-                .map(to_image);
-            self.drag = match (tent, start) {
-                (Some(i), Some(p)) if tent_hit(scene, i, p) => {
-                    let Layer::Tent(t) = &scene.layers[i] else {
-                        unreachable!()
-                    };
-                    Drag::Tent {
-                        layer: i,
-                        grab: p - vec2(t.x, t.y),
-                        from: vec2(t.x, t.y),
-                    }
-                }
-                _ => Drag::Pan,
-            };
-        }
-        if response.dragged() {
-            match self.drag {
-                Drag::Pan => self.pan += response.drag_delta(),
-                Drag::Tent { layer, grab, .. } => {
-                    if let (Some(p), Some(Layer::Tent(t))) =
-                        (response.interact_pointer_pos(), scene.layers.get_mut(layer))
-                    {
-                        let at = to_image(p) - grab;
-                        // Anywhere on the ground, within the settings' ranges.
-                        t.x = quantize(at.x);
-                        t.y = quantize(at.y.max(scene.horizon));
-                        setting::clamp(Tent::SETTINGS, t);
-                    }
-                    ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
-                }
-                Drag::None => {}
-            }
-        }
-        if response.drag_stopped() || !ui.input(|i| i.pointer.any_down()) {
-            self.drag = Drag::None;
-        }
-    }
 }
 
 /// Whether quick frames pay, from what the last one cost against its full
@@ -769,72 +652,6 @@ fn forced_view(view: [u32; 2], (zoom, offset): (f32, [i64; 2])) -> View {
     (size, Some([at(0), at(1), w, h]))
 }
 
-/// The export's frame over the preview's `image_rect`: with a `crop`, the
-/// part outside it dimmed and its edge drawn; and a tag in its lower left
-/// corner, "Export frame: W × H", saying what Export PNG… writes.
-fn frame_ui(
-    ui: &mut egui::Ui,
-    panel: Rect,
-    image_rect: Rect,
-    crop: Option<crate::compose::window::Window>,
-    (w, h): (u32, u32),
-) {
-    let painter = ui.painter_at(panel);
-    let frame = match crop {
-        Some(window) => {
-            let [x, y, fw, fh] = window.fractions();
-            let frame = Rect::from_min_size(
-                image_rect.min + vec2(x, y) * image_rect.size(),
-                vec2(fw, fh) * image_rect.size(),
-            );
-            let dim = Color32::from_black_alpha(150);
-            for outside in [
-                Rect::from_min_max(image_rect.min, pos2(image_rect.max.x, frame.min.y)),
-                Rect::from_min_max(pos2(image_rect.min.x, frame.max.y), image_rect.max),
-                Rect::from_min_max(pos2(image_rect.min.x, frame.min.y), frame.left_bottom()),
-                Rect::from_min_max(frame.right_top(), pos2(image_rect.max.x, frame.max.y)),
-            ] {
-                painter.rect_filled(outside, 0.0, dim);
-            }
-            painter.rect_stroke(
-                frame,
-                0.0,
-                egui::Stroke::new(1.0, Color32::from_white_alpha(200)),
-                egui::StrokeKind::Outside,
-            );
-            frame
-        }
-        None => image_rect,
-    };
-    // Kept inside the panel when the frame is panned off it.
-    let corner = frame.left_bottom().clamp(
-        panel.left_top() + vec2(0.0, 30.0),
-        panel.left_bottom() + vec2(panel.width() - 170.0, 0.0),
-    );
-    let tag = Rect::from_min_size(corner + vec2(6.0, -26.0), vec2(200.0, 20.0));
-    ui.scope_builder(egui::UiBuilder::new().max_rect(tag), |ui| {
-        egui::Frame::new()
-            .fill(Color32::from_black_alpha(150))
-            .corner_radius(4.0)
-            .inner_margin(egui::Margin::symmetric(6, 1))
-            .show(ui, |ui| {
-                // Not selectable: a drag that starts on it pans the view.
-                ui.add(
-                    egui::Label::new(
-                        egui::RichText::new(format!("Export frame: {w} × {h}"))
-                            .color(Color32::from_gray(220))
-                            .small(),
-                    )
-                    .selectable(false),
-                )
-                .on_hover_text(match crop {
-                    Some(_) => "Export PNG… writes the part inside the frame",
-                    None => "Export PNG… writes the whole picture at this size",
-                });
-            });
-    });
-}
-
 /// A zoom (fitted = 1) as the read-out shows it: whole percents, with one
 /// decimal below 10%.
 fn zoom_label(zoom: f32) -> String {
@@ -851,19 +668,6 @@ fn quantize(v: f32) -> f32 {
     (v * 1000.0).round() / 1000.0
 }
 
-/// The topmost visible tent layer.
-fn tent_index(scene: &Scene) -> Option<usize> {
-    scene
-        .layers
-        .iter()
-        .rposition(|l| matches!(l, Layer::Tent(t) if t.visible))
-}
-
-/// Whether image point `p` (fractions of width and height) is on the tent.
-fn tent_hit(scene: &Scene, index: usize, p: Vec2) -> bool {
-    matches!(scene.layers.get(index), Some(Layer::Tent(t)) if t.contains(scene.aspect, p.x, p.y))
-}
-
 /// The largest rect of `aspect` (width / height) centred in `outer`.
 pub fn fit_rect(outer: Rect, aspect: f32) -> Rect {
     let aspect = aspect.max(0.01);
@@ -876,68 +680,4 @@ pub fn fit_rect(outer: Rect, aspect: f32) -> Rect {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_spinner_shows_only_once_a_render_is_slow() {
-        let ms = Duration::from_millis;
-        assert_eq!(spinner_wait(Duration::ZERO), SPINNER_DELAY);
-        assert_eq!(spinner_wait(ms(100)), SPINNER_DELAY - ms(100));
-        assert!(spinner_wait(SPINNER_DELAY).is_zero());
-        assert!(spinner_wait(ms(2000)).is_zero());
-    }
-
-    #[test]
-    fn fit_keeps_the_aspect_and_stays_inside() {
-        let outer = Rect::from_min_size(Pos2::ZERO, vec2(1000.0, 400.0));
-        let r = fit_rect(outer, 16.0 / 9.0);
-        assert!((r.width() / r.height() - 16.0 / 9.0).abs() < 1e-3);
-        assert!(outer.contains_rect(r));
-        assert_eq!(r.height(), 400.0);
-        let r = fit_rect(outer, 0.5);
-        assert_eq!(r.height(), 400.0);
-        assert_eq!(r.width(), 200.0);
-    }
-
-    #[test]
-    fn quick_frames_stop_where_they_cost_nearly_a_full_frame() {
-        let mut q = QuickShare::default();
-        assert!(!q.wanted(false), "a fast render gets no quick frame");
-        // Unmeasured: a slow request gets one.
-        assert!(q.wanted(true));
-        // Pixels dominate: a quarter of them took a quarter of the time.
-        q.rendered(1, 25.0, false);
-        q.rendered(1, 100.0, true);
-        assert!(q.wanted(true));
-        // Stones dominate: the quick frame took 80% of the full one.
-        q.rendered(2, 80.0, false);
-        q.rendered(2, 100.0, true);
-        let sent: Vec<bool> = (0..2 * QUICK_PROBE_EVERY).map(|_| q.wanted(true)).collect();
-        let probes = sent.iter().filter(|&&quick| quick).count();
-        assert_eq!(
-            probes, 2,
-            "only a probe every {QUICK_PROBE_EVERY}: {sent:?}"
-        );
-        // A probe that finds pixels dominating again brings them back.
-        q.rendered(3, 20.0, false);
-        q.rendered(3, 100.0, true);
-        assert!(q.wanted(true) && q.wanted(true));
-        // A quick frame whose full frame never came (a newer request won)
-        // measures nothing.
-        q.rendered(4, 90.0, false);
-        q.rendered(5, 100.0, true);
-        assert!(q.wanted(true));
-    }
-
-    #[test]
-    fn the_default_tent_can_be_grabbed() {
-        let scene = Scene::default();
-        let i = tent_index(&scene).expect("the default scene has a tent");
-        let Layer::Tent(t) = &scene.layers[i] else {
-            unreachable!()
-        };
-        assert!(tent_hit(&scene, i, vec2(t.x, t.y - 0.02)));
-        assert!(!tent_hit(&scene, i, vec2(t.x + 0.4, t.y)));
-    }
-}
+mod tests;
