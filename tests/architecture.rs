@@ -199,17 +199,26 @@ fn paths_named(code: &str) -> Vec<Vec<String>> {
             if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
                 continue;
             }
-            let path: Vec<String> = code[at..]
-                .split("::")
-                .map_while(|seg| {
-                    let ident: String = seg
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    (!ident.is_empty()).then_some(ident)
-                })
-                .collect();
-            paths.push(path);
+            // Segments up to the first that is not a bare name
+            // (`call(` ends `crate::inline::call(`).
+            let mut path = Vec::new();
+            for seg in code[at..].split("::") {
+                let ident: String = seg
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if ident.is_empty() {
+                    break;
+                }
+                let whole = ident.len() == seg.len();
+                path.push(ident);
+                if !whole {
+                    break;
+                }
+            }
+            if path.len() > 1 {
+                paths.push(path);
+            }
         }
     }
     paths

@@ -39,7 +39,9 @@ fn frames_made_in_shards_assemble_into_the_one_machine_file() {
         common::cli::text(&o.stdout)
     );
     let names: Vec<String> = common::cli::files(&d.path().join("frames"));
-    let expected: Vec<String> = (0..=12).map(playa::animation::frame_file_name).collect();
+    let expected: Vec<String> = (0..=12)
+        .map(playa::batch::manifest::frame_file_name)
+        .collect();
     assert_eq!(names, expected);
     for ext in ["png", "gif"] {
         playa_ok(

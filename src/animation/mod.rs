@@ -54,11 +54,10 @@ mod apng;
 mod cells;
 mod colormap;
 mod film;
-mod frames;
 mod gif;
 mod options;
 mod rect;
-mod stream;
+pub(crate) mod stream;
 mod writer;
 
 #[cfg(test)]
@@ -66,7 +65,6 @@ mod tests;
 
 pub use cells::{DEAD_CELL, LIVE_CELL, cells_scale_to_fit, cells_size};
 pub use film::Animation;
-pub use frames::{Frames, FramesWritten, frame_file_name};
 pub use options::{
     ANIMATION_KEY, Format, MAX_CELL_SCALE, MAX_FPS, MAX_GIF_FPS, MAX_HOLD, MAX_LOOPS, MIN_FPS,
     Options, read_options,

@@ -14,9 +14,7 @@ use crate::setting::limit::Limit;
 use crate::setting::round_to;
 use crate::source::Source;
 
-/// Keyword of the APNG text chunk holding the animation's [`Options`] as
-/// RON (beside the scene's recipe chunks).
-pub const ANIMATION_KEY: &str = "playa:animation";
+pub use crate::output::recipe::ANIMATION_KEY;
 /// Fewest frames per second.
 pub const MIN_FPS: f32 = 0.1;
 /// Most frames per second of an APNG.

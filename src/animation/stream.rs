@@ -41,7 +41,7 @@ impl Progress {
     }
 
     /// Counts a frame written.
-    pub(super) fn count_frame(&self) {
+    pub(crate) fn count_frame(&self) {
         self.frames.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -229,7 +229,7 @@ impl Write for SharedBytes {
 /// Writes a file atomically with `write` (which says whether it finished,
 /// `false`: cancelled): a failure or Cancel leaves no file (and an existing
 /// one untouched). `Ok(false)`: cancelled.
-pub(super) fn write_file_with(
+pub(crate) fn write_file_with(
     path: &Path,
     progress: &Progress,
     write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<bool>,

@@ -35,6 +35,12 @@ use crate::batch::BatchRecord;
 use crate::batch::shard::Shard;
 use crate::error::{Error, Result};
 
+/// The file name of the frame of generation `g`: `frame-0012.png` (four
+/// digits hold every generation, [`crate::scene::MAX_GENERATIONS`]).
+pub fn frame_file_name(g: u32) -> String {
+    format!("frame-{g:04}.png")
+}
+
 /// The first line of a manifest: the batch and which shard of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,7 +69,7 @@ pub struct Header {
 #[serde(deny_unknown_fields)]
 pub struct FramesRecord {
     /// The first and last generation, both included: the frames' keys
-    /// are `frame-{generation}` ([`crate::animation::frame_file_name`]).
+    /// are `frame-{generation}` ([`frame_file_name`]).
     pub generations: [u32; 2],
     /// The animation's options, as its frames carry them (RON).
     pub options: String,
@@ -74,11 +80,7 @@ impl FramesRecord {
     pub fn keys(&self) -> Vec<String> {
         let [a, b] = self.generations;
         (a..=b)
-            .map(|g| {
-                crate::animation::frame_file_name(g)
-                    .trim_end_matches(".png")
-                    .to_string()
-            })
+            .map(|g| frame_file_name(g).trim_end_matches(".png").to_string())
             .collect()
     }
 }

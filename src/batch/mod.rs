@@ -6,6 +6,7 @@
 //! batch's [`BatchRecord`] is what a manifest's first line holds, and from it
 //! alone the keys of every job can be listed again, without the inputs.
 
+pub mod frames;
 pub mod manifest;
 pub mod shard;
 

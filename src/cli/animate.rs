@@ -10,8 +10,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::render::{load, picture_stem};
 use super::{CliError, parse_range, parse_size};
-use playa::animation::{self, Animation, Format, Frames, Options, Progress};
+use playa::animation::{self, Animation, Format, Options, Progress};
 use playa::batch::DEFAULT_WIDTH;
+use playa::batch::frames::Frames;
 use playa::batch::shard::Shard;
 use playa::error::quote;
 use playa::source::Source;

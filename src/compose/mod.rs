@@ -34,8 +34,6 @@ use crate::scene::Scene;
 pub const MAX_SIDE: u32 = 16_384;
 /// Most pixels in a picture (2^28: a 1 GiB RGBA buffer).
 pub const MAX_PIXELS: u64 = 1 << 28;
-// Strips of the PNG encoder are drawn band by band.
-const _: () = assert!(crate::output::encoder::STRIP_ROWS.is_multiple_of(BAND_ROWS));
 
 /// Checks a picture size against [`MAX_SIDE`] and [`MAX_PIXELS`].
 pub fn check_size(width: u32, height: u32) -> Result<()> {

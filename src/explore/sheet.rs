@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::base::font;
 use crate::compose;
 use crate::error::{Error, Result};
-use crate::output::recipe;
+use crate::output::recipe::{self, parse_entries};
 use crate::scene::Scene;
 use crate::share;
 
@@ -196,17 +196,6 @@ pub fn entries_text(cells: &[Cell]) -> String {
     cells
         .iter()
         .map(|c| format!("{}\t{}\n", share::encode(&c.scene), c.label))
-        .collect()
-}
-
-/// The lines of a [`SHEET_KEY`] chunk as (code, label) pairs.
-pub fn parse_entries(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let (code, label) = l.split_once('\t').unwrap_or((l, ""));
-            (code.to_string(), label.to_string())
-        })
         .collect()
 }
 

@@ -15,6 +15,10 @@
 /// Rows per independently compressed strip (a multiple of the compositor's
 /// band height, so a strip can be rendered on its own).
 pub(crate) const STRIP_ROWS: u32 = 32;
+
+// Strips are drawn band by band: a strip is whole bands of the compositor.
+const _: () = assert!(STRIP_ROWS.is_multiple_of(crate::layers::BAND_ROWS));
+
 /// PNG filter type numbers.
 const FILTER_SUB: u8 = 1;
 const FILTER_AVG: u8 = 3;

@@ -14,65 +14,25 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::str::FromStr;
 
 use image::RgbaImage;
 use rayon::prelude::*;
 
 use crate::compose::Composer;
 use crate::compose::window::Window;
-use crate::error::{Error, Result, quote};
+use crate::error::{Error, Result};
 use crate::output::encoder::{self, STRIP_ROWS};
+pub use crate::output::recipe::Compression;
 use crate::output::recipe::{CODE_KEY, COMPRESSION_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
 use crate::scene::Scene;
 use crate::share;
 
-/// How hard the PNG encoder works.
-///
-/// Default: [`Compression::Fast`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Compression {
-    /// playa's own parallel encoder (see `encoder.rs`): strips of 32 rows,
-    /// each filtered and coded on its own core as one deflate block of
-    /// Huffman-coded literals, without LZ77 matching. The fastest by far, for
-    /// somewhat bigger files.
-    #[default]
-    Fast,
-    /// zlib's balanced level.
-    Default,
-    /// Smallest files, slowest.
-    Best,
-}
-
-impl Compression {
-    /// All levels, fastest first.
-    pub const ALL: [Compression; 3] = [Compression::Fast, Compression::Default, Compression::Best];
-
-    /// The level's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::Fast => "fast",
-            Compression::Default => "default",
-            Compression::Best => "best",
-        }
-    }
-
-    fn png(self) -> png::Compression {
-        match self {
-            Compression::Fast => png::Compression::Fast,
-            Compression::Default => png::Compression::Balanced,
-            Compression::Best => png::Compression::High,
-        }
-    }
-}
-
-impl FromStr for Compression {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Compression::ALL
-            .into_iter()
-            .find(|c| c.name() == s)
-            .ok_or_else(|| format!("compression {} must be fast, default or best", quote(s)))
+/// zlib's level for each of playa's compressions.
+fn png_level(compression: Compression) -> png::Compression {
+    match compression {
+        Compression::Fast => png::Compression::Fast,
+        Compression::Default => png::Compression::Balanced,
+        Compression::Best => png::Compression::High,
     }
 }
 
@@ -163,7 +123,7 @@ fn encode_png_with<W: Write>(
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-    encoder.set_compression(compression.png());
+    encoder.set_compression(png_level(compression));
     let mut writer = encoder.write_header().map_err(fail)?;
     for chunk in texts {
         writer.write_text_chunk(chunk).map_err(fail)?;

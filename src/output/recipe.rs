@@ -11,11 +11,10 @@
 
 use std::io::{BufRead, BufReader, Seek};
 use std::path::Path;
+use std::str::FromStr;
 
-use crate::animation::ANIMATION_KEY;
 use crate::compose::window::Window;
-use crate::error::{Error, Result};
-use crate::output::picture::Compression;
+use crate::error::{Error, Result, quote};
 use crate::scene::{MAX_RON_BYTES, Scene};
 use crate::share;
 
@@ -26,6 +25,47 @@ pub const CODE_KEY: &str = "playa:code";
 /// Keyword of the text chunk of a picture cut from a larger one of the
 /// scene's aspect: its [`Window`] (`1080x1080+420+0 of 1920x1080`).
 pub const WINDOW_KEY: &str = "playa:window";
+/// How hard the PNG encoder works.
+///
+/// Default: [`Compression::Fast`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// playa's own parallel encoder (see `encoder.rs`): strips of 32 rows,
+    /// each filtered and coded on its own core as one deflate block of
+    /// Huffman-coded literals, without LZ77 matching. The fastest by far, for
+    /// somewhat bigger files.
+    #[default]
+    Fast,
+    /// zlib's balanced level.
+    Default,
+    /// Smallest files, slowest.
+    Best,
+}
+
+impl Compression {
+    /// All levels, fastest first.
+    pub const ALL: [Compression; 3] = [Compression::Fast, Compression::Default, Compression::Best];
+
+    /// The level's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Fast => "fast",
+            Compression::Default => "default",
+            Compression::Best => "best",
+        }
+    }
+}
+
+impl FromStr for Compression {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Compression::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("compression {} must be fast, default or best", quote(s)))
+    }
+}
+
 /// Keyword of the text chunk naming the [`Compression`] a picture was
 /// encoded with (`fast`, `default` or `best`): with the scene, its size and
 /// its window, all that decides a picture's bytes. Pictures of playa before
@@ -35,6 +75,10 @@ pub const COMPRESSION_KEY: &str = "playa:compression";
 /// share code and label of each of its thumbnails, a line each. A sheet has
 /// no scene of its own.
 pub const SHEET_KEY: &str = "playa:sheet";
+/// Keyword of the APNG text chunk holding an animation's options
+/// ([`crate::animation::Options`]) as RON, beside the scene's recipe
+/// chunks; a frame of `--frames-dir` carries it too.
+pub const ANIMATION_KEY: &str = "playa:animation";
 /// Largest PNG file whose recipe is read (512 MiB); bigger files are refused
 /// before reading.
 pub const MAX_PNG_BYTES: u64 = 512 << 20;
@@ -267,8 +311,7 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         }
         (None, Some(coded)) => coded,
         (None, None) if sheet.is_some() => {
-            let n =
-                crate::explore::sheet::parse_entries(sheet.as_deref().unwrap_or_default()).len();
+            let n = parse_entries(sheet.as_deref().unwrap_or_default()).len();
             return Err(fail(format!(
                 "a contact sheet of {n} scenes (made by playa sheet), not one scene's \
                  picture: `playa share` on it lists their share codes"
@@ -288,6 +331,17 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         compression,
         frame_of: animation.filter(|_| !animated),
     })
+}
+
+/// The lines of a [`SHEET_KEY`] chunk as (code, label) pairs.
+pub fn parse_entries(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (code, label) = l.split_once('\t').unwrap_or((l, ""));
+            (code.to_string(), label.to_string())
+        })
+        .collect()
 }
 
 #[cfg(test)]

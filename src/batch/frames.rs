@@ -11,20 +11,16 @@ use std::path::{Path, PathBuf};
 
 use image::RgbaImage;
 
-use super::{ANIMATION_KEY, Animation, Format, Options, Progress};
-use crate::batch::manifest::{Entry, Found, FramesRecord, Header, OtherBatch, Writer};
+use crate::animation::{ANIMATION_KEY, Animation, Format, Options, Progress};
+use crate::batch::manifest::{
+    Entry, Found, FramesRecord, Header, OtherBatch, Writer, frame_file_name,
+};
 use crate::batch::shard::Shard;
 use crate::batch::{BatchRecord, InputRecord};
 use crate::error::{Error, Result, clip};
 use crate::output::picture::Compression;
 use crate::scene::Scene;
 use crate::source::Source;
-
-/// The file name of the frame of generation `g`: `frame-0012.png` (four
-/// digits hold every generation, [`crate::scene::MAX_GENERATIONS`]).
-pub fn frame_file_name(g: u32) -> String {
-    format!("frame-{g:04}.png")
-}
 
 /// The generation a frame's file name holds, if it is one.
 fn frame_generation(name: &str) -> Option<u32> {
@@ -68,8 +64,8 @@ impl FrameFile {
             reason: "not a frame of `playa animate --frames-dir`: it has no animation options"
                 .into(),
         };
-        let options =
-            super::read_options(&Source::Picture(path.to_path_buf()))?.ok_or_else(not_a_frame)?;
+        let options = crate::animation::read_options(&Source::Picture(path.to_path_buf()))?
+            .ok_or_else(not_a_frame)?;
         if recipe.scene.automaton.generations != generation {
             return Err(Error::Png {
                 source_name: path.display().to_string(),
@@ -102,7 +98,7 @@ impl Animation {
     /// The scene as frame `g`'s recipe records it: its automaton stopped at
     /// generation `g`.
     fn frame_scene(&self, g: u32) -> Scene {
-        let mut scene = self.scene.clone();
+        let mut scene = self.scene().clone();
         scene.automaton.generations = g;
         scene
     }
@@ -122,21 +118,27 @@ impl Animation {
         shard: Shard,
         progress: &Progress,
     ) -> Result<FramesWritten> {
-        let (first, last) = (self.options.first, self.options.last);
-        let code = crate::share::encode(&self.scene);
+        let (first, last) = (self.options().first, self.options().last);
+        let code = crate::share::encode(self.scene());
         let header = Header {
             batch: BatchRecord {
                 playa: env!("CARGO_PKG_VERSION").to_string(),
                 inputs: vec![InputRecord {
                     input: code.clone(),
                     name: "frame".into(),
-                    seed: self.scene.seed,
+                    seed: self.scene().seed,
                     code,
-                    size: Some([self.width, self.height]),
+                    size: Some({
+                        let (w, h) = self.size();
+                        [w, h]
+                    }),
                     compression: None,
                 }],
                 seeds: None,
-                size: Some([self.width, self.height]),
+                size: Some({
+                    let (w, h) = self.size();
+                    [w, h]
+                }),
                 compression: Compression::Fast.name().to_string(),
                 crop: false,
             },
@@ -145,7 +147,7 @@ impl Animation {
             tiles: None,
             frames: Some(FramesRecord {
                 generations: [first, last],
-                options: self.options.to_ron(),
+                options: self.options().to_ron(),
             }),
         };
         let (manifest, done) = Writer::open(dir, shard, &header, false, OtherBatch::Refuse)?;
@@ -172,8 +174,11 @@ impl Animation {
         let Some(&last_todo) = todo.last() else {
             return Ok(written);
         };
-        let options = [(ANIMATION_KEY, self.options.to_ron())];
-        let mut image = RgbaImage::new(self.width, self.height);
+        let options = [(ANIMATION_KEY, self.options().to_ron())];
+        let mut image = {
+            let (w, h) = self.size();
+            RgbaImage::new(w, h)
+        };
         let mut todo = todo.into_iter().peekable();
         for (plan, g) in self.generations()?.zip(first..=last_todo) {
             if todo.peek() != Some(&g) {
@@ -255,7 +260,7 @@ impl Frames {
                 });
             }
         }
-        let (first, last) = (animation.options.first, animation.options.last);
+        let (first, last) = (animation.options().first, animation.options().last);
         let mut files = Vec::with_capacity(animation.frame_count());
         let mut frames = found.into_iter().peekable();
         for g in first..=last {
@@ -320,7 +325,7 @@ impl Frames {
     /// [`Frames::write`] into the file at `path`, atomically: a failure or
     /// Cancel leaves no file. `Ok(false)`: cancelled.
     pub fn write_file(&self, path: &Path, progress: &Progress) -> Result<bool> {
-        super::stream::write_file_with(path, progress, |out| self.write(out, progress))
+        crate::animation::stream::write_file_with(path, progress, |out| self.write(out, progress))
     }
 
     /// Frame `k`'s pixels, decoded from its file.
