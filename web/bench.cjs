@@ -34,7 +34,7 @@ function serve(dir) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-// The page logs "playa: first picture after N ms" (src/app/web.rs); a fresh
+// The page logs "playa: first picture after N ms" (src/app/web/page.rs); a fresh
 // browser context each time, so nothing comes from a cache.
 async function firstPicture(browser, url) {
   const context = await browser.createBrowserContext();

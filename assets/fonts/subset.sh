@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-makes the app's fonts (assets/fonts/*.ttf) from egui's default fonts:
 # the same faces, cut to the characters playa shows, so the browser's
-# download carries 0.2 MB of fonts instead of 1.4 MB (src/app/fonts.rs).
+# download carries 0.2 MB of fonts instead of 1.4 MB (src/app/window/fonts.rs).
 # Run it after the UI gains a character outside these ranges (the test
 # `app::fonts::tests::every_character_the_app_writes_has_a_glyph` says
 # which). Needs fontTools: `pip install fonttools==4.55.0`.

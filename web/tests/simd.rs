@@ -1,5 +1,5 @@
 //! The browser's vector code gives the portable code's bytes: the sRGB
-//! encoder written with wasm's 128-bit vectors (`src/color.rs`) against the
+//! encoder written with wasm's 128-bit vectors (`src/base/color.rs`) against the
 //! portable loop, on values in and out of range, NaN and infinities, at
 //! every offset in the dither tile and every length of a row's tail.
 //! Run in Node by wasm-bindgen-test, as `pixels.rs` is.
