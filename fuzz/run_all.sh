@@ -39,7 +39,7 @@ for target in "${targets[@]}"; do
     > "$log" 2>&1
   rc=$?
   took=$(($(date +%s) - start))
-  grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|panicked|SUMMARY|Test unit written" "$log"
+  grep -E "^#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss|panicked|SUMMARY|Test unit written" "$log"
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
   peak=$(grep -oE 'stat::peak_rss_mb: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
   crashes=$(grep -c 'Test unit written to' "$log")

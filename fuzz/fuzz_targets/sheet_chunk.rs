@@ -16,16 +16,34 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use playa::sheet::{self, Cell, SHEET_KEY};
 use playa::{recipe, share};
-use png::text_metadata::{ITXtChunk, TEXtChunk, ZTXtChunk};
+use png::text_metadata::{EncodableTextChunk, ITXtChunk, TEXtChunk, ZTXtChunk};
 
-/// A PNG of one pixel carrying `text` in the chunk kind `mode` picks, or
-/// `None` when the encoder refuses it.
+/// A PNG of one pixel with no text, cut before its image data: the
+/// signature and header, then the image data and end. Made once: the
+/// image's compressor is no part of what is fuzzed, and slow.
+fn png_parts() -> &'static (Vec<u8>, Vec<u8>) {
+    static PARTS: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+    PARTS.get_or_init(|| {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, 1, 1);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().expect("a header");
+        writer.write_image_data(&[0, 0, 0]).expect("a pixel");
+        writer.finish().expect("a PNG");
+        // The chunk's type, after its 4-byte length.
+        let idat = out.windows(4).position(|w| w == b"IDAT").expect("image data") - 4;
+        let tail = out.split_off(idat);
+        (out, tail)
+    })
+}
+
+/// A PNG of one pixel carrying `text` in the chunk kind `mode` picks,
+/// before its image data as playa writes it, or `None` when the encoder
+/// refuses it.
 fn png_with(mode: u8, text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, 1, 1);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().ok()?;
+    let (head, tail) = png_parts();
+    let mut out = head.clone();
     let key = SHEET_KEY.to_string();
     let written = match mode {
         1 | 2 => {
@@ -33,23 +51,26 @@ fn png_with(mode: u8, text: &str) -> Option<Vec<u8>> {
             if mode == 1 {
                 chunk.compress_text().ok()?;
             }
-            writer.write_text_chunk(&chunk)
+            chunk.encode(&mut out)
         }
-        3 => writer.write_text_chunk(&ZTXtChunk::new(key, text)),
-        _ => writer.write_text_chunk(&TEXtChunk::new(key, text)),
+        3 => ZTXtChunk::new(key, text).encode(&mut out),
+        _ => TEXtChunk::new(key, text).encode(&mut out),
     };
     written.ok()?;
-    writer.write_image_data(&[0, 0, 0]).ok()?;
-    writer.finish().ok()?;
+    out.extend_from_slice(tail);
     Some(out)
+}
+
+/// A folder for scratch files: in memory where there is one (`/dev/shm`).
+fn scratch_dir() -> PathBuf {
+    let shm = PathBuf::from("/dev/shm");
+    if shm.is_dir() { shm } else { std::env::temp_dir() }
 }
 
 /// A file of this process's own to write the PNG to, for `sheet::read`.
 fn scratch() -> &'static PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        std::env::temp_dir().join(format!("playa-fuzz-sheet-{}.png", std::process::id()))
-    })
+    PATH.get_or_init(|| scratch_dir().join(format!("playa-fuzz-sheet-{}.png", std::process::id())))
 }
 
 fn one_line(message: &str) {

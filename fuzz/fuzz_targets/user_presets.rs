@@ -24,11 +24,14 @@ const MAX_FILES: usize = 4;
 /// The longest file name most file systems take, in bytes.
 const MAX_NAME_BYTES: usize = 255;
 
-/// A folder of this process's own, emptied for each input.
+/// A folder of this process's own, emptied for each input: in memory
+/// where there is one (`/dev/shm`), since a save syncs its file.
 fn folder() -> &'static PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
-        std::env::temp_dir().join(format!("playa-fuzz-user-presets-{}", std::process::id()))
+        let shm = PathBuf::from("/dev/shm");
+        let base = if shm.is_dir() { shm } else { std::env::temp_dir() };
+        base.join(format!("playa-fuzz-user-presets-{}", std::process::id()))
     })
 }
 
