@@ -55,6 +55,14 @@ for target in "${targets[@]}"; do
   summary+=("$(printf '%-14s %5s s %12s runs %3s crashes %6s MB  %s' \
     "$target" "$took" "${runs:-?}" "$crashes" "${peak:-?}" "$note")")
 done
+# The scratch files and folders of fuzzer processes that are gone (the
+# sheet_chunk and user_presets targets keep one each, named by process).
+for scratch in /dev/shm/playa-fuzz-* "${TMPDIR:-/tmp}"/playa-fuzz-*; do
+  [ -e "$scratch" ] || continue
+  pid=${scratch##*-}
+  pid=${pid%.png}
+  kill -0 "$pid" 2>/dev/null || rm -rf "$scratch"
+done
 echo "== summary ($seconds s a target)"
 printf '%s\n' "${summary[@]}" | tee logs/summary.txt
 exit $status

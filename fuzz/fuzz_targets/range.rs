@@ -55,7 +55,12 @@ where
     T: std::str::FromStr + Copy + Into<u64> + TryFrom<u64>,
 {
     let got = range::whole::<T>(text).map(|(a, b)| (a.into(), b.into()));
-    assert_eq!(got, model::<T>(text), "{text:?} as {}", std::any::type_name::<T>());
+    assert_eq!(
+        got,
+        model::<T>(text),
+        "{text:?} as {}",
+        std::any::type_name::<T>()
+    );
     if let Ok((a, b)) = got {
         assert!(a <= b, "{text:?} reads as {a}..={b}");
     }
@@ -64,7 +69,10 @@ where
 
 fn check_message(problem: &Problem, text: &str) {
     let m = problem.message("--seeds", text);
-    assert!(!m.contains(['\n', '\r']), "a message of more than one line: {m:?}");
+    assert!(
+        !m.contains(['\n', '\r']),
+        "a message of more than one line: {m:?}"
+    );
     assert!(m.starts_with("--seeds "), "{m:?}");
     assert!(m.ends_with(&format!("({RULE})")), "{m:?}");
 }
@@ -79,7 +87,11 @@ fuzz_target!(|data: &[u8]| {
 
     match range::split(text) {
         Ok(ends) => {
-            let Ends { start, end, inclusive } = ends;
+            let Ends {
+                start,
+                end,
+                inclusive,
+            } = ends;
             assert!(text.contains(".."));
             assert!(!start.is_empty() && !end.is_empty(), "{ends:?}");
             assert_eq!((start.trim(), end.trim()), (start, end));
@@ -116,7 +128,10 @@ fuzz_target!(|data: &[u8]| {
         Ok(t) => t,
         Err(e) => {
             let m = e.to_string();
-            assert!(!m.contains(['\n', '\r']), "a message of more than one line: {m:?}");
+            assert!(
+                !m.contains(['\n', '\r']),
+                "a message of more than one line: {m:?}"
+            );
             return;
         }
     };
@@ -144,7 +159,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(values[0], a, "{set:?}: the first value is not A");
     }
     for w in values.windows(2) {
-        assert!(w[0] < w[1] || !exact, "{set:?}: {values:?} does not count up");
+        assert!(
+            w[0] < w[1] || !exact,
+            "{set:?}: {values:?} does not count up"
+        );
     }
     let last = values[n - 1];
     if ends.inclusive {
@@ -154,7 +172,10 @@ fuzz_target!(|data: &[u8]| {
     } else if check_known() {
         // Open: a value rounded to a whole number, or to the setting's
         // precision, can land on B (`seed=0..1:2` gives 0 and 1).
-        assert!(last < b || !exact, "{set:?}: {values:?} holds B, which A..B leaves out");
+        assert!(
+            last < b || !exact,
+            "{set:?}: {values:?} holds B, which A..B leaves out"
+        );
     }
     assert!(last <= b, "{set:?}: {values:?} goes past B");
 });

@@ -27,7 +27,10 @@ fn scenes() -> &'static [Scene] {
 
 fn one_line(e: &playa::Error) -> String {
     let text = e.to_string();
-    assert!(!text.contains(['\n', '\r']), "an error of more than one line: {text:?}");
+    assert!(
+        !text.contains(['\n', '\r']),
+        "an error of more than one line: {text:?}"
+    );
     assert!(!text.trim().is_empty(), "an empty error");
     text
 }
@@ -81,7 +84,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(&s.quantized(), s, "a scene of --set is quantized");
         let back = Scene::from_ron(&s.to_ron(), "again").expect("its RON reads");
         assert_eq!(&back, s, "its RON reads back the same");
-        assert_eq!(&share::decode(&share::encode(s)).expect("its code decodes"), s);
+        assert_eq!(
+            &share::decode(&share::encode(s)).expect("its code decodes"),
+            s
+        );
         assert_eq!(v.label().is_some(), sweep.is_some());
         let (Some(label), Some(i)) = (v.label(), swept_arg) else {
             continue;
@@ -98,7 +104,10 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_else(|e| panic!("the label {label:?} does not apply: {e}"));
         assert_eq!(&made, s, "the label {label:?} makes another scene");
         if let Some(suffix) = v.file_suffix() {
-            assert!(!suffix.contains(['/', '\\', '\0']), "{suffix:?} is no file name");
+            assert!(
+                !suffix.contains(['/', '\\', '\0']),
+                "{suffix:?} is no file name"
+            );
             suffixes.push(suffix);
         }
     }
@@ -106,5 +115,9 @@ fuzz_target!(|data: &[u8]| {
     let n = suffixes.len();
     suffixes.sort();
     suffixes.dedup();
-    assert_eq!(suffixes.len(), n, "two values of the sweep name the same file");
+    assert_eq!(
+        suffixes.len(),
+        n,
+        "two values of the sweep name the same file"
+    );
 });

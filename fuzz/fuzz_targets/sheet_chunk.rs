@@ -32,7 +32,11 @@ fn png_parts() -> &'static (Vec<u8>, Vec<u8>) {
         writer.write_image_data(&[0, 0, 0]).expect("a pixel");
         writer.finish().expect("a PNG");
         // The chunk's type, after its 4-byte length.
-        let idat = out.windows(4).position(|w| w == b"IDAT").expect("image data") - 4;
+        let idat = out
+            .windows(4)
+            .position(|w| w == b"IDAT")
+            .expect("image data")
+            - 4;
         let tail = out.split_off(idat);
         (out, tail)
     })
@@ -64,7 +68,11 @@ fn png_with(mode: u8, text: &str) -> Option<Vec<u8>> {
 /// A folder for scratch files: in memory where there is one (`/dev/shm`).
 fn scratch_dir() -> PathBuf {
     let shm = PathBuf::from("/dev/shm");
-    if shm.is_dir() { shm } else { std::env::temp_dir() }
+    if shm.is_dir() {
+        shm
+    } else {
+        std::env::temp_dir()
+    }
 }
 
 /// A file of this process's own to write the PNG to, for `sheet::read`.
@@ -74,7 +82,10 @@ fn scratch() -> &'static PathBuf {
 }
 
 fn one_line(message: &str) {
-    assert!(!message.contains(['\n', '\r']), "a message of more than one line: {message:?}");
+    assert!(
+        !message.contains(['\n', '\r']),
+        "a message of more than one line: {message:?}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -102,7 +113,10 @@ fuzz_target!(|data: &[u8]| {
                 scene.validate().expect("a decoded scene is valid");
                 // A label playa writes is one line of its own.
                 if !label.contains('\r') {
-                    cells.push(Cell { scene, label: label.clone() });
+                    cells.push(Cell {
+                        scene,
+                        label: label.clone(),
+                    });
                 }
             }
             Err(e) => one_line(&e.to_string()),
@@ -123,11 +137,19 @@ fuzz_target!(|data: &[u8]| {
     };
     let read = recipe::read_text(std::io::Cursor::new(&png), "fuzz.png", SHEET_KEY)
         .unwrap_or_else(|e| panic!("the chunk does not read: {e}"));
-    assert_eq!(read.as_deref(), Some(text.as_str()), "the chunk reads back changed");
+    assert_eq!(
+        read.as_deref(),
+        Some(text.as_str()),
+        "the chunk reads back changed"
+    );
     let path = scratch();
     std::fs::write(path, &png).expect("the scratch file is written");
     let listed = sheet::read(path).unwrap_or_else(|e| panic!("the sheet does not read: {e}"));
-    assert_eq!(listed.as_ref(), Some(&entries), "sheet::read lists other entries");
+    assert_eq!(
+        listed.as_ref(),
+        Some(&entries),
+        "sheet::read lists other entries"
+    );
     let e = recipe::decode_recipe(&png, "fuzz.png").expect_err("a sheet is no recipe");
     let message = e.to_string();
     one_line(&message);
