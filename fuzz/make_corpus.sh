@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Writes a small seed corpus for each fuzz target into fuzz/corpus/<target>/,
 # made from the shipped presets by the playa binary. The corpus is not
-# committed (fuzz/.gitignore); libFuzzer grows it while it runs.
+# committed (fuzz/.gitignore); libFuzzer grows it while it runs. The
+# binary is built headless (--no-default-features): the corpus needs the
+# command line only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --bin playa
+cargo build --release --bin playa --no-default-features
 playa="${CARGO_TARGET_DIR:-target}/release/playa"
 out=fuzz/corpus
-mkdir -p "$out"/{share_code,scene_ron,rle,png_recipe,manifest}
+mkdir -p "$out"/{share_code,scene_ron,rle,png_recipe,manifest,set,range,sheet_chunk,user_presets}
 
 for preset in presets/*.ron; do
   name=$(basename "$preset" .ron)
@@ -42,4 +44,52 @@ cp "$tmp/whole/playa-manifest.jsonl" "$out/manifest/whole.jsonl"
 cp "$tmp/shard/playa-manifest-1-of-2.jsonl" "$out/manifest/shard.jsonl"
 cp "$tmp/tiles/playa-manifest.jsonl" "$out/manifest/tiles.jsonl"
 rm -r "$tmp"
+
+# set: the first byte picks the preset, then a --set argument a line.
+printf '\0rocks.roughness=0.8' > "$out/set/roughness"
+printf '\1seed=1..=5:5' > "$out/set/seed-sweep"
+printf '\2time=Dusk\nrocks.jitter=0.1,0.2,0.3' > "$out/set/list"
+printf '\3tent#2.x=0.3\nautomaton.rule=B36/S23' > "$out/set/nth"
+printf '\4automaton.density=0..1:4\nfloor.color=#aa8844' > "$out/set/range"
+printf '\5sky.stars=0..=1000:3\nautomaton.topology=Bounded' > "$out/set/uint"
+printf '\0aspect=1.5\nhorizon=0.5\nsun_x=0.2' > "$out/set/scene"
+printf '\1rocks.primary=170,136,68\nrocks#1.visible=false\nspiral.opacity=0.5' > "$out/set/colour"
+printf '\2time=Noon,GoldenHour,Dusk,Night\nautomaton.generations=12' > "$out/set/times"
+# range: the first byte picks the setting of the sweep (seed, a whole
+# number, two fractions), then the range.
+printf '\0 1..5' > "$out/range/seeds"
+printf '\1 0..=24' > "$out/range/frames"
+printf '\2 0..1:4' > "$out/range/sweep"
+printf '\3 1..=2:3' > "$out/range/sweep-inclusive"
+printf '\0 0..=18446744073709551615' > "$out/range/widest"
+printf '\2 0.25..=0.75:3' > "$out/range/fractions"
+printf '\1 0..1000:10' > "$out/range/generations"
+printf '\3 0.5..=4:8' > "$out/range/aspects"
+# sheet_chunk: the first byte picks how the text travels (alone, or in a
+# PNG's iTXt, zTXt or tEXt chunk), then a sheet's lines, code TAB label.
+for mode in 0 1 2 3 4; do
+  {
+    printf "\\$mode"
+    for seed in 1 2 3; do
+      printf '%s\tseed %s\n' "$("$playa" share death-valley --seed "$seed")" "$seed"
+    done
+  } > "$out/sheet_chunk/seeds-$mode"
+done
+{
+  printf '\1'
+  for preset in presets/*.ron; do
+    printf '%s\t%s\n' "$("$playa" share "$(basename "$preset" .ron)")" "$(basename "$preset" .ron)"
+  done
+} > "$out/sheet_chunk/presets"
+# user_presets: a folder's files, NAME NUL CONTENTS NUL ...
+for preset in presets/*.ron; do
+  name=$(basename "$preset" .ron)
+  { printf 'my %s.ron\0' "$name"; cat "$preset"; } > "$out/user_presets/$name"
+done
+{
+  printf 'dunes.ron\0'; cat presets/salt-flat.ron
+  printf '\0Evening 2.ron\0'; cat presets/golden-hour.ron
+  printf '\0notes.txt\0hello\0old.ron/\0'
+} > "$out/user_presets/several"
+{ printf 'con.ron\0'; cat presets/badlands.ron; printf '\0broken.ron\0(seed: 1,'; } > "$out/user_presets/refused"
 du -sh "$out"/*
