@@ -11,9 +11,9 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use playa::range::{self, Ends, Problem, RULE};
+use playa::base::range::{self, Ends, Problem, RULE};
 use playa::setting::round_to;
-use playa::tweak::Tweak;
+use playa::explore::tweak::Tweak;
 
 /// The settings swept: key, whole number or not, and a fraction's
 /// precision (steps per unit), as `Scene::SETTINGS` declares them.

@@ -9,8 +9,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use playa::tweak::{Tweak, Tweaks};
-use playa::{Scene, presets, share};
+use playa::explore::tweak::{Tweak, Tweaks};
+use playa::{Scene, scene::presets, share};
 
 /// Most `--set` arguments read from one input.
 const MAX_ARGS: usize = 8;

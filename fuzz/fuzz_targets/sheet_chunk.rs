@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use playa::sheet::{self, Cell, SHEET_KEY};
-use playa::{recipe, share};
+use playa::explore::sheet::{self, Cell, SHEET_KEY};
+use playa::{output::recipe, share};
 use png::text_metadata::{EncodableTextChunk, ITXtChunk, TEXtChunk, ZTXtChunk};
 
 /// A PNG of one pixel with no text, cut before its image data: the

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use playa::user_presets::{Listing, MAX_DESCRIPTION_CHARS, Store, check_name};
+use playa::source::user_presets::{Listing, MAX_DESCRIPTION_CHARS, Store, check_name};
 
 /// Most files read from one input.
 const MAX_FILES: usize = 4;

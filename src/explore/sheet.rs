@@ -16,11 +16,11 @@ use rayon::prelude::*;
 use crate::base::font;
 use crate::compose;
 use crate::error::{Error, Result};
-use crate::output::recipe::{self, parse_entries};
+use crate::output::recipe;
 use crate::scene::Scene;
 use crate::share;
 
-pub use crate::output::recipe::SHEET_KEY;
+pub use crate::output::recipe::{SHEET_KEY, parse_entries};
 
 /// Most thumbnails on one sheet.
 pub const MAX_CELLS: usize = 1024;

@@ -488,8 +488,31 @@ fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
                 _ => unreachable!("both ends are read for the setting's shape"),
             }
         })
-        .collect();
+        .collect::<Vec<Val>>();
+    // Rounded to the setting's precision, the last value of a short
+    // `A..B:N` can reach B (`seed=0..1:2`: 0, then 0.5 rounds up to 1).
+    if !ends.inclusive && values.last().is_some_and(|&last| !ascending(last, b)) {
+        return Err(fail(
+            key,
+            format!(
+                "the sweep {} reaches {} at the setting's precision, which A..B leaves \
+                 out: ask for fewer values, or write A..=B",
+                quote(value),
+                b.text()
+            ),
+        ));
+    }
     Ok(Some(values))
+}
+
+/// Whether `a` comes before `b`: both of one shape, a number.
+fn ascending(a: Val, b: Val) -> bool {
+    match (a, b) {
+        (Val::Seed(a), Val::Seed(b)) => a < b,
+        (Val::Float(a), Val::Float(b)) => a < b,
+        (Val::Uint(a), Val::Uint(b)) => a < b,
+        _ => false,
+    }
 }
 
 /// One value of a setting of shape `shape`, checked against its range.
