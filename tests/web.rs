@@ -3,11 +3,14 @@
 //! its address, and the wasm build's pixels are checked against the native
 //! pinned hashes (in Node, by wasm-bindgen-test).
 //!
-//! These need the wasm32 target, wasm-bindgen-cli and Chromium (`.ci/run`
-//! installs them). Without them the tests say so and pass, except under CI
-//! (`CI` set), where a missing tool fails them. Screenshots are kept in
-//! `target/web-shots/`, and the page at a phone's and a desktop's size, for
-//! people to look at, in `target/screenshots/`.
+//! These need the wasm32 target, wasm-bindgen-cli, Chromium and (for the
+//! wasm tests) Node, so they are `#[ignore]`d: a plain `cargo test` lists
+//! them as ignored with what they need. `.ci/run` installs the tools and
+//! runs them with `-- --ignored`; run that way without a tool, a test fails
+//! naming it. The site is built into the target folder's `web/`
+//! (`CARGO_TARGET_DIR`, `target/` by default); screenshots are kept in its
+//! `web-shots/`, and the page at a phone's and a desktop's size, for people
+//! to look at, in its `screenshots/`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -19,12 +22,31 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `Some(reason)` when a tool is missing: the test is skipped (and fails
-/// under CI).
-fn missing_tools() -> Option<String> {
-    let has = |cmd: &str, arg: &str| {
+/// The target folder these tests were built in (`CARGO_TARGET_DIR`,
+/// `target/` by default): the parent of the `tmp/` cargo gives them.
+fn target_dir() -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().unwrap_or(tmp).to_path_buf()
+}
+
+/// The tools the tests need; [`require`] checks a test's.
+#[derive(Clone, Copy, PartialEq)]
+enum Tool {
+    /// The wasm32-unknown-unknown target, wasm-bindgen-cli and Chromium:
+    /// the site, built and opened.
+    Browser,
+    /// The wasm32 target, wasm-bindgen-cli (its test runner) and Node: the
+    /// wasm tests.
+    Node,
+}
+
+/// Fails the test, naming what is missing, unless `tool`'s tools are
+/// installed: an ignored test run on purpose (`-- --ignored`) must run.
+fn require(tool: Tool) {
+    let has = |cmd: &str| {
         Command::new(cmd)
-            .arg(arg)
+            .arg("--version")
+            .stdin(std::process::Stdio::null())
             .output()
             .is_ok_and(|o| o.status.success())
     };
@@ -32,27 +54,24 @@ fn missing_tools() -> Option<String> {
         .args(["target", "list", "--installed"])
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"));
+    let mut missing = Vec::new();
     if !target {
-        Some("the wasm32-unknown-unknown target is not installed".into())
-    } else if !has("wasm-bindgen", "--version") {
-        Some("wasm-bindgen-cli is not installed".into())
-    } else if !has("chromium", "--version") {
-        Some("chromium is not installed".into())
-    } else {
-        None
+        missing.push("the wasm32-unknown-unknown target (rustup target add)");
     }
-}
-
-/// Whether to skip: tools are missing and this is not CI.
-fn skip() -> bool {
-    match missing_tools() {
-        None => false,
-        Some(reason) if std::env::var_os("CI").is_some() => panic!("CI: {reason}"),
-        Some(reason) => {
-            eprintln!("skipped: {reason} (.ci/run installs it)");
-            true
-        }
+    if !has("wasm-bindgen") {
+        missing.push("wasm-bindgen-cli (cargo install, at Cargo.lock's version)");
     }
+    if tool == Tool::Browser && !has("chromium") {
+        missing.push("chromium (apt install chromium)");
+    }
+    if tool == Tool::Node && !has("node") {
+        missing.push("node (Node.js)");
+    }
+    assert!(
+        missing.is_empty(),
+        "tests/web.rs cannot run: missing {} (.ci/run installs them)",
+        missing.join(", ")
+    );
 }
 
 /// Builds the site once per test run (both tests may ask).
@@ -62,13 +81,15 @@ fn build_site() -> PathBuf {
         .get_or_init(|| {
             let status = Command::new("bash")
                 .arg(root().join("web/build.sh"))
+                // Into this build's target folder, wherever it is.
+                .env("CARGO_TARGET_DIR", target_dir())
                 // Nothing may read the test's own input (a background run's
                 // stdin is not ours to give to rustc or Chromium).
                 .stdin(std::process::Stdio::null())
                 .status()
                 .expect("web/build.sh runs");
             assert!(status.success(), "web/build.sh failed");
-            root().join("target/web")
+            target_dir().join("web")
         })
         .clone()
 }
@@ -206,36 +227,39 @@ fn sky(shot: &image::RgbImage) -> [f64; 3] {
 }
 
 #[test]
+#[ignore = "needs Chromium, the wasm32 target and wasm-bindgen-cli; .ci/run runs it"]
 fn the_page_opens_the_scene_in_its_link() {
-    if skip() {
-        return;
-    }
+    require(Tool::Browser);
     let site = build_site();
     let base = serve(site);
-    let shots = root().join("target/web-shots");
+    let shots = target_dir().join("web-shots");
     std::fs::create_dir_all(&shots).unwrap();
     let code = |preset: &str| playa::share::encode(&playa::scene::presets::load(preset).unwrap());
 
+    let shot = shots.join("night-under-stars.png");
     let night = screenshot(
         &format!("{base}/index.html#{}", code("night-under-stars")),
         DESKTOP,
-        &shots.join("night-under-stars.png"),
+        &shot,
     );
     let [r, g, b] = sky(&night);
     assert!(
         r < 60.0 && g < 60.0 && b < 90.0,
-        "the night link shows no night sky: mean {r:.0},{g:.0},{b:.0} (target/web-shots/night-under-stars.png)"
+        "the night link shows no night sky: mean {r:.0},{g:.0},{b:.0} ({})",
+        shot.display()
     );
 
+    let shot = shots.join("death-valley.png");
     let day = screenshot(
         &format!("{base}/index.html#{}", code("death-valley")),
         DESKTOP,
-        &shots.join("death-valley.png"),
+        &shot,
     );
     let [r, g, b] = sky(&day);
     assert!(
         b > 150.0 && b > r + 60.0,
-        "the default link shows no blue sky: mean {r:.0},{g:.0},{b:.0} (target/web-shots/death-valley.png)"
+        "the default link shows no blue sky: mean {r:.0},{g:.0},{b:.0} ({})",
+        shot.display()
     );
 }
 
@@ -271,13 +295,12 @@ fn share_of(
 }
 
 #[test]
+#[ignore = "needs Chromium, the wasm32 target and wasm-bindgen-cli; .ci/run runs it"]
 fn the_page_fits_a_phone_and_a_desktop() {
-    if skip() {
-        return;
-    }
+    require(Tool::Browser);
     let site = build_site();
     let base = serve(site);
-    let shots = root().join("target/screenshots");
+    let shots = target_dir().join("screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let url = format!(
         "{base}/index.html#{}",
@@ -286,51 +309,57 @@ fn the_page_fits_a_phone_and_a_desktop() {
 
     // A phone: the picture fills the width, the sky across all of it,
     // where a desktop has its side panel.
-    let phone = screenshot(&url, PHONE, &shots.join("phone-390x844.png"));
+    let phone_png = shots.join("phone-390x844.png");
+    let phone = screenshot(&url, PHONE, &phone_png);
     assert_eq!(phone.dimensions(), (PHONE[0], PHONE[1]));
     let middle = PHONE[0] / 2;
     let top = (0..PHONE[1] - 40)
         .find(|&y| (y..y + 40).all(|y| is_sky(phone.get_pixel(middle, y))))
-        .expect("no sky in the middle of the phone's page (target/screenshots/phone-390x844.png)");
+        .unwrap_or_else(|| {
+            panic!(
+                "no sky in the middle of the phone's page ({})",
+                phone_png.display()
+            )
+        });
     let band = top + 4..top + 36;
     let across = share_of(&phone, 0..PHONE[0], band.clone(), is_sky);
     assert!(
         across > 0.97,
-        "the sky covers {:.0}% of the phone's width at rows {band:?} \
-         (target/screenshots/phone-390x844.png)",
-        across * 100.0
+        "the sky covers {:.0}% of the phone's width at rows {band:?} ({})",
+        across * 100.0,
+        phone_png.display()
     );
     // (The sun is white, and there.)
     let grey = share_of(&phone, 0..300, band.clone(), is_grey);
     assert!(
         grey < 0.05,
-        "{:.0}% grey where a desktop's side panel is, at rows {band:?} \
-         (target/screenshots/phone-390x844.png)",
-        grey * 100.0
+        "{:.0}% grey where a desktop's side panel is, at rows {band:?} ({})",
+        grey * 100.0,
+        phone_png.display()
     );
 
     // A desktop: the side panel on the left, the sky right of it.
-    let desktop = screenshot(&url, DESKTOP, &shots.join("desktop-1280x800.png"));
+    let desktop_png = shots.join("desktop-1280x800.png");
+    let desktop = screenshot(&url, DESKTOP, &desktop_png);
     let panel = share_of(&desktop, 0..300, 100..700, is_grey);
     assert!(
         panel > 0.95,
-        "the left 300 pixels are {:.0}% grey, not the side panel \
-         (target/screenshots/desktop-1280x800.png)",
-        panel * 100.0
+        "the left 300 pixels are {:.0}% grey, not the side panel ({})",
+        panel * 100.0,
+        desktop_png.display()
     );
     let [r, g, b] = sky(&desktop);
     assert!(
         b > 150.0 && b > r + 60.0,
-        "no blue sky right of the panel: mean {r:.0},{g:.0},{b:.0} \
-         (target/screenshots/desktop-1280x800.png)"
+        "no blue sky right of the panel: mean {r:.0},{g:.0},{b:.0} ({})",
+        desktop_png.display()
     );
 }
 
 #[test]
+#[ignore = "needs Node, the wasm32 target and wasm-bindgen-cli; .ci/run runs it"]
 fn the_browser_renders_the_native_bytes() {
-    if skip() {
-        return;
-    }
+    require(Tool::Node);
     // In Node, through wasm-bindgen-test-runner (.cargo/config.toml).
     let status = Command::new(env!("CARGO"))
         .args([
@@ -343,7 +372,8 @@ fn the_browser_renders_the_native_bytes() {
             "wasm32-unknown-unknown",
         ])
         .current_dir(root())
-        .env("CARGO_TARGET_DIR", root().join("target/wasm"))
+        // build.sh's wasm folder: the dependencies built once for both.
+        .env("CARGO_TARGET_DIR", target_dir().join("wasm"))
         .stdin(std::process::Stdio::null())
         .status()
         .expect("cargo runs");
@@ -381,12 +411,11 @@ fn console_result(url: &str) -> String {
 }
 
 #[test]
+#[ignore = "needs Chromium, the wasm32 target and wasm-bindgen-cli; .ci/run runs it"]
 fn exports_run_in_a_worker_and_make_the_native_bytes() {
     use playa::app::export::job::ExportJob;
     use sha2::Digest;
-    if skip() {
-        return;
-    }
+    require(Tool::Browser);
     let site = build_site();
     // The site and a page that runs the export worker on jobs, as the app
     // does, and logs the length and SHA-256 of each file it gets.

@@ -1,7 +1,8 @@
-// Drives headless Chromium in real time over the built site (target/web) and
-// prints what web/bench.sh reports, as JSON: the page's median render of the
-// default scene, the first picture's time after load, and the frames the
-// page draws per second during an export. Usage:
+// Drives headless Chromium in real time over the built site (SITE_DIR: the
+// target folder's web/, target/web by default) and prints what web/bench.sh
+// reports, as JSON: the page's median render of the default scene, the first
+// picture's time after load, and the frames the page draws per second during
+// an export. Usage:
 //   node web/bench.cjs SITE_DIR [WIDTH HEIGHT RUNS EXPORT_SIZE]
 "use strict";
 const fs = require("fs");
@@ -19,10 +20,12 @@ if (!site) {
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 
 function serve(dir) {
+  // Absolute, so that the check below holds for a relative SITE_DIR too.
+  const root = path.resolve(dir);
   const server = http.createServer((req, res) => {
     const name = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const file = path.join(dir, name === "/" ? "index.html" : name);
-    if (!file.startsWith(path.resolve(dir)) || !fs.existsSync(file)) {
+    const file = path.join(root, name === "/" ? "index.html" : name);
+    if (!file.startsWith(root) || !fs.existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
