@@ -8,7 +8,6 @@
 //! fractional ones.
 #![no_main]
 
-use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use playa::base::range::{self, Ends, Problem, RULE};
@@ -23,14 +22,6 @@ const SWEPT: [(&str, Option<u32>); 4] = [
     ("automaton.density", Some(1000)),
     ("aspect", Some(2520)),
 ];
-
-/// Whether to check the bugs docs/FUZZING.md lists as open too
-/// (`PLAYA_FUZZ_KNOWN=1`, to replay their inputs in fuzz/regressions/):
-/// without it a run goes on past them to find others.
-fn check_known() -> bool {
-    static KNOWN: OnceLock<bool> = OnceLock::new();
-    *KNOWN.get_or_init(|| std::env::var_os("PLAYA_FUZZ_KNOWN").is_some_and(|v| v == "1"))
-}
 
 /// What `range::whole` must give, worked out on its own in u64.
 fn model<T: std::str::FromStr + Into<u64>>(text: &str) -> Result<(u64, u64), Problem> {
@@ -169,9 +160,9 @@ fuzz_target!(|data: &[u8]| {
         if exact {
             assert_eq!(last, b, "{set:?}: the last value is not B");
         }
-    } else if check_known() {
-        // Open: a value rounded to a whole number, or to the setting's
-        // precision, can land on B (`seed=0..1:2` gives 0 and 1).
+    } else {
+        // A value rounded to a whole number, or to the setting's precision,
+        // never lands on B (`seed=0..1:2` is refused).
         assert!(
             last < b || !exact,
             "{set:?}: {values:?} holds B, which A..B leaves out"

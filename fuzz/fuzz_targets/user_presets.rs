@@ -101,14 +101,6 @@ fn write_files(dir: &Path, data: &[u8]) -> Option<BTreeMap<String, String>> {
     texts
 }
 
-/// Whether to check the bugs docs/FUZZING.md lists as open too
-/// (`PLAYA_FUZZ_KNOWN=1`, to replay their inputs in fuzz/regressions/):
-/// without it a run goes on past them to find others.
-fn check_known() -> bool {
-    static KNOWN: OnceLock<bool> = OnceLock::new();
-    *KNOWN.get_or_init(|| std::env::var_os("PLAYA_FUZZ_KNOWN").is_some_and(|v| v == "1"))
-}
-
 /// `text` as `Store::save` keeps a description: on one line, blanks
 /// squeezed, cut, and read back from its comment (so without blanks at its
 /// end).
@@ -137,16 +129,13 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     for p in &presets {
-        // Open: `NAME.Ron` lists as NAME, but NAME is looked for in
-        // `NAME.ron` (`y.Ron` holding `()`: "y.ron: No such file").
-        if !check_known() && !dir.join(format!("{}.ron", p.name)).is_file() {
-            continue;
-        }
-        // Open: ` y.ron` lists as ` y`, a name no preset can have, which
-        // then loads as `y` (none: "you have no preset of this name").
-        if !check_known() && p.name != p.name.trim() {
-            continue;
-        }
+        // Each listed preset is the file `NAME.ron` (`y.Ron` and ` y.ron`
+        // are skipped with a note: found by this target).
+        assert!(
+            dir.join(format!("{}.ron", p.name)).is_file(),
+            "{:?} is listed, but there is no file of its name",
+            p.name
+        );
         assert_eq!(
             check_name(&p.name).ok().as_ref(),
             Some(&p.name),

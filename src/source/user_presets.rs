@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quote};
 use crate::scene::presets;
 use crate::scene::{MAX_RON_BYTES, Scene};
 
@@ -274,6 +274,7 @@ impl Store {
                 Err(e) => listing.skipped.push(e.to_string()),
             }
         }
+        listing.skipped.extend(self.misnamed());
         listing.presets.sort_by(|a, b| order(&a.name, &b.name));
         Ok(listing)
     }
@@ -427,9 +428,9 @@ impl Store {
                 for entry in entries {
                     let entry = entry.map_err(|e| Error::io(dir, e))?;
                     let path = entry.path();
-                    let is_ron = path
-                        .extension()
-                        .is_some_and(|x| x.eq_ignore_ascii_case("ron"));
+                    // Exactly `.ron`: the file every other step opens for
+                    // the name (`file_of`). `NAME.RON` is noted by `list`.
+                    let is_ron = path.extension().is_some_and(|x| x == "ron");
                     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
                     if let (true, Some(stem)) = (is_ron, stem) {
                         found.push((stem, Text::File(path)));
@@ -438,6 +439,33 @@ impl Store {
                 Ok(found)
             }
         }
+    }
+
+    /// A note for each file of the folder that looks like a preset but
+    /// whose extension is `.ron` in other letters (`NAME.RON`): a preset is
+    /// `NAME.ron`, the file playa opens, renames and deletes for it.
+    fn misnamed(&self) -> Vec<String> {
+        let Place::Folder(dir) = &self.place else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut notes: Vec<String> = entries
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|x| x != "ron" && x.eq_ignore_ascii_case("ron"))
+            })
+            .map(|path| {
+                format!(
+                    "{}: not a preset: a preset's file ends in .ron, in small letters",
+                    path.display()
+                )
+            })
+            .collect();
+        notes.sort();
+        notes
     }
 
     fn text_of(&self, name: &str) -> Result<Text> {
@@ -463,11 +491,21 @@ fn file_of(dir: &Path, name: &str) -> PathBuf {
 /// or why it is not one: a name that is no preset's, a scene that does not
 /// load.
 fn preset_of(name: &str, text: &str, source: &str) -> Result<UserPreset> {
-    if let Err(e) = check_name(name) {
-        return Err(Error::Scene {
-            source_name: source.to_string(),
-            reason: format!("not a preset: {e}"),
-        });
+    let not_a_preset = |reason: String| Error::Scene {
+        source_name: source.to_string(),
+        reason: format!("not a preset: {reason}"),
+    };
+    match check_name(name) {
+        // A name is looked up trimmed: a file named with blanks around its
+        // name could never be found by it.
+        Ok(checked) if checked != name => {
+            return Err(not_a_preset(format!(
+                "preset {}: blanks around the name",
+                quote(name)
+            )));
+        }
+        Ok(_) => {}
+        Err(e) => return Err(not_a_preset(e.to_string())),
     }
     let scene = Scene::from_ron(text, source)?;
     Ok(UserPreset {
@@ -672,18 +710,23 @@ mod tests {
         std::fs::write(folder.join("notes.txt"), "not a preset").unwrap();
         std::fs::write(folder.join(".good.ron.123.tmp"), "(").unwrap();
         std::fs::create_dir(folder.join("folder.ron")).unwrap();
+        // Listed under a name nothing could load it by (found by fuzzing).
+        std::fs::write(folder.join("shouting.RON"), "()").unwrap();
+        std::fs::write(folder.join(" padded.ron"), "()").unwrap();
         let listing = store.list().unwrap();
         let names: Vec<&str> = listing.presets.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["good"]);
         let mut skipped = listing.skipped.clone();
         skipped.sort();
-        assert_eq!(skipped.len(), 5, "{skipped:#?}");
+        assert_eq!(skipped.len(), 7, "{skipped:#?}");
         for (note, needle) in skipped.iter().zip([
+            " padded.ron: not a preset: preset \" padded\": blanks around the name",
             "bad name!.ron: not a preset: preset \"bad name!\": '!' is not allowed",
             "badlands.ron: not a preset: preset \"badlands\": badlands is a built-in",
             "binary.ron: stream did not contain valid UTF-8",
             "broken.ron: line 1",
             "folder.ron: not a regular file",
+            "shouting.RON: not a preset: a preset's file ends in .ron, in small letters",
         ]) {
             assert!(note.contains(needle), "{note}");
             assert_eq!(note.lines().count(), 1);

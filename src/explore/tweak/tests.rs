@@ -273,11 +273,22 @@ fn bad_sweeps_are_refused() {
     }
     assert!(err(&["rocks.roughness=0..0.001:5"]).contains("twice"));
     // B left out stays out when the values are rounded (found by fuzzing).
-    for bad in ["seed=0..1:2", "automaton.generations=0..1:2", "automaton.density=0..0.001:2"] {
+    for bad in [
+        "seed=0..1:2",
+        "automaton.generations=0..1:2",
+        "automaton.density=0..0.001:2",
+    ] {
         let e = err(&[bad]);
         assert!(e.contains("A..B leaves out"), "{bad}: {e}");
     }
-    assert_eq!(Tweaks::parse(&["seed=0..2:2"]).unwrap().variants(&Scene::default()).unwrap().len(), 2);
+    assert_eq!(
+        Tweaks::parse(&["seed=0..2:2"])
+            .unwrap()
+            .variants(&Scene::default())
+            .unwrap()
+            .len(),
+        2
+    );
     assert!(err(&["time=Noon..Night:2"]).contains("not a number"));
     assert!(err(&["rocks.roughness=0..1:100000"]).contains("limit"));
     assert!(err(&["horizon=0.5", "horizon=0.6"]).contains("set twice"));
