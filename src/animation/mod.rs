@@ -41,11 +41,13 @@
 //!   frame, and the [`Progress`] a watcher reads and cancels through.
 //! - `writer.rs`: [`FrameWriter`], the frames into the file, each cut to the
 //!   rectangle that changed (`rect.rs`).
-//! - `frames.rs`: an animation as a folder of frames, each a PNG with its
-//!   recipe, made in shards ([`Animation::write_frames`]) and assembled
-//!   into the same file ([`Frames`]).
 //! - `apng.rs`, `gif.rs`, `colormap.rs`: the two formats' files and the
 //!   GIF's palette.
+//!
+//! An animation as a folder of frames, each a PNG with its recipe, made in
+//! shards ([`Animation::write_frames`]) and assembled into the same file
+//! ([`crate::batch::frames::Frames`]), is a batch's: see
+//! [`crate::batch::frames`].
 //!
 //! [`SCENE_KEY`]: crate::output::recipe::SCENE_KEY
 //! [`CODE_KEY`]: crate::output::recipe::CODE_KEY

@@ -509,7 +509,7 @@ impl PlayaApp {
     }
 
     /// Keeps the scene and the address's fragment in step (see
-    /// [`link`]): a link's scene is loaded, committed edits are written.
+    /// [`web::link`]): a link's scene is loaded, committed edits are written.
     pub fn sync_link(&mut self, hash: &str) {
         match self.link.on_frame(hash, &self.state.scene, self.editing) {
             web::link::LinkAction::None => {}

@@ -19,7 +19,7 @@ pub(super) const ALPHABET: &[u8; 64] =
 
 /// The share code of `scene`: quantized, diffed against the base that gives
 /// the shortest code. Values outside their limits are written clamped to
-/// them (an invalid scene never comes out of [`decode`]).
+/// them (an invalid scene never comes out of [`decode`](super::decode)).
 pub fn encode(scene: &Scene) -> String {
     let scene = scene.quantized();
     // The oldest format that holds the scene: a scene whose later settings

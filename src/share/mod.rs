@@ -98,7 +98,7 @@ use crate::scene::Scene;
 /// Surrounding whitespace is ignored. Any other input — empty, cut off,
 /// mistyped, from a newer playa, holding values outside the scene's
 /// limits, or a link without a share code after its `#` — is an
-/// [`Error::ShareCode`] saying what is wrong.
+/// [`Error::ShareCode`](crate::Error::ShareCode) saying what is wrong.
 pub fn decode(code: &str) -> Result<Scene> {
     codec::decode_bare(link::code_in_link(code)?.unwrap_or(code))
 }
