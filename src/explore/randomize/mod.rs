@@ -187,49 +187,29 @@ struct Growth {
     generations: &'static [u32],
 }
 
+/// A [`Growth`], as one row of [`GROWTHS`].
+const fn growth(rule: &'static str, density: (f32, f32), generations: &'static [u32]) -> Growth {
+    Growth {
+        rule,
+        density,
+        generations,
+    }
+}
+
+/// Life, the classic look.
+const LIFE: Growth = growth("B3/S23", (0.55, 0.85), &[2, 4, 6, 8, 8, 10, 12, 16]);
+
 /// The growths New scene picks from (Life twice: the classic look is the
 /// most likely).
 const GROWTHS: &[Growth] = &[
-    Growth {
-        rule: "B3/S23",
-        density: (0.55, 0.85),
-        generations: &[2, 4, 6, 8, 8, 10, 12, 16],
-    },
-    Growth {
-        rule: "B3/S23",
-        density: (0.55, 0.85),
-        generations: &[2, 4, 6, 8, 8, 10, 12, 16],
-    },
-    Growth {
-        rule: "B36/S23",
-        density: (0.6, 0.9),
-        generations: &[4, 6, 8, 12],
-    },
-    Growth {
-        rule: "B4678/S35678",
-        density: (0.3, 0.45),
-        generations: &[4, 6, 8, 12, 16],
-    },
-    Growth {
-        rule: "B3/S45678",
-        density: (0.35, 0.5),
-        generations: &[4, 6, 8, 12, 16],
-    },
-    Growth {
-        rule: "B35678/S5678",
-        density: (0.4, 0.48),
-        generations: &[4, 6, 8, 12],
-    },
-    Growth {
-        rule: "B3678/S34678",
-        density: (0.2, 0.3),
-        generations: &[2, 4, 8, 12, 16],
-    },
-    Growth {
-        rule: "B5678/S45678",
-        density: (0.35, 0.45),
-        generations: &[2, 4, 8, 12, 16],
-    },
+    LIFE,
+    LIFE,
+    growth("B36/S23", (0.6, 0.9), &[4, 6, 8, 12]),
+    growth("B4678/S35678", (0.3, 0.45), &[4, 6, 8, 12, 16]),
+    growth("B3/S45678", (0.35, 0.5), &[4, 6, 8, 12, 16]),
+    growth("B35678/S5678", (0.4, 0.48), &[4, 6, 8, 12]),
+    growth("B3678/S34678", (0.2, 0.3), &[2, 4, 8, 12, 16]),
+    growth("B5678/S45678", (0.35, 0.45), &[2, 4, 8, 12, 16]),
 ];
 
 /// Rolls New scene makes of the automaton and the stones before it takes
