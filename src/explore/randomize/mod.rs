@@ -125,6 +125,21 @@ impl Dice {
             Roll::Pick(items) => Some(*self.pick(items)),
         }
     }
+
+    /// A value nudged by `roll`, or `None` to keep it: a range by
+    /// `range(self, lo, hi)`, a pick picked again with chance `chance`.
+    fn nudge<V: Copy>(
+        &mut self,
+        roll: &Roll<V>,
+        chance: f32,
+        range: impl FnOnce(&mut Self, V, V) -> Option<V>,
+    ) -> Option<V> {
+        match *roll {
+            Roll::Keep => None,
+            Roll::Range(lo, hi) => range(self, lo, hi),
+            Roll::Pick(items) => (self.unit() < chance).then(|| *self.pick(items)),
+        }
+    }
 }
 
 /// Re-rolls every setting of `settings` (in `t`) that has a [`Roll`], in
@@ -554,7 +569,9 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
 /// setting's limits), discrete values re-picked with chance
 /// `strength² / 2`.
 fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
-    let repick = |d: &mut Dice| d.unit() < strength * strength / 2.0;
+    let chance = strength * strength / 2.0;
+    // A step of up to `strength` of a range `span` wide, either way.
+    let step = |d: &mut Dice, span: f32| (d.unit() * 2.0 - 1.0) * strength * span;
     for s in settings {
         match &s.value {
             Value::Float {
@@ -564,18 +581,14 @@ fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) 
                 min,
                 max,
                 ..
-            } => match *roll {
-                Roll::Keep => {}
-                Roll::Range(lo, hi) => {
-                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo);
-                    put(t, (get(t) + step).clamp(*min, *max));
+            } => {
+                let range = |d: &mut Dice, lo: f32, hi: f32| {
+                    Some((get(t) + step(d, hi - lo)).clamp(*min, *max))
+                };
+                if let Some(v) = dice.nudge(roll, chance, range) {
+                    put(t, v);
                 }
-                Roll::Pick(items) => {
-                    if repick(dice) {
-                        put(t, *dice.pick(items));
-                    }
-                }
-            },
+            }
             Value::Uint {
                 get,
                 put,
@@ -583,43 +596,28 @@ fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) 
                 min,
                 max,
                 ..
-            } => match *roll {
-                Roll::Keep => {}
-                Roll::Range(lo, hi) => {
-                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo) as f32;
-                    let v = (get(t) as f32 + step).round();
-                    put(t, (v.max(0.0) as u32).clamp(*min, *max));
+            } => {
+                let range = |d: &mut Dice, lo: u32, hi: u32| {
+                    let v = (get(t) as f32 + step(d, (hi - lo) as f32)).round();
+                    Some((v.max(0.0) as u32).clamp(*min, *max))
+                };
+                if let Some(v) = dice.nudge(roll, chance, range) {
+                    put(t, v);
                 }
-                Roll::Pick(items) => {
-                    if repick(dice) {
-                        put(t, *dice.pick(items));
-                    }
-                }
-            },
+            }
             Value::Rgb { put, roll, .. } => {
-                if let Roll::Pick(items) = *roll
-                    && repick(dice)
-                {
-                    put(t, *dice.pick(items));
+                if let Some(v) = dice.nudge(roll, chance, |_, _, _| None) {
+                    put(t, v);
                 }
             }
             Value::Time { put, roll, .. } => {
-                if let Roll::Pick(items) = *roll
-                    && repick(dice)
-                {
-                    put(t, *dice.pick(items));
+                if let Some(v) = dice.nudge(roll, chance, |_, _, _| None) {
+                    put(t, v);
                 }
             }
             Value::Rule { put, roll, .. } => {
-                if let Roll::Pick(items) = *roll
-                    && repick(dice)
-                {
-                    put(
-                        t,
-                        dice.pick(items)
-                            .parse()
-                            .expect("the rules to roll parse (tested)"),
-                    );
+                if let Some(text) = dice.nudge(roll, chance, |_, _, _| None) {
+                    put(t, text.parse().expect("the rules to roll parse (tested)"));
                 }
             }
             Value::Bool { .. } | Value::Topology { .. } => {}
