@@ -442,13 +442,7 @@ impl Presets {
         ui.add_space(4.0);
         let entered = name_field(ui, name, error, &mut self.focus_name);
         ui.horizontal(|ui| {
-            let label = ui.label("Description");
-            ui.add(
-                egui::TextEdit::singleline(description)
-                    .hint_text("what it shows (optional)")
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(label.id);
+            text_field(ui, "Description", description, "what it shows (optional)");
         });
         let (problem, existing) = self.name_problem(name, None);
         // An empty name is not an error yet: Save waits for one.
@@ -600,14 +594,7 @@ fn name_field(
 ) -> bool {
     let mut entered = false;
     ui.horizontal(|ui| {
-        let label = ui.label("Name");
-        let field = ui
-            .add(
-                egui::TextEdit::singleline(name)
-                    .hint_text("e.g. evening dunes")
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(label.id);
+        let field = text_field(ui, "Name", name, "e.g. evening dunes");
         if std::mem::take(focus) {
             field.request_focus();
         }
@@ -617,6 +604,15 @@ fn name_field(
         entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
     });
     entered
+}
+
+/// A one-line text field filling the row, labelled `label`, showing
+/// `hint` while empty.
+fn text_field(ui: &mut Ui, label: &str, text: &mut String, hint: &str) -> egui::Response {
+    let label = ui.label(label);
+    let edit = egui::TextEdit::singleline(text).hint_text(hint);
+    ui.add(edit.desired_width(f32::INFINITY))
+        .labelled_by(label.id)
 }
 
 /// A problem as the window says it: a name's reason alone (the name is in
