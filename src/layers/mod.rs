@@ -29,7 +29,7 @@ use crate::base::palette::{Palette, TimeOfDay};
 use crate::error::Result;
 use crate::life::BitGrid;
 use crate::life::clumps::Clump;
-use crate::setting::{self, Roll, Setting, Value};
+use crate::setting::{self, Roll, Setting};
 
 /// A kind of layer: a settings struct described by its table of
 /// [`Setting`]s (how it draws itself is its `Prepare`, inside the crate).
@@ -94,37 +94,39 @@ pub(crate) fn prepared_afresh<P: Prepare + ?Sized>(layer: &P, frame: &Frame) -> 
 /// may draw differently than before ([`Prepare::prepare_reclear`]).
 pub(crate) type Reprepared = (Box<dyn Draw>, Vec<(i32, i32)>);
 
+/// A setting every layer has, the `$i`th of [`Kind::common`]:
+/// `common_setting!(i, name, label, hint, Variant { other fields })`.
+macro_rules! common_setting {
+    ($i:tt, $name:literal, $label:literal, $hint:literal,
+     $variant:ident { $($field:ident: $value:expr),* $(,)? }) => {
+        setting::setting!($name, $label, $hint, 1, $variant {
+            get: |l| l.common().$i,
+            put: |l, v| *l.common_mut().$i = v,
+            $($field: $value),*
+        })
+    };
+}
+
 /// The `visible` setting every layer starts its table with.
 pub const fn visible<K: Kind>() -> Setting<K> {
-    Setting {
-        name: "visible",
-        label: "Visible",
-        hint: "Show the layer",
-        since: 1,
-        value: Value::Bool {
-            get: |l| l.common().0,
-            put: |l, v| *l.common_mut().0 = v,
-        },
-    }
+    common_setting!(0, "visible", "Visible", "Show the layer", Bool {})
 }
 
 /// The `opacity` setting every layer has second: 0 to 1, precision 0.001.
 pub const fn opacity<K: Kind>() -> Setting<K> {
-    Setting {
-        name: "opacity",
-        label: "Opacity",
-        hint: "How much of the layer shows",
-        since: 1,
-        value: Value::Float {
-            get: |l| l.common().1,
-            put: |l, v| *l.common_mut().1 = v,
+    common_setting!(
+        1,
+        "opacity",
+        "Opacity",
+        "How much of the layer shows",
+        Float {
             min: 0.0,
             max: 1.0,
             per_unit: 1000,
             log: false,
             roll: Roll::Keep,
-        },
-    }
+        }
+    )
 }
 
 /// Writes the [`Layer`] enum and its dispatch from one list of kinds, in

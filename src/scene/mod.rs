@@ -167,29 +167,19 @@ const _: () = assert!(RULE_NAMES.len() + 1 == RULES.len());
 /// the grid). Below `lowest` too few cells live through the generations
 /// to make stones.
 pub const RULE_DENSITIES: &[(&str, f32, f32, &str)] = &[
-    ("B3/S23", 0.05, 0.8, "overcrowding kills nearly every cell"),
-    (
-        "B4678/S35678",
-        0.175,
-        0.45,
-        "the clumps merge into one mass",
-    ),
-    ("B3/S45678", 0.25, 0.525, "the clumps merge into one mass"),
-    ("B35678/S5678", 0.3, 0.5, "the clumps merge into one mass"),
-    (
-        "B36/S23",
-        0.05,
-        0.925,
-        "overcrowding kills nearly every cell",
-    ),
-    ("B3678/S34678", 0.1, 0.325, "the clumps merge into one mass"),
-    (
-        "B5678/S45678",
-        0.325,
-        0.475,
-        "the clumps merge into one mass",
-    ),
+    ("B3/S23", 0.05, 0.8, OVERCROWDING),
+    ("B4678/S35678", 0.175, 0.45, MERGING),
+    ("B3/S45678", 0.25, 0.525, MERGING),
+    ("B35678/S5678", 0.3, 0.5, MERGING),
+    ("B36/S23", 0.05, 0.925, OVERCROWDING),
+    ("B3678/S34678", 0.1, 0.325, MERGING),
+    ("B5678/S45678", 0.325, 0.475, MERGING),
 ];
+
+/// What lies above Life's and HighLife's densities in [`RULE_DENSITIES`].
+const OVERCROWDING: &str = "overcrowding kills nearly every cell";
+/// What lies above the blobby rules' densities in [`RULE_DENSITIES`].
+const MERGING: &str = "the clumps merge into one mass";
 
 /// The densities worth sliding through for `rule` (see
 /// [`RULE_DENSITIES`]) and why they end where they do above; `None` for a

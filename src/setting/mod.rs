@@ -452,6 +452,34 @@ macro_rules! since {
 }
 pub(crate) use since;
 
+/// A [`Setting`] whose value is the [`Value`] variant named, with the
+/// fields given: `setting!(name, label, hint, since, Variant { get: ...,
+/// put: ..., ... })`; with `field.path` after the variant,
+/// `setting!(name, label, hint, since, Variant, field.path { ... })`, its
+/// `get` and `put` reach that field of the settings. What [`float!`],
+/// [`uint!`] and [`other!`] write.
+macro_rules! setting {
+    ($name:literal, $label:literal, $hint:literal, $since:expr,
+     $variant:ident { $($field:ident: $value:expr),* $(,)? }) => {
+        $crate::setting::Setting {
+            name: $name,
+            label: $label,
+            hint: $hint,
+            since: $since,
+            value: $crate::setting::Value::$variant { $($field: $value),* },
+        }
+    };
+    ($name:literal, $label:literal, $hint:literal, $since:expr,
+     $variant:ident, $($path:ident).+ { $($field:ident: $value:expr),* $(,)? }) => {
+        $crate::setting::setting!($name, $label, $hint, $since, $variant {
+            get: |t| t.$($path).+,
+            put: |t, v| t.$($path).+ = v,
+            $($field: $value),*
+        })
+    };
+}
+pub(crate) use setting;
+
 /// A float [`Setting`]: `float!(name, field.path, min, max, per_unit,
 /// label, hint, roll)`; `float!(log ...)` for a logarithmic slider; `...,
 /// roll, since 2)` for a setting added with share-code format 2.
@@ -459,21 +487,11 @@ macro_rules! float {
     (log $($rest:tt)*) => { $crate::setting::float!(@ true, $($rest)*) };
     (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr, $per_unit:expr,
      $label:literal, $hint:literal, $roll:expr $(, since $since:literal)?) => {
-        $crate::setting::Setting {
-            name: $name,
-            label: $label,
-            hint: $hint,
-            since: $crate::setting::since!($($since)?),
-            value: $crate::setting::Value::Float {
-                get: |t| t.$($path).+,
-                put: |t, v| t.$($path).+ = v,
-                min: $min,
-                max: $max,
-                per_unit: $per_unit,
-                log: $log,
-                roll: $roll,
-            },
-        }
+        $crate::setting::setting!(
+            $name, $label, $hint, $crate::setting::since!($($since)?), Float, $($path).+ {
+                min: $min, max: $max, per_unit: $per_unit, log: $log, roll: $roll,
+            }
+        )
     };
     ($($rest:tt)*) => { $crate::setting::float!(@ false, $($rest)*) };
 }
@@ -486,20 +504,11 @@ macro_rules! uint {
     (log $($rest:tt)*) => { $crate::setting::uint!(@ true, $($rest)*) };
     (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr,
      $label:literal, $hint:literal, $roll:expr $(, since $since:literal)?) => {
-        $crate::setting::Setting {
-            name: $name,
-            label: $label,
-            hint: $hint,
-            since: $crate::setting::since!($($since)?),
-            value: $crate::setting::Value::Uint {
-                get: |t| t.$($path).+,
-                put: |t, v| t.$($path).+ = v,
-                min: $min,
-                max: $max,
-                log: $log,
-                roll: $roll,
-            },
-        }
+        $crate::setting::setting!(
+            $name, $label, $hint, $crate::setting::since!($($since)?), Uint, $($path).+ {
+                min: $min, max: $max, log: $log, roll: $roll,
+            }
+        )
     };
     ($($rest:tt)*) => { $crate::setting::uint!(@ false, $($rest)*) };
 }
@@ -510,17 +519,7 @@ pub(crate) use uint;
 /// `Rule`, `Topology` (those without a roll never roll).
 macro_rules! other {
     ($variant:ident, $name:literal, $($path:ident).+, $label:literal, $hint:literal $(, $roll:expr)?) => {
-        $crate::setting::Setting {
-            name: $name,
-            label: $label,
-            hint: $hint,
-            since: 1,
-            value: $crate::setting::Value::$variant {
-                get: |t| t.$($path).+,
-                put: |t, v| t.$($path).+ = v,
-                $(roll: $roll,)?
-            },
-        }
+        $crate::setting::setting!($name, $label, $hint, 1, $variant, $($path).+ { $(roll: $roll)? })
     };
 }
 pub(crate) use other;

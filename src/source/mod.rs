@@ -88,6 +88,19 @@ pub struct Loaded {
     pub frame_of: Option<String>,
 }
 
+impl Loaded {
+    /// A picture input, loaded from the recipe it carries.
+    fn picture(recipe: recipe::Recipe) -> Loaded {
+        Loaded {
+            scene: recipe.scene,
+            size: Some((recipe.width, recipe.height)),
+            window: recipe.window,
+            compression: recipe.compression,
+            frame_of: recipe.frame_of,
+        }
+    }
+}
+
 impl Source {
     /// What `input`, an argument of the command line, is: an existing file
     /// (see [`Source::from_path`]), else a shipped preset's name, else one
@@ -229,25 +242,9 @@ impl Source {
             })?,
             Source::Ron { text, name } => Scene::from_ron(text, name)?,
             Source::SceneFile(path) => Scene::from_ron_file(path)?,
-            Source::Picture(path) => {
-                let recipe = recipe::read_recipe(path)?;
-                return Ok(Loaded {
-                    scene: recipe.scene,
-                    size: Some((recipe.width, recipe.height)),
-                    window: recipe.window,
-                    compression: recipe.compression,
-                    frame_of: recipe.frame_of,
-                });
-            }
+            Source::Picture(path) => return Ok(Loaded::picture(recipe::read_recipe(path)?)),
             Source::PictureBytes { bytes, name } => {
-                let recipe = recipe::decode_recipe(bytes, name)?;
-                return Ok(Loaded {
-                    scene: recipe.scene,
-                    size: Some((recipe.width, recipe.height)),
-                    window: recipe.window,
-                    compression: recipe.compression,
-                    frame_of: recipe.frame_of,
-                });
+                return Ok(Loaded::picture(recipe::decode_recipe(bytes, name)?));
             }
         };
         Ok(Loaded {

@@ -442,13 +442,7 @@ impl Presets {
         ui.add_space(4.0);
         let entered = name_field(ui, name, error, &mut self.focus_name);
         ui.horizontal(|ui| {
-            let label = ui.label("Description");
-            ui.add(
-                egui::TextEdit::singleline(description)
-                    .hint_text("what it shows (optional)")
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(label.id);
+            text_field(ui, "Description", description, "what it shows (optional)");
         });
         let (problem, existing) = self.name_problem(name, None);
         // An empty name is not an error yet: Save waits for one.
@@ -465,40 +459,23 @@ impl Presets {
             ui.weak(format!("Kept in {}", self.store.place()));
         }
         ui.add_space(4.0);
-        let mut done = false;
-        ui.horizontal(|ui| {
-            let action = if existing.is_some() {
+        let action = Action {
+            label: if existing.is_some() {
                 "Replace"
             } else {
                 "Save"
-            };
-            let save = ui.add_enabled(
-                problem.is_none(),
-                egui::Button::new(action).min_size(egui::vec2(80.0, 0.0)),
-            );
-            if save.clicked() || (entered && problem.is_none()) {
-                match self
-                    .store
-                    .save(name, &state.scene, description, existing.is_some())
-                {
-                    Ok(saved) => {
-                        state.preset = saved.name.clone();
-                        state.loaded = crate::share::encode(&state.scene);
-                        events.push(Event::Message(
-                            format!("Saved preset {} in {}", saved.name, self.store.place()),
-                            false,
-                        ));
-                        self.refresh();
-                        done = true;
-                    }
-                    Err(e) => *error = Some(said(&e)),
-                }
-            }
-            if ui.button("Cancel").clicked() {
-                done = true;
-            }
-        });
-        done
+            },
+            ready: problem.is_none(),
+            entered,
+        };
+        self.buttons(ui, action, error, events, |store| {
+            let saved = store
+                .save(name, &state.scene, description, existing.is_some())
+                .map_err(|e| said(&e))?;
+            state.preset = saved.name.clone();
+            state.loaded = crate::share::encode(&state.scene);
+            Ok(format!("Saved preset {} in {}", saved.name, store.place()))
+        })
     }
 
     fn rename_ui(
@@ -523,33 +500,18 @@ impl Presets {
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
         }
         ui.add_space(4.0);
-        let mut done = false;
-        ui.horizontal(|ui| {
-            let rename = ui.add_enabled(
-                problem.is_none(),
-                egui::Button::new("Rename").min_size(egui::vec2(80.0, 0.0)),
-            );
-            if rename.clicked() || (entered && problem.is_none()) {
-                match self.store.rename(from, name) {
-                    Ok(to) => {
-                        if state.preset == from {
-                            state.preset = to.clone();
-                        }
-                        events.push(Event::Message(
-                            format!("Renamed preset {from} to {to}"),
-                            false,
-                        ));
-                        self.refresh();
-                        done = true;
-                    }
-                    Err(e) => *error = Some(said(&e)),
-                }
+        let action = Action {
+            label: "Rename",
+            ready: problem.is_none(),
+            entered,
+        };
+        self.buttons(ui, action, error, events, |store| {
+            let to = store.rename(from, name).map_err(|e| said(&e))?;
+            if state.preset == from {
+                state.preset = to.clone();
             }
-            if ui.button("Cancel").clicked() {
-                done = true;
-            }
-        });
-        done
+            Ok(format!("Renamed preset {from} to {to}"))
+        })
     }
 
     fn delete_ui(
@@ -568,19 +530,40 @@ impl Presets {
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
         }
         ui.add_space(4.0);
+        let action = Action {
+            label: "Delete",
+            ready: true,
+            entered: false,
+        };
+        self.buttons(ui, action, error, events, |store| {
+            store.delete(name).map_err(|e| e.to_string())?;
+            Ok(format!("Deleted preset {name}"))
+        })
+    }
+
+    /// The window's buttons, `action` and Cancel; whether the window is
+    /// done. The action runs `act` on the store, which says what it did
+    /// (a message) or why it failed (shown in the window, in `error`).
+    fn buttons(
+        &mut self,
+        ui: &mut Ui,
+        action: Action,
+        error: &mut Option<String>,
+        events: &mut Vec<Event>,
+        act: impl FnOnce(&mut Store) -> Result<String, String>,
+    ) -> bool {
         let mut done = false;
         ui.horizontal(|ui| {
-            if ui
-                .add(egui::Button::new("Delete").min_size(egui::vec2(80.0, 0.0)))
-                .clicked()
-            {
-                match self.store.delete(name) {
-                    Ok(()) => {
-                        events.push(Event::Message(format!("Deleted preset {name}"), false));
+            let button = egui::Button::new(action.label).min_size(egui::vec2(80.0, 0.0));
+            let pressed = ui.add_enabled(action.ready, button).clicked();
+            if pressed || (action.entered && action.ready) {
+                match act(&mut self.store) {
+                    Ok(message) => {
+                        events.push(Event::Message(message, false));
                         self.refresh();
                         done = true;
                     }
-                    Err(e) => *error = Some(e.to_string()),
+                    Err(e) => *error = Some(e),
                 }
             }
             if ui.button("Cancel").clicked() {
@@ -589,6 +572,15 @@ impl Presets {
         });
         done
     }
+}
+
+/// A window's action button: its label, whether it may be pressed (the
+/// name typed is fine), and whether Enter was pressed in the Name field,
+/// which presses it too.
+struct Action {
+    label: &'static str,
+    ready: bool,
+    entered: bool,
 }
 
 /// The Name field, given the keyboard when `focus` says so (the window
@@ -602,14 +594,7 @@ fn name_field(
 ) -> bool {
     let mut entered = false;
     ui.horizontal(|ui| {
-        let label = ui.label("Name");
-        let field = ui
-            .add(
-                egui::TextEdit::singleline(name)
-                    .hint_text("e.g. evening dunes")
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(label.id);
+        let field = text_field(ui, "Name", name, "e.g. evening dunes");
         if std::mem::take(focus) {
             field.request_focus();
         }
@@ -619,6 +604,15 @@ fn name_field(
         entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
     });
     entered
+}
+
+/// A one-line text field filling the row, labelled `label`, showing
+/// `hint` while empty.
+fn text_field(ui: &mut Ui, label: &str, text: &mut String, hint: &str) -> egui::Response {
+    let label = ui.label(label);
+    let edit = egui::TextEdit::singleline(text).hint_text(hint);
+    ui.add(edit.desired_width(f32::INFINITY))
+        .labelled_by(label.id)
 }
 
 /// A problem as the window says it: a name's reason alone (the name is in

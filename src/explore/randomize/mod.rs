@@ -125,6 +125,21 @@ impl Dice {
             Roll::Pick(items) => Some(*self.pick(items)),
         }
     }
+
+    /// A value nudged by `roll`, or `None` to keep it: a range by
+    /// `range(self, lo, hi)`, a pick picked again with chance `chance`.
+    fn nudge<V: Copy>(
+        &mut self,
+        roll: &Roll<V>,
+        chance: f32,
+        range: impl FnOnce(&mut Self, V, V) -> Option<V>,
+    ) -> Option<V> {
+        match *roll {
+            Roll::Keep => None,
+            Roll::Range(lo, hi) => range(self, lo, hi),
+            Roll::Pick(items) => (self.unit() < chance).then(|| *self.pick(items)),
+        }
+    }
 }
 
 /// Re-rolls every setting of `settings` (in `t`) that has a [`Roll`], in
@@ -187,49 +202,29 @@ struct Growth {
     generations: &'static [u32],
 }
 
+/// A [`Growth`], as one row of [`GROWTHS`].
+const fn growth(rule: &'static str, density: (f32, f32), generations: &'static [u32]) -> Growth {
+    Growth {
+        rule,
+        density,
+        generations,
+    }
+}
+
+/// Life, the classic look.
+const LIFE: Growth = growth("B3/S23", (0.55, 0.85), &[2, 4, 6, 8, 8, 10, 12, 16]);
+
 /// The growths New scene picks from (Life twice: the classic look is the
 /// most likely).
 const GROWTHS: &[Growth] = &[
-    Growth {
-        rule: "B3/S23",
-        density: (0.55, 0.85),
-        generations: &[2, 4, 6, 8, 8, 10, 12, 16],
-    },
-    Growth {
-        rule: "B3/S23",
-        density: (0.55, 0.85),
-        generations: &[2, 4, 6, 8, 8, 10, 12, 16],
-    },
-    Growth {
-        rule: "B36/S23",
-        density: (0.6, 0.9),
-        generations: &[4, 6, 8, 12],
-    },
-    Growth {
-        rule: "B4678/S35678",
-        density: (0.3, 0.45),
-        generations: &[4, 6, 8, 12, 16],
-    },
-    Growth {
-        rule: "B3/S45678",
-        density: (0.35, 0.5),
-        generations: &[4, 6, 8, 12, 16],
-    },
-    Growth {
-        rule: "B35678/S5678",
-        density: (0.4, 0.48),
-        generations: &[4, 6, 8, 12],
-    },
-    Growth {
-        rule: "B3678/S34678",
-        density: (0.2, 0.3),
-        generations: &[2, 4, 8, 12, 16],
-    },
-    Growth {
-        rule: "B5678/S45678",
-        density: (0.35, 0.45),
-        generations: &[2, 4, 8, 12, 16],
-    },
+    LIFE,
+    LIFE,
+    growth("B36/S23", (0.6, 0.9), &[4, 6, 8, 12]),
+    growth("B4678/S35678", (0.3, 0.45), &[4, 6, 8, 12, 16]),
+    growth("B3/S45678", (0.35, 0.5), &[4, 6, 8, 12, 16]),
+    growth("B35678/S5678", (0.4, 0.48), &[4, 6, 8, 12]),
+    growth("B3678/S34678", (0.2, 0.3), &[2, 4, 8, 12, 16]),
+    growth("B5678/S45678", (0.35, 0.45), &[2, 4, 8, 12, 16]),
 ];
 
 /// Rolls New scene makes of the automaton and the stones before it takes
@@ -574,7 +569,9 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
 /// setting's limits), discrete values re-picked with chance
 /// `strength² / 2`.
 fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
-    let repick = |d: &mut Dice| d.unit() < strength * strength / 2.0;
+    let chance = strength * strength / 2.0;
+    // A step of up to `strength` of a range `span` wide, either way.
+    let step = |d: &mut Dice, span: f32| (d.unit() * 2.0 - 1.0) * strength * span;
     for s in settings {
         match &s.value {
             Value::Float {
@@ -584,18 +581,14 @@ fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) 
                 min,
                 max,
                 ..
-            } => match *roll {
-                Roll::Keep => {}
-                Roll::Range(lo, hi) => {
-                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo);
-                    put(t, (get(t) + step).clamp(*min, *max));
+            } => {
+                let range = |d: &mut Dice, lo: f32, hi: f32| {
+                    Some((get(t) + step(d, hi - lo)).clamp(*min, *max))
+                };
+                if let Some(v) = dice.nudge(roll, chance, range) {
+                    put(t, v);
                 }
-                Roll::Pick(items) => {
-                    if repick(dice) {
-                        put(t, *dice.pick(items));
-                    }
-                }
-            },
+            }
             Value::Uint {
                 get,
                 put,
@@ -603,43 +596,28 @@ fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) 
                 min,
                 max,
                 ..
-            } => match *roll {
-                Roll::Keep => {}
-                Roll::Range(lo, hi) => {
-                    let step = (dice.unit() * 2.0 - 1.0) * strength * (hi - lo) as f32;
-                    let v = (get(t) as f32 + step).round();
-                    put(t, (v.max(0.0) as u32).clamp(*min, *max));
+            } => {
+                let range = |d: &mut Dice, lo: u32, hi: u32| {
+                    let v = (get(t) as f32 + step(d, (hi - lo) as f32)).round();
+                    Some((v.max(0.0) as u32).clamp(*min, *max))
+                };
+                if let Some(v) = dice.nudge(roll, chance, range) {
+                    put(t, v);
                 }
-                Roll::Pick(items) => {
-                    if repick(dice) {
-                        put(t, *dice.pick(items));
-                    }
-                }
-            },
+            }
             Value::Rgb { put, roll, .. } => {
-                if let Roll::Pick(items) = *roll
-                    && repick(dice)
-                {
-                    put(t, *dice.pick(items));
+                if let Some(v) = dice.nudge(roll, chance, |_, _, _| None) {
+                    put(t, v);
                 }
             }
             Value::Time { put, roll, .. } => {
-                if let Roll::Pick(items) = *roll
-                    && repick(dice)
-                {
-                    put(t, *dice.pick(items));
+                if let Some(v) = dice.nudge(roll, chance, |_, _, _| None) {
+                    put(t, v);
                 }
             }
             Value::Rule { put, roll, .. } => {
-                if let Roll::Pick(items) = *roll
-                    && repick(dice)
-                {
-                    put(
-                        t,
-                        dice.pick(items)
-                            .parse()
-                            .expect("the rules to roll parse (tested)"),
-                    );
+                if let Some(text) = dice.nudge(roll, chance, |_, _, _| None) {
+                    put(t, text.parse().expect("the rules to roll parse (tested)"));
                 }
             }
             Value::Bool { .. } | Value::Topology { .. } => {}
