@@ -137,8 +137,8 @@ impl Error {
         limit: impl Into<String>,
     ) -> Self {
         Error::OutOfRange {
-            what: what.into(),
-            value: value.to_string(),
+            what: clip(&what.into()),
+            value: clip(&value.to_string()),
             limit: limit.into(),
         }
     }

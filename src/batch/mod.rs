@@ -100,7 +100,11 @@ impl Job {
 impl Batch {
     /// Number of jobs before duplicates are merged: inputs × seeds.
     pub fn count(&self) -> u64 {
-        self.seeds.map_or(1, |(a, b)| b - a + 1) * self.inputs.len() as u64
+        // Counted without wrapping: `0..=18446744073709551615` is 2⁶⁴
+        // seeds, more than any limit, not 0.
+        self.seeds
+            .map_or(1, |(a, b)| (b - a).saturating_add(1))
+            .saturating_mul(self.inputs.len() as u64)
     }
 
     /// The jobs, in input then seed order. The same scene given twice is

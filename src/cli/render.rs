@@ -563,6 +563,14 @@ fn make(
     manifest: Option<&manifest::Writer>,
     args: &RenderArgs,
 ) -> playa::Result<Outcome> {
+    // A folder (or a FIFO, a device) where the picture goes is neither a
+    // picture to skip nor one to write over.
+    if let Some(kind) = not_a_picture_file(path) {
+        return Err(playa::Error::io(
+            path,
+            std::io::Error::other(format!("{kind} is there, not a picture")),
+        ));
+    }
     let found = match dir {
         Some(dir) if !args.force => Found::of(dir, &job.file_name(), done),
         _ => Found::Unrecorded,
@@ -603,6 +611,20 @@ fn make(
     Ok(match found {
         Found::Stale => Outcome::Repaired,
         _ => Outcome::Made,
+    })
+}
+
+/// What is at `path` if it is there and is neither a file nor a symbolic
+/// link (which the picture's rename replaces): "a folder", "a FIFO", ….
+pub(super) fn not_a_picture_file(path: &Path) -> Option<&'static str> {
+    let kind = std::fs::symlink_metadata(path).ok()?.file_type();
+    if kind.is_file() || kind.is_symlink() {
+        return None;
+    }
+    Some(if kind.is_dir() {
+        "a folder"
+    } else {
+        "something other than a file (a FIFO, a socket or a device)"
     })
 }
 

@@ -168,7 +168,8 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     }
     let count = match axis {
         Axis::Once => 1,
-        Axis::Seeds(a, b) | Axis::Rolls(a, b, _) => b - a + 1,
+        // Without wrapping: `0..=18446744073709551615` is no 0 rolls.
+        Axis::Seeds(a, b) | Axis::Rolls(a, b, _) => (b - a).saturating_add(1),
     }
     .saturating_mul(tweaks.sweep().map_or(1, |s| s.len() as u64))
     .saturating_mul(args.inputs.len().max(1) as u64);
@@ -242,6 +243,12 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         }
     }
 
+    if let Some(kind) = super::render::not_a_picture_file(&args.out) {
+        return Err(CliError::Usage(format!(
+            "--out {}: {kind} is there, not a picture",
+            args.out.display()
+        )));
+    }
     if args.out.exists() && !args.force {
         outln!(
             "{} exists, left alone (--force overwrites)",
