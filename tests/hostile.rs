@@ -7,8 +7,9 @@ mod common;
 use common::cli::{files, playa, stderr};
 
 /// The widest line playa may print about a bad argument: quoted input is cut
-/// to an excerpt, however long the argument.
-const LONGEST_LINE: usize = 300;
+/// to an excerpt (of 80 characters or so), however long the argument; a
+/// line may quote it twice and list what is allowed.
+const LONGEST_LINE: usize = 600;
 
 /// Asserts that a run failed with `code`, saying `says` on one short line.
 fn refused(o: &std::process::Output, code: i32, says: &str) {
@@ -27,8 +28,8 @@ fn a_range_of_every_seed_is_counted_not_wrapped_to_nothing() {
     let every = "0..=18446744073709551615";
     for args in [
         vec!["render", "--seeds", every, "--size", "8x8"],
-        vec!["sheet", "--seeds", every],
-        vec!["sheet", "--rolls", every],
+        vec!["sheet", "--seeds", every, "--out", "s.png"],
+        vec!["sheet", "--rolls", every, "--out", "s.png"],
     ] {
         let o = playa(dir.path(), &args);
         refused(&o, 2, "more than the limit");
@@ -106,6 +107,8 @@ fn a_huge_argument_is_quoted_as_an_excerpt() {
         (
             vec![
                 "sheet".into(),
+                "--out".into(),
+                "s.png".into(),
                 "--set".into(),
                 format!("rocks.roughness=0..=1:{nines}"),
             ],
@@ -121,9 +124,8 @@ fn a_huge_argument_is_quoted_as_an_excerpt() {
         for line in err.lines() {
             assert!(
                 line.len() <= LONGEST_LINE,
-                "{} {}: a line of {} characters: {}…",
+                "{}: a line of {} characters: {}…",
                 args[0],
-                args[1],
                 line.len(),
                 &line[..200]
             );
@@ -135,4 +137,105 @@ fn a_huge_argument_is_quoted_as_an_excerpt() {
             args[1]
         );
     }
+}
+
+/// Runs `playa args…` in `dir`, failing the test if it has not ended within
+/// 30 s (a named pipe opened to read waits for a writer forever).
+#[cfg(unix)]
+fn playa_in_time(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    use std::time::{Duration, Instant};
+    let child = common::cli::command(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let start = Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()).ok());
+    match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            std::process::Command::new("kill")
+                .arg(id.to_string())
+                .status()
+                .ok();
+            panic!("{args:?} hung (killed after {:?})", start.elapsed());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_among_the_presets_is_skipped_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let presets = dir.path().join(".playa-config/presets");
+    std::fs::create_dir_all(&presets).unwrap();
+    std::fs::write(presets.join("mine.ron"), "(seed: 3)").unwrap();
+    mkfifo(&presets.join("fifo.ron"));
+    let o = playa_in_time(dir.path(), &["render", "--list"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("mine"), "{out}");
+    assert!(
+        stderr(&o).contains("fifo.ron: not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = playa_in_time(dir.path(), &["render", "fifo", "--size", "8x8"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    let o = playa_in_time(dir.path(), &["share", "mine"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_or_a_device_given_as_a_file_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    mkfifo(&dir.path().join("scene.ron"));
+    for args in [
+        vec!["render", "scene.ron", "--size", "8x8"],
+        vec!["share", "scene.ron"],
+        vec!["animate", "scene.ron", "--out", "a.gif"],
+        vec!["render", "/dev/zero", "--size", "8x8"],
+    ] {
+        let o = playa_in_time(dir.path(), &args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        assert!(err.lines().count() <= 2, "{args:?}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_manifest_that_is_a_named_pipe_or_a_device_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let manifest = out.join("playa-manifest.jsonl");
+    mkfifo(&manifest);
+    let o = playa_in_time(dir.path(), &["manifest", "check", "out"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    let o = playa_in_time(dir.path(), &["render", "--size", "8x8", "--out", "out"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    // A manifest linked to /dev/zero: an endless line, once 4 GiB asked for.
+    std::fs::remove_file(&manifest).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &manifest).unwrap();
+    let o = playa_in_time(dir.path(), &["manifest", "check", "out"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }

@@ -297,7 +297,7 @@ pub fn read_options(source: &Source) -> Result<Option<Options>> {
     let (text, name) = match source {
         Source::Picture(path) => {
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+            let file = crate::base::file::open_regular(path)?;
             let text =
                 crate::output::recipe::read_text(BufReader::new(file), &name, ANIMATION_KEY)?;
             (text, name)

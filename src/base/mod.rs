@@ -4,7 +4,8 @@
 //! each time of day ([`palette`]), seeded noise ([`noise`]), functions with
 //! the same bits on every platform ([`math`]), the vectorised builds of the
 //! hot loops (`simd`), the one reader of `A..B` ranges ([`range`]), a small
-//! bitmap font for labels ([`font`]), files written whole or not at all
+//! bitmap font for labels ([`font`]), files opened to read only when they
+//! are regular files ([`file`]), files written whole or not at all
 //! ([`atomic`]) and the allocator's freed memory kept for the next render
 //! ([`allocator`]).
 //!
@@ -14,6 +15,7 @@
 pub mod allocator;
 pub mod atomic;
 pub mod color;
+pub mod file;
 pub mod font;
 pub mod math;
 pub mod noise;

@@ -121,7 +121,7 @@ impl Manifest {
     /// by a kill) is skipped; any other line that is not an entry is an
     /// error naming it.
     pub fn read(path: &Path) -> Result<Manifest> {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = crate::base::file::open_regular(path)?;
         Manifest::from_reader(std::io::BufReader::new(file), path)
     }
 
@@ -353,7 +353,7 @@ impl Writer {
 
 /// The SHA-256 (lower-case hex) and length of the file at `path`.
 pub fn hash_file(path: &Path) -> Result<(String, u64)> {
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = crate::base::file::open_regular(path)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 20];
     let mut len = 0u64;

@@ -658,7 +658,7 @@ fn is_picture_of(path: &Path, job: &Job) -> bool {
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
     }
-    let texts = std::fs::File::open(path).ok().and_then(|f| {
+    let texts = playa::base::file::open_regular(path).ok().and_then(|f| {
         recipe::read_texts(
             std::io::BufReader::new(f),
             "",

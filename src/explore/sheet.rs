@@ -235,7 +235,7 @@ pub fn write_file(path: &Path, cells: &[Cell], layout: &Layout) -> Result<()> {
 /// the PNG is no sheet.
 pub fn read(path: &Path) -> Result<Option<Vec<(String, String)>>> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::base::file::open_regular(path)?;
     let text = recipe::read_text(std::io::BufReader::new(file), &name, SHEET_KEY)?;
     Ok(text.map(|t| parse_entries(&t)))
 }

@@ -17,7 +17,6 @@
 //! stops at the first cell that breaks the header's size, so a huge or
 //! hostile file fails without being read whole.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
@@ -60,7 +59,7 @@ pub fn parse(text: &str) -> Result<Pattern> {
 
 /// Reads a pattern from a file; I/O errors name the file.
 pub fn read_file(path: &Path) -> Result<Pattern> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::base::file::open_regular(path)?;
     read_from(BufReader::new(file), Some(path))
 }
 

@@ -237,7 +237,7 @@ pub fn decode_recipe(bytes: &[u8], source_name: &str) -> Result<Recipe> {
 /// read.
 pub fn read_recipe(path: &Path) -> Result<Recipe> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::base::file::open_regular(path)?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
     if len > MAX_PNG_BYTES {
         return Err(Error::Png {

@@ -420,7 +420,7 @@ impl Scene {
     /// before reading them.
     pub fn from_ron_file(path: &std::path::Path) -> Result<Scene> {
         use std::io::Read;
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = crate::base::file::open_regular(path)?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         if len > MAX_RON_BYTES as u64 {
             return Err(Error::Scene {

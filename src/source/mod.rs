@@ -152,17 +152,7 @@ impl Source {
     /// the file.
     pub fn from_path(path: &Path) -> Result<Source> {
         let io = |e| Error::io(path, e);
-        // Asked before opening: opening a named pipe would wait for a writer.
-        let kind = std::fs::metadata(path).map_err(io)?.file_type();
-        if !kind.is_file() {
-            let what = if kind.is_dir() {
-                "a folder, not a file"
-            } else {
-                "not a regular file"
-            };
-            return Err(io(std::io::Error::other(what)));
-        }
-        let file = std::fs::File::open(path).map_err(io)?;
+        let file = crate::base::file::open_regular(path)?;
         let mut head = Vec::with_capacity(HEAD_BYTES);
         file.take(HEAD_BYTES as u64)
             .read_to_end(&mut head)

@@ -545,11 +545,8 @@ fn order(a: &str, b: &str) -> std::cmp::Ordering {
 /// it is read.
 fn read_limited(path: &Path) -> Result<String> {
     let io = |e| Error::io(path, e);
-    let file = std::fs::File::open(path).map_err(io)?;
+    let file = crate::base::file::open_regular(path)?;
     let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err(io(std::io::Error::other("not a regular file")));
-    }
     if meta.len() > MAX_RON_BYTES as u64 {
         return Err(Error::Scene {
             source_name: path.display().to_string(),
