@@ -239,3 +239,73 @@ fn a_manifest_that_is_a_named_pipe_or_a_device_is_refused() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
+
+/// Replaces `from` by `to` in the first line (the header) of `dir`'s
+/// manifest.
+fn forge_header(dir: &std::path::Path, from: &str, to: &str) {
+    let path = dir.join("playa-manifest.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    assert!(header.contains(from), "{header}");
+    std::fs::write(&path, format!("{}\n{rest}", header.replacen(from, to, 1))).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_forged_manifest_header_is_refused_before_anything_is_allocated_from_it() {
+    // Each grew without bound, or aborted asking for many GiB.
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| assert!(playa(dir.path(), args).status.success(), "{args:?}");
+    run(&[
+        "render",
+        "death-valley",
+        "--size",
+        "8x8",
+        "--seeds",
+        "1..=2",
+        "--out",
+        "seeds",
+    ]);
+    forge_header(
+        &dir.path().join("seeds"),
+        "\"seeds\":[1,2]",
+        "\"seeds\":[0,18446744073709551615]",
+    );
+    run(&[
+        "animate",
+        "death-valley",
+        "--size",
+        "8x8",
+        "--frames-dir",
+        "frames",
+    ]);
+    forge_header(
+        &dir.path().join("frames"),
+        "\"generations\":[0,8]",
+        "\"generations\":[0,4294967295]",
+    );
+    run(&[
+        "render",
+        "death-valley",
+        "--size",
+        "64x64",
+        "--tiles",
+        "tiles",
+    ]);
+    forge_header(
+        &dir.path().join("tiles"),
+        "\"size\":[64,64]",
+        "\"size\":[4294967295,4294967295]",
+    );
+    for (folder, says) in [
+        ("seeds", "more than a batch makes"),
+        ("frames", "more than a batch makes"),
+        ("tiles", "4294967295"),
+    ] {
+        let o = playa_in_time(dir.path(), &["manifest", "check", folder]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{folder}: {err}");
+        assert!(err.contains(says), "{folder}: {err}");
+        assert_eq!(err.lines().count(), 1, "{folder}: {err}");
+    }
+}

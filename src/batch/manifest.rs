@@ -472,6 +472,9 @@ fn tile_keys(batch: &BatchRecord) -> Result<Vec<String>> {
             crate::batch::DEFAULT_WIDTH,
         ),
     };
+    // A forged size of 4294967295² would be a pyramid of more tiles than
+    // memory holds: only a size playa draws has tiles.
+    crate::compose::check_streamed_size(size.0, size.1)?;
     Ok(crate::output::tiles::all_tiles(size.0, size.1)
         .iter()
         .map(crate::output::tiles::Tile::key)
@@ -512,6 +515,25 @@ pub fn check(dir: &Path) -> Result<Report> {
                 .problems
                 .push(format!("{name} records another batch than {first_name}"));
         }
+    }
+    // A forged header could name more jobs than memory holds: counted
+    // first, without wrapping, and refused above what a batch makes.
+    let jobs = match (&first.header.tiles, &first.header.frames) {
+        (_, Some(frames)) => {
+            let [a, b] = frames.generations;
+            (u64::from(b) + 1).saturating_sub(u64::from(a))
+        }
+        (Some(_), None) => 1,
+        (None, None) => batch.count(),
+    };
+    if jobs > crate::batch::MAX_JOBS {
+        return Err(Error::Manifest {
+            path: dir.join(first_name),
+            reason: format!(
+                "its header names {jobs} pictures, more than a batch makes ({})",
+                crate::batch::MAX_JOBS
+            ),
+        });
     }
     let keys = match (&first.header.tiles, &first.header.frames) {
         (_, Some(frames)) => frames.keys(),

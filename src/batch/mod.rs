@@ -20,6 +20,11 @@ use crate::error::{Error, Result, clip};
 use crate::output::picture::Compression;
 use crate::scene::Scene;
 
+/// Most jobs a batch may have: `playa render` refuses more, and a
+/// manifest whose header records more is refused before its jobs are
+/// listed.
+pub const MAX_JOBS: u64 = 100_000;
+
 /// Default picture width; the height follows the scene's aspect ratio.
 pub const DEFAULT_WIDTH: u32 = 1920;
 
@@ -227,6 +232,19 @@ pub struct BatchRecord {
     pub crop: bool,
 }
 
+impl BatchRecord {
+    /// How many jobs the record names (inputs × seeds), counted without
+    /// wrapping: a forged `[0, 18446744073709551615]` is more than any
+    /// batch, not 0.
+    pub fn count(&self) -> u64 {
+        self.seeds
+            .map_or(1, |[a, b]| {
+                b.checked_sub(a).map_or(0, |d| d.saturating_add(1))
+            })
+            .saturating_mul(self.inputs.len() as u64)
+    }
+}
+
 /// One input as a manifest records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -251,6 +269,7 @@ pub struct InputRecord {
 impl BatchRecord {
     /// The keys of every job of the batch, once each, in job order.
     pub fn keys(&self) -> Vec<String> {
+        debug_assert!(self.count() <= MAX_JOBS, "a batch of {} jobs", self.count());
         let mut seen = std::collections::HashSet::new();
         let mut keys = Vec::new();
         for input in &self.inputs {

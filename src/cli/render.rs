@@ -25,7 +25,7 @@ use playa::{base::atomic, compose, output::recipe, scene::presets, share};
 use tiles::tiles;
 
 /// Most images one `playa render` makes (inputs × seeds).
-pub const MAX_BATCH: u64 = 100_000;
+pub const MAX_BATCH: u64 = playa::batch::MAX_JOBS;
 /// The name pictures of share codes are filed under: `shared-{seed}.png`.
 pub const SHARED: &str = "shared";
 
