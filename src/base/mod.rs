@@ -5,7 +5,7 @@
 //! the same bits on every platform ([`math`]), the vectorised builds of the
 //! hot loops (`simd`), the one reader of `A..B` ranges ([`range`]), a small
 //! bitmap font for labels ([`font`]), files opened to read only when they
-//! are regular files ([`file`]), files written whole or not at all
+//! are regular files ([`file`](mod@file)), files written whole or not at all
 //! ([`atomic`]) and the allocator's freed memory kept for the next render
 //! ([`allocator`]).
 //!
