@@ -722,7 +722,7 @@ mod tests {
             "badlands.ron: not a preset: preset \"badlands\": badlands is a built-in",
             "binary.ron: stream did not contain valid UTF-8",
             "broken.ron: line 1",
-            "folder.ron: not a regular file",
+            "folder.ron: a folder, not a file",
             "shouting.RON: not a preset: a preset's file ends in .ron, in small letters",
         ]) {
             assert!(note.contains(needle), "{note}");
