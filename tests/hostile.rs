@@ -309,3 +309,145 @@ fn a_forged_manifest_header_is_refused_before_anything_is_allocated_from_it() {
         assert_eq!(err.lines().count(), 1, "{folder}: {err}");
     }
 }
+
+#[test]
+fn a_torn_manifest_line_is_repaired_by_the_next_run() {
+    // A write cut short by a full disk, then a whole one, left
+    // `…"by{"key":…`: every rerun and `manifest check` refused the folder.
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "render",
+        "death-valley",
+        "--size",
+        "8x8",
+        "--seeds",
+        "1..=3",
+        "--out",
+        "out",
+    ];
+    assert!(playa(dir.path(), &args).status.success());
+    let path = dir.path().join("out/playa-manifest.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    // The second entry's line cut in half, and the third spliced onto it.
+    let torn = format!(
+        "{}\n{}\n{}{}\n",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2],
+        lines[3]
+    );
+    std::fs::write(&path, torn).unwrap();
+    assert!(
+        !playa(dir.path(), &["manifest", "check", "out"])
+            .status
+            .success()
+    );
+
+    let o = playa(dir.path(), &args);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("warning:") && err.contains("line 3 did not read"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let o = playa(dir.path(), &["manifest", "check", "out"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Repaired once: the next run has nothing to say.
+    let o = playa(dir.path(), &args);
+    assert!(
+        o.status.success() && stderr(&o).is_empty(),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A tmpfs of `kib` KiB mounted on `at`, unmounted when dropped.
+#[cfg(target_os = "linux")]
+struct SmallDisk(std::path::PathBuf);
+
+#[cfg(target_os = "linux")]
+impl SmallDisk {
+    fn mount(at: &std::path::Path, kib: u32) -> SmallDisk {
+        std::fs::create_dir_all(at).unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(at)
+            .status()
+            .expect("mount runs");
+        assert!(status.success(), "cannot mount a tmpfs (run as root)");
+        SmallDisk(at.to_path_buf())
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        std::process::Command::new("umount")
+            .arg(&self.0)
+            .status()
+            .ok();
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs root, to mount a small tmpfs as a full disk; .ci/run runs it"]
+fn a_manifest_append_cut_short_by_a_full_disk_leaves_whole_lines() {
+    let uid = std::process::Command::new("id").arg("-u").output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&uid.stdout).trim(),
+        "0",
+        "not running as root"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let disk = SmallDisk::mount(&dir.path().join("disk"), 1024);
+    let args = [
+        "render",
+        "death-valley",
+        "--size",
+        "8x8",
+        "--seeds",
+        "1..=40",
+        "--out",
+        "disk/out",
+    ];
+    assert!(playa(dir.path(), &args).status.success());
+    // The pictures stay, unrecorded: a rerun only appends to the manifest.
+    let manifest = disk.0.join("out/playa-manifest.jsonl");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let header = text.lines().next().unwrap().to_string();
+    std::fs::write(&manifest, format!("{header}\n")).unwrap();
+    // Fill the disk, then free one page: room for a few lines, not 40.
+    let filler = disk.0.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let block = vec![7u8; 4096];
+    while std::io::Write::write_all(&mut f, &block).is_ok() {}
+    drop(f);
+    let len = std::fs::metadata(&filler).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&filler)
+        .unwrap()
+        .set_len(len - 4096)
+        .unwrap();
+    let o = playa(dir.path(), &args);
+    assert!(!o.status.success(), "the disk was not full");
+    assert!(stderr(&o).contains("No space left"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.ends_with('\n'), "a line cut short: {text}");
+    for line in text.lines() {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "{line}"
+        );
+    }
+    // With room again, the run completes the manifest.
+    std::fs::remove_file(&filler).unwrap();
+    let o = playa(dir.path(), &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa(dir.path(), &["manifest", "check", "disk/out"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

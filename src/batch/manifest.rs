@@ -33,7 +33,7 @@ use sha2::{Digest, Sha256};
 
 use crate::batch::BatchRecord;
 use crate::batch::shard::Shard;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 
 /// The file name of the frame of generation `g`: `frame-0012.png` (four
 /// digits hold every generation, [`crate::scene::MAX_GENERATIONS`]).
@@ -123,6 +123,47 @@ impl Manifest {
     pub fn read(path: &Path) -> Result<Manifest> {
         let file = crate::base::file::open_regular(path)?;
         Manifest::from_reader(std::io::BufReader::new(file), path)
+    }
+
+    /// Reads the manifest at `path` to resume its batch: an entry line that
+    /// does not read (torn by a write cut short, a full disk, and spliced
+    /// onto the next) is dropped, the file written again without it, and a
+    /// line saying so added to `repaired`. Its picture is then looked at
+    /// again, as one not recorded. The header must read.
+    pub fn read_repairing(path: &Path, repaired: &mut Vec<String>) -> Result<Manifest> {
+        let mut text = String::new();
+        crate::base::file::open_regular(path)?
+            .read_to_string(&mut text)
+            .map_err(|e| Error::io(path, e))?;
+        let tiles = text
+            .lines()
+            .next()
+            .and_then(|first| serde_json::from_str::<Header>(first).ok())
+            .is_some_and(|header| header.tiles.is_some());
+        let mut kept = String::new();
+        for (number, line) in text.split_inclusive('\n').enumerate() {
+            let whole = line.ends_with('\n');
+            if number > 0
+                && whole
+                && serde_json::from_str::<Entry>(line)
+                    .map_err(|e| e.to_string())
+                    .and_then(|entry| check_file(&entry.file, tiles))
+                    .is_err()
+            {
+                repaired.push(format!(
+                    "{}: line {} did not read (torn by a write cut short?): dropped, its \
+                     picture looked at again",
+                    clip(&path.display().to_string()),
+                    number + 1
+                ));
+                continue;
+            }
+            kept.push_str(line);
+        }
+        if !repaired.is_empty() {
+            crate::base::atomic::write_atomically(path, kept.as_bytes())?;
+        }
+        Manifest::from_bytes(kept.as_bytes(), path)
     }
 
     /// Reads a manifest from `bytes`, named `path` in errors; as
@@ -240,6 +281,8 @@ pub enum OtherBatch {
 pub struct Writer {
     path: PathBuf,
     file: Mutex<std::fs::File>,
+    /// What [`Writer::open`] repaired: a line each.
+    repaired: Vec<String>,
 }
 
 impl Writer {
@@ -266,8 +309,9 @@ impl Writer {
         }
         let io = |e| Error::io(&path, e);
         let mut done = HashMap::new();
+        let mut repaired = Vec::new();
         let old = match path.exists() && !fresh {
-            true => Some(Manifest::read(&path)?),
+            true => Some(Manifest::read_repairing(&path, &mut repaired)?),
             false => None,
         };
         if let Some(old) = old.filter(|old| old.header == *header || other == OtherBatch::Refuse) {
@@ -306,6 +350,7 @@ impl Writer {
                 Writer {
                     path,
                     file: Mutex::new(file),
+                    repaired,
                 },
                 done,
             ));
@@ -321,9 +366,17 @@ impl Writer {
             Writer {
                 path,
                 file: Mutex::new(file),
+                repaired,
             },
             done,
         ))
+    }
+
+    /// What opening the manifest repaired, a line each: entries torn by a
+    /// write cut short (a full disk) and dropped, their pictures looked at
+    /// again. Empty for a whole manifest.
+    pub fn repaired(&self) -> &[String] {
+        &self.repaired
     }
 
     /// The manifest's path.
@@ -345,9 +398,17 @@ impl Writer {
             lines.push('\n');
         }
         let mut file = self.file.lock().expect("no panics while held");
+        // Whole or nothing: a write cut short (a full disk) is cut off
+        // again, so the next append does not splice onto half a line.
+        let len = file.metadata().map(|m| m.len());
         file.write_all(lines.as_bytes())
             .and_then(|()| file.sync_data())
-            .map_err(|e| Error::io(&self.path, e))
+            .map_err(|e| {
+                if let Ok(len) = len {
+                    let _ = file.set_len(len);
+                }
+                Error::io(&self.path, e)
+            })
     }
 }
 

@@ -440,6 +440,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         };
         match manifest::Writer::open(dir, shard, &header, args.force, other) {
             Ok((writer, entries)) => {
+                for line in writer.repaired() {
+                    errln!("playa: warning: {line}");
+                }
                 manifest = Some(writer);
                 done = entries;
             }

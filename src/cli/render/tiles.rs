@@ -63,6 +63,9 @@ pub(super) fn tiles(
     };
     let (manifest, done) = manifest::Writer::open(dir, shard, &header, args.force, other)
         .map_err(|e| CliError::Failed(e.into()))?;
+    for line in manifest.repaired() {
+        errln!("playa: warning: {line}");
+    }
     let (w, h) = job.size;
     let files = dir.join(format!("{name}_files"));
     if shard.is_whole() && done.is_empty() && files.exists() {
