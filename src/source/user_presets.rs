@@ -261,7 +261,8 @@ impl Store {
     /// error.
     pub fn list(&self) -> Result<Listing> {
         let mut listing = Listing::default();
-        for (name, text) in self.names()? {
+        let (names, misnamed) = self.names()?;
+        for (name, text) in names {
             let loaded = match text {
                 Text::File(path) => read_limited(&path).and_then(|text| {
                     let source = path.display().to_string();
@@ -274,7 +275,7 @@ impl Store {
                 Err(e) => listing.skipped.push(e.to_string()),
             }
         }
-        listing.skipped.extend(self.misnamed());
+        listing.skipped.extend(misnamed);
         listing.presets.sort_by(|a, b| order(&a.name, &b.name));
         Ok(listing)
     }
@@ -402,7 +403,7 @@ impl Store {
     /// The name of the preset called `name`: exactly, else in another
     /// letter case. Only names are looked at, no file is read.
     fn lookup(&self, name: &str) -> Result<Option<String>> {
-        let names: Vec<String> = self.names()?.into_iter().map(|(n, _)| n).collect();
+        let names: Vec<String> = self.names()?.0.into_iter().map(|(n, _)| n).collect();
         if names.iter().any(|n| n == name) {
             return Ok(Some(name.to_string()));
         }
@@ -411,61 +412,50 @@ impl Store {
     }
 
     /// Every preset's name and where its text is: each `.ron` file of the
-    /// folder (not read yet), or each text in memory.
-    fn names(&self) -> Result<Vec<(String, Text)>> {
+    /// folder (not read yet), or each text in memory; and a note for each
+    /// file whose extension is `.ron` in other letters (`NAME.RON`): a
+    /// preset is `NAME.ron`, the file playa opens, renames and deletes for
+    /// it (`file_of`).
+    fn names(&self) -> Result<(Names, Vec<String>)> {
         match &self.place {
-            Place::Memory(texts) => Ok(texts
-                .iter()
-                .map(|(n, t)| (n.clone(), Text::Memory(t.clone())))
-                .collect()),
+            Place::Memory(texts) => Ok((
+                texts
+                    .iter()
+                    .map(|(n, t)| (n.clone(), Text::Memory(t.clone())))
+                    .collect(),
+                Vec::new(),
+            )),
             Place::Folder(dir) => {
                 let entries = match std::fs::read_dir(dir) {
                     Ok(entries) => entries,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        return Ok((Vec::new(), Vec::new()));
+                    }
                     Err(e) => return Err(Error::io(dir, e)),
                 };
-                let mut found = Vec::new();
+                let (mut found, mut misnamed) = (Vec::new(), Vec::new());
                 for entry in entries {
                     let entry = entry.map_err(|e| Error::io(dir, e))?;
                     let path = entry.path();
-                    // Exactly `.ron`: the file every other step opens for
-                    // the name (`file_of`). `NAME.RON` is noted by `list`.
-                    let is_ron = path.extension().is_some_and(|x| x == "ron");
-                    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-                    if let (true, Some(stem)) = (is_ron, stem) {
-                        found.push((stem, Text::File(path)));
+                    let Some(extension) = path.extension() else {
+                        continue;
+                    };
+                    if extension == "ron" {
+                        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+                        if let Some(stem) = stem {
+                            found.push((stem, Text::File(path)));
+                        }
+                    } else if extension.eq_ignore_ascii_case("ron") {
+                        misnamed.push(format!(
+                            "{}: not a preset: a preset's file ends in .ron, in small letters",
+                            path.display()
+                        ));
                     }
                 }
-                Ok(found)
+                misnamed.sort();
+                Ok((found, misnamed))
             }
         }
-    }
-
-    /// A note for each file of the folder that looks like a preset but
-    /// whose extension is `.ron` in other letters (`NAME.RON`): a preset is
-    /// `NAME.ron`, the file playa opens, renames and deletes for it.
-    fn misnamed(&self) -> Vec<String> {
-        let Place::Folder(dir) = &self.place else {
-            return Vec::new();
-        };
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return Vec::new();
-        };
-        let mut notes: Vec<String> = entries
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| {
-                path.extension()
-                    .is_some_and(|x| x != "ron" && x.eq_ignore_ascii_case("ron"))
-            })
-            .map(|path| {
-                format!(
-                    "{}: not a preset: a preset's file ends in .ron, in small letters",
-                    path.display()
-                )
-            })
-            .collect();
-        notes.sort();
-        notes
     }
 
     fn text_of(&self, name: &str) -> Result<Text> {
@@ -475,6 +465,9 @@ impl Store {
         }
     }
 }
+
+/// Presets by name, with where each one's text is.
+type Names = Vec<(String, Text)>;
 
 /// Where a preset's text is.
 enum Text {
