@@ -1,9 +1,29 @@
-//! Writing files so that a failure never leaves half of one behind.
+//! Writing files so that a failure never leaves half of one behind, and no
+//! write goes through a link someone planted.
+//!
+//! A file is written into a temporary file beside it, then renamed over
+//! it. The temporary file is made by the [`tempfile`] crate: created
+//! exclusively (`O_EXCL`, which no planted symbolic link survives), under
+//! a name no one can guess (`.NAME.XXXXXX.tmp`). While it is written, this
+//! process holds an advisory lock on it: [`remove_stale`] removes only the
+//! temporary files no one holds, those a killed run left. A file being
+//! written is also listed here, so that an interrupt (SIGINT, SIGTERM: see
+//! [`exit_removing_unfinished`]) removes it before the process exits.
 
+use std::collections::HashSet;
+use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::error::{Error, Result};
+
+/// The temporary files this process is writing.
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn unfinished() -> MutexGuard<'static, Vec<PathBuf>> {
+    UNFINISHED.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same
 /// directory, flushed to disk, then renamed over `path`. A failure or a kill
@@ -15,44 +35,94 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Like [`write_atomically`], with `write` producing the contents.
 pub fn write_atomically_with(
     path: &Path,
-    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> Result<()> {
+    replace(path, write).map(drop)
+}
+
+/// Like [`write_atomically_with`], and returns the file now at `path`,
+/// open to read and write, with this process's lock on it held (as the
+/// temporary file's was, from before the rename): a manifest is replaced
+/// so, without a moment in which another writer could take it.
+pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> std::io::Result<()>) -> Result<File> {
+    let io = |e| Error::io(path, e);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let name = path
         .file_name()
-        .ok_or_else(|| Error::io(path, std::io::Error::other("not a file name")))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        write(&mut file)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+        .ok_or_else(|| io(std::io::Error::other("not a file name")))?;
+    let mut builder = tempfile::Builder::new();
+    // `.NAME.PID-XXXXXX.tmp`: the pid tells a later run whether the
+    // writer is gone; the random part keeps the name from being guessed.
+    let prefix = format!(".{}.{}-", name.to_string_lossy(), std::process::id());
+    builder.prefix(&prefix).suffix(".tmp");
+    // A picture is as readable as any file the user makes (the umask
+    // applies), not private as a temporary file is by default.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
+    // Held until this process closes the file (or dies): `remove_stale`
+    // leaves a locked temporary file alone. Where locks are not supported,
+    // a rerun is told not to run two batches at once in the manifest's lock.
+    let _ = tmp.as_file().try_lock();
+    let listed = Listed::new(tmp.path());
+    write(tmp.as_file_mut())
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(io)?;
+    // Renamed while the list is held: an interrupt either finds the
+    // temporary file listed, and removes it, or the file in its place.
+    let mut list = unfinished();
+    let file = tmp.persist(path).map_err(|e| io(e.error));
+    list.retain(|p| p != &listed.0);
+    drop(list);
+    file
 }
 
-/// Removes the temporary files that other processes, since killed, left
-/// in `dir` while writing one of `names` (those files' owner is the caller:
-/// a rerun of a killed shard clears what the killed run left). Best
-/// effort: what cannot be listed or removed is left.
-pub fn remove_stale(dir: &Path, names: &std::collections::HashSet<String>) {
+/// A temporary file on the list of unfinished ones, until dropped.
+struct Listed(PathBuf);
+
+impl Listed {
+    fn new(path: &Path) -> Listed {
+        unfinished().push(path.to_path_buf());
+        Listed(path.to_path_buf())
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        unfinished().retain(|p| p != &self.0);
+    }
+}
+
+/// Removes every temporary file this process is writing, and exits with
+/// `code`, holding the list so that none is renamed into place meanwhile:
+/// for a handler of SIGINT and SIGTERM (the command line's `main`).
+pub fn exit_removing_unfinished(code: i32) -> ! {
+    let list = unfinished();
+    for path in list.iter() {
+        let _ = std::fs::remove_file(path);
+    }
+    std::process::exit(code)
+}
+
+/// How young an empty temporary file may be and still be a writer's that
+/// has not yet taken its lock.
+const JUST_MADE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Removes the temporary files that runs since killed left in `dir` while
+/// writing one of `names` (those files' owner is the caller: a rerun of a
+/// killed shard clears what the killed run left). A temporary file that a
+/// live process holds (its lock) is left, as is anything that is not a
+/// regular file. Best effort: what cannot be listed or removed is left.
+pub fn remove_stale(dir: &Path, names: &HashSet<String>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let own = std::process::id().to_string();
     for entry in entries.flatten() {
         let file_name = entry.file_name();
-        let Some((name, pid)) = file_name
+        let Some((name, tag)) = file_name
             .to_str()
             .and_then(|n| n.strip_prefix('.'))
             .and_then(|n| n.strip_suffix(".tmp"))
@@ -60,9 +130,63 @@ pub fn remove_stale(dir: &Path, names: &std::collections::HashSet<String>) {
         else {
             continue;
         };
-        if pid != own && pid.parse::<u32>().is_ok() && names.contains(name) {
+        if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            continue;
+        }
+        let pid = tag.split_once('-').and_then(|(pid, _)| pid.parse().ok());
+        if names.contains(name) && is_stale(&entry.path(), pid) {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+/// Removes the temporary files that runs since killed left while writing
+/// `path` (a one-file render's, an animation's): see [`remove_stale`].
+pub fn remove_stale_of(path: &Path) {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        remove_stale(dir, &HashSet::from([name.to_string()]));
+    }
+}
+
+/// Whether the temporary file at `path`, written by the process `pid` if
+/// its name says, is a regular file that no live process holds.
+fn is_stale(path: &Path, pid: Option<u32>) -> bool {
+    let Ok(file) = super::file::open_regular_no_follow(path) else {
+        return false;
+    };
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    let just_made = meta.len() == 0
+        && pid.is_none_or(is_alive)
+        && meta
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_none_or(|age| age < JUST_MADE);
+    !just_made && file.try_lock().is_ok()
+}
+
+/// Whether the process `pid` runs on this machine (where the system can
+/// tell; elsewhere it might).
+fn is_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // SAFETY: signal 0 sends nothing; it only asks whether `pid` exists.
+        let sent = unsafe { libc::kill(pid, 0) };
+        sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
     }
 }
 
@@ -70,13 +194,23 @@ pub fn remove_stale(dir: &Path, names: &std::collections::HashSet<String>) {
 mod tests {
     use super::*;
 
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     #[test]
     fn writes_whole_file_and_leaves_no_temp() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.txt");
         write_atomically(&path, b"hello").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"hello");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(names_in(dir.path()), ["a.txt"]);
+        assert!(unfinished().is_empty());
     }
 
     #[test]
@@ -86,22 +220,95 @@ mod tests {
         let err = write_atomically_with(&path, |_| Err(std::io::Error::other("boom")));
         assert!(err.unwrap_err().to_string().contains("boom"));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert!(!unfinished().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_written_file_is_readable_as_the_umask_allows() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.png");
+        write_atomically(&path, b"x").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        // SAFETY: umask only swaps the process's mask; set back at once.
+        let mask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        assert_eq!(mode, 0o666 & !(mask as u32), "{mode:o}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_replaced_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        // The names a temporary file once had, for the next pids.
+        let pid = std::process::id();
+        for p in pid..pid + 64 {
+            std::os::unix::fs::symlink(&victim, out.join(format!(".a.png.{p}.tmp"))).unwrap();
+        }
+        std::os::unix::fs::symlink(&victim, out.join("a.png")).unwrap();
+        write_atomically(&out.join("a.png"), b"picture").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        let meta = std::fs::symlink_metadata(out.join("a.png")).unwrap();
+        assert!(meta.is_file(), "the link is replaced by the picture");
+        assert_eq!(std::fs::read(out.join("a.png")).unwrap(), b"picture");
     }
 
     #[test]
-    fn stale_temporary_files_of_given_names_are_removed() {
+    fn only_temporary_files_no_one_holds_are_removed() {
         let dir = tempfile::tempdir().unwrap();
-        for name in [".a.png.12.tmp", ".b.png.12.tmp", "a.png", ".a.png.x.tmp"] {
+        for name in [
+            ".a.png.12.tmp",
+            ".a.png.Xy3kQz.tmp",
+            ".a.png.held01.tmp",
+            ".b.png.12.tmp",
+            "a.png",
+            ".a.png.x_y.tmp",
+        ] {
             std::fs::write(dir.path().join(name), "x").unwrap();
         }
+        // An empty one just made: its writer (alive) has yet to take the
+        // lock. One of a writer gone is not waited for.
+        let own = std::process::id();
+        std::fs::write(dir.path().join(format!(".a.png.{own}-fresh1.tmp")), "").unwrap();
+        std::fs::write(dir.path().join(".a.png.999999999-gone01.tmp"), "").unwrap();
+        // A live writer's, held (a lock is per open file, even in one
+        // process).
+        let held = File::open(dir.path().join(".a.png.held01.tmp")).unwrap();
+        held.lock().unwrap();
         let names = ["a.png".to_string()].into_iter().collect();
         remove_stale(dir.path(), &names);
-        let mut left: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, [".a.png.x.tmp", ".b.png.12.tmp", "a.png"]);
+        assert_eq!(
+            names_in(dir.path()),
+            [
+                format!(".a.png.{own}-fresh1.tmp").as_str(),
+                ".a.png.held01.tmp",
+                ".a.png.x_y.tmp",
+                ".b.png.12.tmp",
+                "a.png"
+            ]
+        );
+        drop(held);
+        remove_stale(dir.path(), &names);
+        assert!(!dir.path().join(".a.png.held01.tmp").exists());
+    }
+
+    #[test]
+    fn replace_hands_back_the_file_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.jsonl");
+        let file = replace(&path, |f| f.write_all(b"line\n")).unwrap();
+        let other = File::open(&path).unwrap();
+        assert!(other.try_lock().is_err(), "held by the file handed back");
+        drop(file);
+        assert!(other.try_lock().is_ok());
     }
 
     #[test]

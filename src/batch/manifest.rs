@@ -12,14 +12,16 @@
 //!
 //! A rerun repairs: a job whose recorded file is gone or changed
 //! ([`Found::Stale`]) is made again and recorded again, and within one
-//! manifest **the last record for a key wins**. The manifest is never
-//! rewritten to drop the old line: a superseding line is one more append,
-//! which a kill cannot tear (at most a partial last line, as above) and
-//! which loses no line that another process is appending to the same file
-//! at the same time (a rewrite, temporary file and rename, would drop every
-//! line appended to the old file since it was read). Across manifests
-//! nothing supersedes: a key recorded by two shards is a duplicate, a bug
-//! [`check`] reports.
+//! manifest **the last record for a key wins**. A superseding line is one
+//! more append, which a kill cannot tear (at most a partial last line, as
+//! above). Across manifests nothing supersedes: a key recorded by two
+//! shards is a duplicate, a bug [`check`] reports.
+//!
+//! One process at a time writes a manifest: [`Writer`] holds its advisory
+//! lock (`File::try_lock`) while the shard renders, and a second playa
+//! rendering the same shard into the folder is refused, naming the first.
+//! The manifest is written anew (a temporary file renamed over it) only
+//! under that lock, with the lock taken on the new file before the rename.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -116,47 +118,42 @@ pub struct Manifest {
     pub entries: Vec<Entry>,
 }
 
-impl Manifest {
-    /// Reads the manifest at `path`. A last line without its newline (cut
-    /// by a kill) is skipped; any other line that is not an entry is an
-    /// error naming it.
-    pub fn read(path: &Path) -> Result<Manifest> {
-        let file = crate::base::file::open_regular(path)?;
-        Manifest::from_reader(std::io::BufReader::new(file), path)
-    }
+/// The most bytes a manifest is read to: many times what a batch of
+/// [`crate::batch::MAX_JOBS`] pictures records, reruns and all. A file
+/// longer than that is no manifest of playa's, and is refused before it is
+/// read into memory.
+pub const MAX_MANIFEST_BYTES: u64 = 256 << 20;
 
-    /// Reads the manifest at `path` to resume its batch: an entry line that
-    /// does not read (torn by a write cut short, a full disk, and spliced
-    /// onto the next) is dropped, the file written again without it, and a
-    /// line saying so added to `repaired`. Its picture is then looked at
-    /// again, as one not recorded. The header must read, and an entry that
-    /// reads but names a file outside the folder is an error, as in
-    /// [`Manifest::read`].
-    pub fn read_repairing(path: &Path, repaired: &mut Vec<String>) -> Result<Manifest> {
-        let mut text = String::new();
-        crate::base::file::open_regular(path)?
-            .read_to_string(&mut text)
-            .map_err(|e| Error::io(path, e))?;
-        let mut kept = String::new();
-        for (number, line) in text.split_inclusive('\n').enumerate() {
-            let whole = line.ends_with('\n');
-            // Only a line that is no entry at all is torn: one that reads
-            // but names a file outside the folder is refused, as by `read`.
-            if number > 0 && whole && serde_json::from_str::<Entry>(line).is_err() {
-                repaired.push(format!(
-                    "{}: line {} did not read (torn by a write cut short?): dropped, its \
-                     picture looked at again",
-                    clip(&path.display().to_string()),
-                    number + 1
-                ));
-                continue;
-            }
-            kept.push_str(line);
-        }
-        if !repaired.is_empty() {
-            crate::base::atomic::write_atomically(path, kept.as_bytes())?;
-        }
-        Manifest::from_bytes(kept.as_bytes(), path)
+/// The whole of `file`, a manifest at `path`, from where it stands, up to
+/// [`MAX_MANIFEST_BYTES`].
+fn read_capped(file: &mut std::fs::File, path: &Path) -> Result<String> {
+    let mut bytes = Vec::new();
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(Error::Manifest {
+            path: path.to_path_buf(),
+            reason: format!(
+                "longer than a manifest grows ({} MiB): not one of playa's",
+                MAX_MANIFEST_BYTES >> 20
+            ),
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| Error::Manifest {
+        path: path.to_path_buf(),
+        reason: "not UTF-8 text: not one of playa's".into(),
+    })
+}
+
+impl Manifest {
+    /// Reads the manifest at `path` (a regular file, of at most
+    /// [`MAX_MANIFEST_BYTES`]). A last line without its newline (cut by a
+    /// kill) is skipped; any other line that is not an entry is an error
+    /// naming it.
+    pub fn read(path: &Path) -> Result<Manifest> {
+        let text = read_capped(&mut crate::base::file::open_regular(path)?, path)?;
+        Manifest::from_bytes(text.as_bytes(), path)
     }
 
     /// Reads a manifest from `bytes`, named `path` in errors; as
@@ -203,6 +200,30 @@ impl Manifest {
         })?;
         Ok(Manifest { header, entries })
     }
+}
+
+/// `text`, a manifest read to resume its batch, without its torn lines: an
+/// entry line that does not read (torn by a write cut short, a full disk,
+/// and spliced onto the next) is dropped, and a line saying so added to
+/// `repaired`. Its picture is then looked at again, as one not recorded.
+/// Only a line that is no entry at all is torn: one that reads but names a
+/// file outside the folder is refused, by [`Manifest::from_bytes`].
+fn without_torn_lines(text: &str, path: &Path, repaired: &mut Vec<String>) -> String {
+    let mut kept = String::new();
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        let whole = line.ends_with('\n');
+        if number > 0 && whole && serde_json::from_str::<Entry>(line).is_err() {
+            repaired.push(format!(
+                "{}: line {} did not read (torn by a write cut short?): dropped, its \
+                 picture looked at again",
+                clip(&path.display().to_string()),
+                number + 1
+            ));
+            continue;
+        }
+        kept.push_str(line);
+    }
+    kept
 }
 
 /// Checks that `file`, as a manifest records it, names a file inside the
@@ -270,10 +291,14 @@ pub enum OtherBatch {
     Refuse,
 }
 
-/// Appends a shard's entries to its manifest, from any thread.
+/// Appends a shard's entries to its manifest, from any thread. While it
+/// is open, it holds the manifest's lock: no other playa writes that
+/// manifest, or renders that shard into the folder, meanwhile.
 pub struct Writer {
     path: PathBuf,
     file: Mutex<std::fs::File>,
+    /// The manifest opened with its lock held (a lock is the open file's).
+    _lock: std::fs::File,
     /// What [`Writer::open`] repaired: a line each.
     repaired: Vec<String>,
 }
@@ -284,6 +309,14 @@ impl Writer {
     /// `fresh`, or when there is none, it starts anew with `header`; so it
     /// does over a manifest of another batch when `other` is
     /// [`OtherBatch::Replace`], which is an error otherwise.
+    ///
+    /// It takes the manifest's lock first: while another playa holds it
+    /// (the same shard of a batch, rendering into the same folder), this is
+    /// an error naming that playa's pid where the system tells it. A
+    /// manifest that is a symbolic link, a pipe or a device is refused, as
+    /// is one longer than [`MAX_MANIFEST_BYTES`]. Torn entry lines (a write
+    /// cut short by a full disk) are dropped and the file written again
+    /// without them; see [`Writer::repaired`].
     pub fn open(
         dir: &Path,
         shard: Shard,
@@ -301,64 +334,57 @@ impl Writer {
             });
         }
         let io = |e| Error::io(&path, e);
+        let mut lock = open_locked(&path)?;
+        let text = read_capped(&mut lock, &path)?;
         let mut done = HashMap::new();
         let mut repaired = Vec::new();
-        let old = match path.exists() && !fresh {
-            true => Some(Manifest::read_repairing(&path, &mut repaired)?),
-            false => None,
+        // An empty manifest is one whose header a kill kept from being
+        // written: it records nothing.
+        let old = match fresh || text.is_empty() {
+            true => None,
+            false => {
+                let kept = without_torn_lines(&text, &path, &mut repaired);
+                Some((Manifest::from_bytes(kept.as_bytes(), &path)?, kept))
+            }
         };
-        if let Some(old) = old.filter(|old| old.header == *header || other == OtherBatch::Refuse) {
-            if old.header != *header {
-                return Err(Error::Manifest {
-                    path,
-                    reason: "records another batch (other inputs, seeds, size, compression \
-                             or playa version): give another --out, or --force to start anew"
-                        .into(),
-                });
+        match old.filter(|(old, _)| old.header == *header || other == OtherBatch::Refuse) {
+            Some((old, kept)) => {
+                if old.header != *header {
+                    return Err(Error::Manifest {
+                        path,
+                        reason: "records another batch (other inputs, seeds, size, compression \
+                                 or playa version): give another --out, or --force to start anew"
+                            .into(),
+                    });
+                }
+                // Cut a partial last line left by a kill, so that appends
+                // start on a line of their own; write the file again
+                // without its torn lines.
+                let whole = kept.rfind('\n').map_or(0, |i| i + 1);
+                if !repaired.is_empty() {
+                    lock = crate::base::atomic::replace(&path, |f| {
+                        f.write_all(&kept.as_bytes()[..whole])
+                    })?;
+                } else if whole < text.len() {
+                    lock.set_len(whole as u64).map_err(io)?;
+                }
+                // The last record of a key supersedes the earlier ones.
+                for entry in old.entries {
+                    done.insert(entry.key.clone(), entry);
+                }
             }
-            let mut file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(&path)
-                .map_err(io)?;
-            // Cut a partial last line left by a kill, so that appends start
-            // on a line of their own.
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(io)?;
-            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            if keep < bytes.len() {
-                file.set_len(keep as u64).map_err(io)?;
+            None => {
+                let mut line = serde_json::to_string(header).expect("a header serializes");
+                line.push('\n');
+                lock = crate::base::atomic::replace(&path, |f| f.write_all(line.as_bytes()))?;
             }
-            // Appends from here on go to the end, wherever another writer
-            // of this file has taken it.
-            let file = std::fs::OpenOptions::new()
-                .append(true)
-                .open(&path)
-                .map_err(io)?;
-            // The last record of a key supersedes the earlier ones.
-            for entry in old.entries {
-                done.insert(entry.key.clone(), entry);
-            }
-            return Ok((
-                Writer {
-                    path,
-                    file: Mutex::new(file),
-                    repaired,
-                },
-                done,
-            ));
         }
-        let mut line = serde_json::to_string(header).expect("a header serializes");
-        line.push('\n');
-        crate::base::atomic::write_atomically(&path, line.as_bytes())?;
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .map_err(io)?;
+        let file = open_appending(&path, &lock)?;
         Ok((
             Writer {
                 path,
                 file: Mutex::new(file),
+                _lock: lock,
                 repaired,
             },
             done,
@@ -405,9 +431,111 @@ impl Writer {
     }
 }
 
-/// The SHA-256 (lower-case hex) and length of the file at `path`.
+/// The manifest at `path` (made, empty, if it is not there), opened with
+/// its lock held; an error while another process holds it.
+fn open_locked(path: &Path) -> Result<std::fs::File> {
+    loop {
+        let file = crate::base::file::open_writable_no_follow(path)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let who = match holder(&file) {
+                    Some(pid) => format!("another playa (pid {pid})"),
+                    None => "another playa".into(),
+                };
+                return Err(Error::Manifest {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "{who} is writing this batch here: let it finish, or give another --out"
+                    ),
+                });
+            }
+            // A file system without locks: two batches must not be run
+            // at once in one folder there.
+            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+        }
+        // The holder before us may have replaced the file meanwhile (a
+        // manifest started anew is renamed into place): the lock is then
+        // on a file gone from the folder, and taken again on the new one.
+        if same_file(&file, path) {
+            return Ok(file);
+        }
+    }
+}
+
+/// The manifest at `path` opened to append, when it is still the file
+/// `locked` is.
+fn open_appending(path: &Path, locked: &std::fs::File) -> Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    let file = options.open(path).map_err(|e| Error::io(path, e))?;
+    match same_file(&file, path) && same_file(locked, path) {
+        true => Ok(file),
+        false => Err(Error::io(
+            path,
+            std::io::Error::other("replaced while it was being opened"),
+        )),
+    }
+}
+
+/// Whether `file` is the file at `path` (not a link to it).
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
+/// The pid of the process holding `file`'s lock, where the system says
+/// (Linux's `/proc/locks`).
+fn holder(file: &std::fs::File) -> Option<u32> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = file.metadata().ok()?;
+        let dev = meta.dev();
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+        let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+        let id = format!("{major:02x}:{minor:02x}:{}", meta.ino());
+        // "1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF"; a waiter's
+        // line has "->" after the number.
+        let locks = std::fs::read_to_string("/proc/locks").ok()?;
+        locks.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields[..] {
+                [_, "FLOCK", _, _, pid, at, ..] if at == id => pid.parse().ok(),
+                _ => None,
+            }
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        None
+    }
+}
+
+/// The SHA-256 (lower-case hex) and length of the regular file at `path`;
+/// a symbolic link there is an error (see
+/// [`crate::base::file::open_regular_no_follow`]).
 pub fn hash_file(path: &Path) -> Result<(String, u64)> {
-    let mut file = crate::base::file::open_regular(path)?;
+    let mut file = crate::base::file::open_regular_no_follow(path)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 20];
     let mut len = 0u64;
@@ -424,11 +552,13 @@ pub fn hash_file(path: &Path) -> Result<(String, u64)> {
     Ok((hex(&hasher.finalize()), len))
 }
 
-/// Whether `entry`'s file is in `dir` with the recorded length and hash
-/// (a symbolic link is never followed, so never matches).
+/// Whether `entry`'s file is in `dir` with the recorded length and hash (a
+/// symbolic link, the file or a folder on its way, is never followed, so
+/// never matches).
 pub fn matches(dir: &Path, entry: &Entry) -> bool {
     let path = dir.join(&entry.file);
-    std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == entry.bytes)
+    crate::base::file::check_folders_inside(dir, Path::new(&entry.file)).is_ok()
+        && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == entry.bytes)
         && hash_file(&path).is_ok_and(|(sha, _)| sha == entry.sha256)
 }
 
@@ -641,9 +771,15 @@ pub fn check(dir: &Path) -> Result<Report> {
         .par_iter()
         .filter_map(|&(file, sha, bytes)| {
             let path = dir.join(file);
+            // A link, a tile's folder or the file itself, may lead out of
+            // the folder: not followed.
+            if crate::base::file::check_folders_inside(dir, Path::new(file))
+                .is_err_and(|e| !matches!(&e, Error::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound))
+            {
+                return Some((file.to_string(), "a folder on its way is a symbolic link or no folder (not followed)".into()));
+            }
             let meta = std::fs::symlink_metadata(&path);
             if meta.as_ref().is_ok_and(|m| !m.is_file()) {
-                // A link may lead out of the folder: not followed.
                 return Some((file.to_string(), "not a plain file (not followed)".into()));
             }
             match hash_file(&path) {

@@ -147,6 +147,8 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
         outln!("{} exists, left alone (--force overwrites)", path.display())?;
         return Ok(());
     }
+    // What a killed run writing this file left.
+    playa::base::atomic::remove_stale_of(&path);
     let count = animation.frame_count();
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -393,6 +395,8 @@ fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
         outln!("{} exists, left alone (--force overwrites)", path.display())?;
         return Ok(());
     }
+    // What a killed run writing this file left.
+    playa::base::atomic::remove_stale_of(&path);
     let start = Instant::now();
     frames.write_file(&path, &Progress::default())?;
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());

@@ -381,6 +381,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 file.display()
             )));
         }
+        // What a killed render of this file left.
+        atomic::remove_stale_of(file);
     }
     if let Some(dir) = &args.tiles {
         let [job] = &all_jobs[..] else {

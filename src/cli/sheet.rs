@@ -256,6 +256,8 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         )?;
         return Ok(());
     }
+    // What a killed run writing this sheet left.
+    playa::base::atomic::remove_stale_of(&args.out);
     let layout = Layout { cols, thumb };
     let pool = super::thread_pool(args.jobs)?;
     let start = Instant::now();

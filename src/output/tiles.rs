@@ -194,8 +194,22 @@ pub fn write_tiles(
     crate::compose::check_streamed_size(width, height)?;
     let sizes = level_sizes(width, height);
     for level in 0..sizes.len() {
-        let path = dir.join(format!("{name}_files/{level}"));
-        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        // No folder of the pyramid's is a link someone planted to lead its
+        // tiles out of `dir`.
+        let path = crate::base::file::make_folders_inside(
+            dir,
+            Path::new(&format!("{name}_files/{level}")),
+        )?;
+        // Temporary files that a killed run left, writing these tiles.
+        let names: std::collections::HashSet<String> = tiles
+            .iter()
+            .filter(|tile| tile.level as usize == level)
+            .filter_map(|tile| {
+                let file = tile.file(name, format);
+                Some(file.rsplit_once('/')?.1.to_string())
+            })
+            .collect();
+        crate::base::atomic::remove_stale(&path, &names);
     }
     for group in tiles.chunks(TILES_AT_ONCE) {
         let done = group
@@ -380,11 +394,11 @@ fn html_escape(s: &str) -> String {
 /// into `dir`.
 fn write_viewer(dir: &Path, name: &str, width: u32, height: u32, format: TileFormat) -> Result<()> {
     for (path, bytes) in VIEWER_FILES {
-        let path = dir.join(path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        // `openseadragon/` and its `images/`: no link leads them out.
+        if let Some(parent) = Path::new(path).parent() {
+            crate::base::file::make_folders_inside(dir, parent)?;
         }
-        crate::base::atomic::write_atomically(&path, bytes)?;
+        crate::base::atomic::write_atomically(&dir.join(path), bytes)?;
     }
     crate::base::atomic::write_atomically(
         &dir.join("index.html"),

@@ -358,6 +358,8 @@ impl Exporter for AnimationExport {
         let run_progress = Arc::clone(&progress);
         let path = path.to_path_buf();
         let done = on_thread("playa-animation", move || {
+            // What a killed export of this file left.
+            crate::base::atomic::remove_stale_of(&path);
             animation.write_file(&path, &run_progress)
         })?;
         Ok(AnimationRun {

@@ -148,6 +148,8 @@ pub fn export_png(
     cancel: &AtomicBool,
     written: &AtomicU64,
 ) -> crate::Result<bool> {
+    // What a killed export of this file left.
+    crate::base::atomic::remove_stale_of(path);
     let mut failure = None;
     let result = crate::base::atomic::write_atomically_with(path, |file| {
         let mut out = Watched {

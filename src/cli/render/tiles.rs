@@ -1,7 +1,6 @@
 //! `playa render --tiles`: a Deep Zoom pyramid for each job, made and
 //! recorded in the batch's manifest as its pictures are.
 
-use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
@@ -11,7 +10,6 @@ use rayon::prelude::*;
 
 use super::RenderArgs;
 use crate::cli::CliError;
-use playa::base::atomic;
 use playa::batch::manifest::{self, Entry, Header, OtherBatch};
 use playa::batch::shard::Shard;
 use playa::batch::{Batch, Job};
@@ -90,15 +88,6 @@ pub(super) fn tiles(
             .copied()
             .collect()
     });
-    // Temporary files of a killed run of this shard.
-    for level in 0..t::level_count(w, h) {
-        let names: HashSet<String> = todo
-            .iter()
-            .filter(|tile| tile.level == level)
-            .map(|tile| format!("{}_{}.{}", tile.column, tile.row, format.name()))
-            .collect();
-        atomic::remove_stale(&files.join(level.to_string()), &names);
-    }
     let start = Instant::now();
     let code = share::encode(&job.scene);
     let plan = compose::Plan::new(&job.scene).map_err(failed)?;
