@@ -128,10 +128,15 @@ pub const MAX_MANIFEST_BYTES: u64 = 256 << 20;
 /// [`MAX_MANIFEST_BYTES`].
 fn read_capped(file: &mut std::fs::File, path: &Path) -> Result<String> {
     let mut bytes = Vec::new();
-    file.take(MAX_MANIFEST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
-    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    // Its length first, so that a long one is refused unread; then at most
+    // one byte more is read, should it grow meanwhile.
+    if len <= MAX_MANIFEST_BYTES {
+        file.take(MAX_MANIFEST_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(path, e))?;
+    }
+    if len > MAX_MANIFEST_BYTES || bytes.len() as u64 > MAX_MANIFEST_BYTES {
         return Err(Error::Manifest {
             path: path.to_path_buf(),
             reason: format!(

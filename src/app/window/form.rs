@@ -352,7 +352,8 @@ mod tests {
         for scene in presets {
             let mut shown = scene.clone();
             for _ in 0..2 {
-                let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+                // No painter here: the font atlas's upload is dropped.
+                ctx.run_ui(egui::RawInput::default(), |ui| {
                     form(ui, "scene", |ui| {
                         for s in crate::Scene::SETTINGS {
                             setting_row(ui, s, &mut shown);
@@ -361,7 +362,9 @@ mod tests {
                             layer_rows(ui, layer);
                         }
                     });
-                });
+                })
+                .textures_delta
+                .clear();
             }
             for (a, b) in shown.layers.iter().zip(&scene.layers) {
                 assert_eq!(a, b);

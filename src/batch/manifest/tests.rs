@@ -229,3 +229,16 @@ fn hashes_files() {
         )
     );
 }
+
+#[test]
+fn a_manifest_too_long_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("playa-manifest.jsonl");
+    // Sparse: no disk taken, and no byte of it is read.
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(MAX_MANIFEST_BYTES + 1).unwrap();
+    let e = Manifest::read(&path).unwrap_err().to_string();
+    assert!(e.contains("longer than a manifest grows (256 MiB)"), "{e}");
+    let e = check(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("longer than a manifest grows"), "{e}");
+}
