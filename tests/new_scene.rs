@@ -123,6 +123,66 @@ fn new_scenes_stay_inside_the_presets_envelope() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// Whether the tent (where there is one) stands whole inside the frame and
+/// the sun inside the sky: the parts of the envelope that are not stones.
+fn framed(scene: &Scene) -> bool {
+    let sun = (0.0..=1.0).contains(&scene.sun_x);
+    sun && scene.layers.iter().all(|l| match l {
+        Layer::Tent(t) if t.visible => {
+            let (cx, half) = (t.x * scene.aspect, t.size / 2.0);
+            cx - half >= 0.0 && cx + half <= scene.aspect && t.y <= 1.0 && t.y > scene.horizon
+        }
+        _ => true,
+    })
+}
+
+#[test]
+fn varied_scenes_stay_inside_the_presets_envelope() {
+    use rayon::prelude::*;
+    let rolls = 30;
+    let locks = Locks::default();
+    let mut failures = Vec::new();
+    for strength in [0.25, 0.5, 1.0] {
+        for p in playa::scene::presets::PRESETS {
+            let preset = p.scene().unwrap();
+            let outside: Vec<_> = (0..rolls)
+                .into_par_iter()
+                .filter_map(|roll| {
+                    let scene = randomize::vary(&preset, &locks, roll, strength);
+                    let cover = rock_cover(&scene);
+                    (!inside(cover) || !framed(&scene)).then_some((roll, cover))
+                })
+                .collect();
+            let share = 1.0 - outside.len() as f64 / rolls as f64;
+            println!(
+                "vary {strength} from {}: {:.1}% of {rolls} rolls inside",
+                p.name,
+                share * 100.0
+            );
+            if share < 0.95 {
+                failures.push(format!(
+                    "vary {strength} from {}: only {:.1}% inside; outside: {outside:?}",
+                    p.name,
+                    share * 100.0
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn new_scenes_are_framed() {
+    let locks = Locks::default();
+    for p in playa::scene::presets::PRESETS {
+        let preset = p.scene().unwrap();
+        for roll in 0..100 {
+            let scene = randomize::new_scene(&preset, &locks, roll);
+            assert!(framed(&scene), "{} roll {roll}: {scene:?}", p.name);
+        }
+    }
+}
+
 /// Mean absolute difference of two pictures' channels, of 255.
 fn distance(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
     let sum: u64 = a

@@ -450,27 +450,23 @@ fn clear_the_horizon(field: &Field, scene: &Scene, rocks: &mut Rocks) {
 /// envelope: clumps, a share of the floor in [`KEPT_COVER`], and below the
 /// horizon with a gap of at most [`MAX_TOP`].
 fn fits(scene: &Scene, field: &Field) -> bool {
-    field.is_clumpy()
-        && scene.layers.iter().all(|layer| match layer {
-            Layer::Rocks(r) if r.visible => {
-                let (cover, reach) = field.estimate(scene, r);
-                (KEPT_COVER.0..=KEPT_COVER.1).contains(&cover) && reach <= 0.0 && r.top <= MAX_TOP
-            }
-            _ => true,
-        })
+    misfit(scene, field) == 0.0
 }
 
-/// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away. The
-/// seed moves to a nearby one (unless locked); each unlocked setting that
-/// New scene rolls is nudged by up to `strength` of its rolling range, and
-/// a discrete one (a pick from a list, the time of day, the rule) changes
-/// with a chance that grows with the strength, rarely at low strengths.
+/// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away,
+/// drawn inside the ranges New scene rolls (never out to a setting's outer
+/// limits). The seed moves to a nearby one (unless locked). Each unlocked
+/// number that New scene rolls moves `strength` of the way toward a value
+/// New scene could roll; a discrete one (a pick from a list, the time of
+/// day, the rule's growth) is picked again, as New scene picks it, with
+/// chance `strength`. At strength 1 Vary goes as far as New scene.
+///
 /// What New scene keeps in agreement stays so: a changed time of day
-/// lights or puts out the lantern, a nudged automaton must still leave
-/// clumps (else it stays as it was), and the stones keep about the share
-/// of the floor they covered (resized if the field under them thinned or
-/// filled) and stay below the horizon. At strength 0 only the seed
-/// changes.
+/// lights or puts out the lantern; the automaton must leave clumps (a
+/// nudge that does not is tried again, each try a little bolder); the
+/// stones cover a share of the floor between what they covered and a
+/// share New scene would roll, and stay below the horizon. At strength 0
+/// only the seed changes.
 ///
 /// Pure: the same scene, locks, roll and strength give the same scene.
 pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Scene {
@@ -492,12 +488,12 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
         let mut d = dice(2);
         for setting in Scene::SETTINGS
             .iter()
-            .filter(|x| scene_group(x.name) == LIGHT)
+            .filter(|x| scene_group(x.name) == LIGHT && x.name != "time")
         {
-            nudge(std::slice::from_ref(setting), &mut s, &mut d, strength);
+            toward(std::slice::from_ref(setting), &mut s, &mut d, strength);
         }
-        if !times_for(scene, locks).contains(&s.time) {
-            s.time = scene.time;
+        if d.unit() < strength {
+            s.time = *d.pick(times_for(&s, locks));
         }
     }
     for (i, layer) in s.layers.iter_mut().enumerate() {
@@ -505,118 +501,165 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
             continue;
         }
         let mut d = dice(16 + i as u64);
-        fn nudge_layer<K: Kind>(l: &mut K, d: &mut Dice, strength: f32) {
-            nudge(K::SETTINGS, l, d, strength);
+        fn toward_layer<K: Kind>(l: &mut K, d: &mut Dice, strength: f32) {
+            toward(K::SETTINGS, l, d, strength);
         }
-        match_kind!(layer, l => nudge_layer(l, &mut d, strength));
+        match_kind!(layer, l => toward_layer(l, &mut d, strength));
     }
     if s.time != scene.time {
         dress_for_the_time(&mut s, locks, &mut dice(4));
     }
     s.quantize();
-    // The field of the scene as it will be, once worked out.
-    let mut field = None;
-    if !locks.is_locked(AUTOMATON) {
-        let automaton = Scene::SETTINGS
+    // The automaton and the stones, tried until they make a field of
+    // clumps that covers the floor as New scene's do; else the try that
+    // came nearest.
+    let free_automaton = !locks.is_locked(AUTOMATON);
+    let free_rocks = !locks.is_locked(Rocks::NAME);
+    // The share of the floor each rocks layer covered, where the scene's
+    // field was one of clumps (else the estimate means nothing).
+    let had: Vec<Option<f32>> = match Field::of(scene) {
+        Some(before) if before.is_clumpy() => scene
+            .layers
             .iter()
-            .filter(|x| scene_group(x.name) == AUTOMATON);
-        let nudged = (0..ATTEMPTS).find_map(|attempt| {
-            let mut candidate = s.clone();
-            let mut d = dice(3 + 16 * attempt);
-            for setting in automaton.clone() {
-                nudge(
-                    std::slice::from_ref(setting),
-                    &mut candidate,
-                    &mut d,
-                    strength,
-                );
-            }
+            .map(|l| match l {
+                Layer::Rocks(r) => Some(before.estimate(scene, r).0),
+                _ => None,
+            })
+            .collect(),
+        _ => vec![None; scene.layers.len()],
+    };
+    let mut nearest: Option<(f32, Scene)> = None;
+    for attempt in 0..ATTEMPTS {
+        let mut candidate = s.clone();
+        if free_automaton {
+            // Each try after the first a little bolder, the last as bold
+            // as New scene: a dense field a gentle nudge cannot thin still
+            // finds clumps.
+            let bolder = attempt as f32 / (ATTEMPTS - 1) as f32;
+            let strength = strength + (1.0 - strength) * bolder;
+            vary_growth(&mut candidate, &mut dice(3 + 16 * attempt), strength);
             candidate.quantize();
-            Field::of(&candidate)
-                .filter(Field::is_clumpy)
-                .map(|f| (candidate, f))
-        });
-        if let Some((nudged, its_field)) = nudged {
-            s = nudged;
-            field = Some(its_field);
         }
-    }
-    // The stones keep about the cover they had (the field under them may
-    // have thinned or filled), nudged as far as the strength goes, and stay
-    // below the horizon.
-    if !locks.is_locked(Rocks::NAME)
-        && let Some(before) = Field::of(scene)
-        && let Some(field) = field.or_else(|| Field::of(&s))
-    {
-        let view = s.clone();
-        let mut d = dice(5);
-        for (layer, old) in s.layers.iter_mut().zip(&scene.layers) {
-            if let (Layer::Rocks(rocks), Layer::Rocks(old)) = (layer, old) {
-                let had = before.estimate(scene, old).0;
-                let nudged = had * (1.0 + strength * (d.unit() - 0.5));
-                let target = nudged.clamp(had.min(KEPT_COVER.0), had.max(KEPT_COVER.1));
+        let Some(field) = Field::of(&candidate) else {
+            break;
+        };
+        if free_rocks && field.is_clumpy() {
+            let mut d = dice(5 + 16 * attempt);
+            let view = candidate.clone();
+            for (layer, had) in candidate.layers.iter_mut().zip(&had) {
+                let Layer::Rocks(rocks) = layer else { continue };
+                let rolled = d.float(TARGET_COVER.0, TARGET_COVER.1);
+                let target = match *had {
+                    Some(had) if (KEPT_COVER.0..=KEPT_COVER.1).contains(&had) => {
+                        had + strength * (rolled - had)
+                    }
+                    _ => rolled,
+                };
                 size_stones(&field, &view, rocks, target);
                 clear_the_horizon(&field, &view, rocks);
+                layer.quantize();
             }
         }
-        s.quantize();
+        let misfit = misfit(&candidate, &field);
+        if misfit == 0.0 || !(free_automaton || free_rocks) {
+            return candidate;
+        }
+        if nearest.as_ref().is_none_or(|(m, _)| misfit < *m) {
+            nearest = Some((misfit, candidate));
+        }
     }
-    s
+    nearest.map_or(s, |(_, scene)| scene)
 }
 
-/// Nudges every setting of `settings` (in `t`) that has a [`Roll`]:
-/// numbers by up to `strength` of their rolling range (kept within the
-/// setting's limits), discrete values re-picked with chance
-/// `strength² / 2`.
-fn nudge<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
-    let chance = strength * strength / 2.0;
-    // A step of up to `strength` of a range `span` wide, either way.
-    let step = |d: &mut Dice, span: f32| (d.unit() * 2.0 - 1.0) * strength * span;
+/// Varies `scene`'s automaton `strength` of the way: with chance
+/// `strength` a growth New scene would roll; else the soup's density moves
+/// toward one its rule's growth rolls (where the rule is one of
+/// [`GROWTHS`]), the generations are picked again from that growth's with
+/// chance `strength`, and so are the columns from their table.
+fn vary_growth(scene: &mut Scene, d: &mut Dice, strength: f32) {
+    if d.unit() < strength {
+        roll_growth(scene, d);
+        return;
+    }
+    let a = &mut scene.automaton;
+    if let Some(growth) = GROWTHS
+        .iter()
+        .find(|g| g.rule.parse::<crate::Rule>().is_ok_and(|r| r == a.rule))
+    {
+        let rolled = d.float(growth.density.0, growth.density.1);
+        a.density += strength * (rolled - a.density);
+        if d.unit() < strength {
+            a.generations = *d.pick(growth.generations);
+        }
+    } else if let Some(density) = crate::setting::find(Scene::SETTINGS, "automaton.density") {
+        toward(std::slice::from_ref(density), scene, d, strength);
+    }
+    if let Some(columns) = crate::setting::find(Scene::SETTINGS, "automaton.columns") {
+        toward(std::slice::from_ref(columns), scene, d, strength);
+    }
+}
+
+/// How far `scene`'s stones, on `field`, are outside the envelope that
+/// [`fits`] checks: 0 inside, more the farther out.
+fn misfit(scene: &Scene, field: &Field) -> f32 {
+    if !field.is_clumpy() {
+        return 10.0;
+    }
+    scene
+        .layers
+        .iter()
+        .map(|layer| match layer {
+            Layer::Rocks(r) if r.visible => {
+                let (cover, reach) = field.estimate(scene, r);
+                (KEPT_COVER.0 - cover).max(0.0)
+                    + (cover - KEPT_COVER.1).max(0.0)
+                    + reach.max(0.0)
+                    + (r.top - MAX_TOP).max(0.0)
+            }
+            _ => 0.0,
+        })
+        .sum()
+}
+
+/// Moves every setting of `settings` (in `t`) that has a [`Roll`]
+/// `strength` of the way toward a value New scene could roll: a number
+/// toward one drawn from its rolling range (so it stays between where it
+/// was and that range), a discrete value picked again with chance
+/// `strength`.
+fn toward<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
     for s in settings {
         match &s.value {
-            Value::Float {
-                get,
-                put,
-                roll,
-                min,
-                max,
-                ..
-            } => {
+            Value::Float { get, put, roll, .. } => {
                 let range = |d: &mut Dice, lo: f32, hi: f32| {
-                    Some((get(t) + step(d, hi - lo)).clamp(*min, *max))
+                    let v = get(t);
+                    Some(v + strength * (d.float(lo, hi) - v))
                 };
-                if let Some(v) = dice.nudge(roll, chance, range) {
+                if let Some(v) = dice.nudge(roll, strength, range) {
                     put(t, v);
                 }
             }
-            Value::Uint {
-                get,
-                put,
-                roll,
-                min,
-                max,
-                ..
-            } => {
+            Value::Uint { get, put, roll, .. } => {
                 let range = |d: &mut Dice, lo: u32, hi: u32| {
-                    let v = (get(t) as f32 + step(d, (hi - lo) as f32)).round();
-                    Some((v.max(0.0) as u32).clamp(*min, *max))
+                    let v = get(t) as f32;
+                    let v = v + strength * (d.int(lo, hi) as f32 - v);
+                    Some(v.round().max(0.0) as u32)
                 };
-                if let Some(v) = dice.nudge(roll, chance, range) {
+                if let Some(v) = dice.nudge(roll, strength, range) {
                     put(t, v);
                 }
             }
             Value::Rgb { put, roll, .. } => {
-                if let Some(v) = dice.nudge(roll, chance, |_, _, _| None) {
+                if let Some(v) = dice.nudge(roll, strength, |_, _, _| None) {
                     put(t, v);
                 }
             }
             Value::Time { put, roll, .. } => {
-                if let Some(v) = dice.nudge(roll, chance, |_, _, _| None) {
+                if let Some(v) = dice.nudge(roll, strength, |_, _, _| None) {
                     put(t, v);
                 }
             }
             Value::Rule { put, roll, .. } => {
-                if let Some(text) = dice.nudge(roll, chance, |_, _, _| None) {
+                if let Some(text) = dice.nudge(roll, strength, |_, _, _| None) {
                     put(t, text.parse().expect("the rules to roll parse (tested)"));
                 }
             }

@@ -167,3 +167,68 @@ fn seeds_are_small_and_vary() {
     assert!(seeds.len() > 990);
     assert!(seeds.iter().all(|&s| (1..=999_999).contains(&s)));
 }
+
+#[test]
+fn vary_at_full_strength_picks_the_time_as_new_scene_does() {
+    let scene = crate::scene::presets::load("death-valley").unwrap();
+    let locks = Locks::default();
+    let rolls = 400;
+    let noon = |f: &dyn Fn(u64) -> Scene| {
+        (0..rolls).filter(|&r| f(r).time == TimeOfDay::Noon).count() as f64 / rolls as f64
+    };
+    let varied = noon(&|r| vary(&scene, &locks, r, 1.0));
+    let rolled = noon(&|r| new_scene(&scene, &locks, r));
+    // Both pick noon 3 times in 10: within sampling error of that.
+    for share in [varied, rolled] {
+        assert!(
+            (share - 0.3).abs() < 0.07,
+            "noon {varied} (Vary), {rolled} (New scene)"
+        );
+    }
+}
+
+#[test]
+fn vary_draws_inside_new_scenes_ranges() {
+    // Each rolled number ends between where it was and its rolling range:
+    // never out to the setting's outer limits.
+    let locks = Locks::default();
+    for p in crate::scene::presets::PRESETS {
+        let scene = p.scene().unwrap();
+        for strength in [0.25, 0.5, 1.0] {
+            for roll in 0..40 {
+                let v = vary(&scene, &locks, roll, strength);
+                for (old, new) in scene.layers.iter().zip(&v.layers) {
+                    fn check<K: Kind>(old: &K, new: &K, what: &str) {
+                        for s in K::SETTINGS {
+                            if let Value::Float {
+                                get,
+                                roll: Roll::Range(lo, hi),
+                                ..
+                            } = &s.value
+                            {
+                                let (a, b) = (get(old), get(new));
+                                let (lo, hi) = (lo.min(a) - 1e-3, hi.max(a) + 1e-3);
+                                assert!((lo..=hi).contains(&b), "{what} {}: {a} → {b}", s.name);
+                            }
+                        }
+                    }
+                    let what = format!("{} {strength} roll {roll}", p.name);
+                    match (old, new) {
+                        (Layer::Tent(a), Layer::Tent(b)) => check(a, b, &what),
+                        (Layer::Ranges(a), Layer::Ranges(b)) => check(a, b, &what),
+                        (Layer::Sky(a), Layer::Sky(b)) => check(a, b, &what),
+                        (Layer::Floor(a), Layer::Floor(b)) => check(a, b, &what),
+                        _ => {}
+                    }
+                }
+                let (lo, hi) = (0.12f32.min(scene.sun_x), 0.88f32.max(scene.sun_x));
+                assert!(
+                    (lo - 1e-3..=hi + 1e-3).contains(&v.sun_x),
+                    "{} sun {}",
+                    p.name,
+                    v.sun_x
+                );
+            }
+        }
+    }
+}
