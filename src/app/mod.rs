@@ -356,8 +356,19 @@ impl PlayaApp {
                     );
                 });
             egui::CentralPanel::no_frame().show(ui, |ui| {
-                let picture = self.state.export.pixels(&self.state.scene);
-                self.preview.ui(ui, &mut self.state.scene, picture);
+                // The frame of the export dialog that is open.
+                let framed = if self.animation_export.is_open() {
+                    (
+                        self.state.animation_export.pixels(&self.state.scene),
+                        preview::Framed::Animation,
+                    )
+                } else {
+                    (
+                        self.state.export.pixels(&self.state.scene),
+                        preview::Framed::Png,
+                    )
+                };
+                self.preview.ui(ui, &mut self.state.scene, framed);
                 grid_area = ui.max_rect();
             });
         });

@@ -22,8 +22,9 @@ use crate::scene::Scene;
 /// What an export dialog exports: the parts of [`Dialog`] that differ
 /// from one kind of file to another.
 pub trait Exporter: Default {
-    /// The settings remembered between runs.
-    type Settings;
+    /// The settings remembered between runs (compared, so that a message
+    /// about other settings is cleared once they change).
+    type Settings: Clone + PartialEq;
     /// What [`Exporter::prepare`] checked and made, for
     /// [`Exporter::launch`] to run.
     type Request;
@@ -122,6 +123,10 @@ pub struct Dialog<E: Exporter> {
     /// A file that exists, which Export would replace: the dialog asks
     /// before it does.
     replacing: Option<PathBuf>,
+    /// The tallest the form above the buttons has been since the dialog
+    /// opened: the buttons stay below it, so they never move up under the
+    /// cursor as the form's lines come and go.
+    form_height: f32,
 }
 
 /// The file to write for `typed`, a path typed or chosen: with
@@ -223,6 +228,7 @@ impl<E: Exporter> Default for Dialog<E> {
             hint: None,
             outcome: None,
             replacing: None,
+            form_height: 0.0,
         }
     }
 }
@@ -236,6 +242,7 @@ impl<E: Exporter> Dialog<E> {
         self.outcome = None;
         self.hint = None;
         self.replacing = None;
+        self.form_height = 0.0;
         if self.task.is_none() {
             let name = fresh(&mut self.exporter);
             let path = match folder {
@@ -371,6 +378,13 @@ impl<E: Exporter> Dialog<E> {
     }
 
     /// Draws the dialog when open; returns a message to show, if any.
+    ///
+    /// A window of its own, not a modal: it starts at the left, over the
+    /// controls, so that the frame on the preview stays in sight (and the
+    /// preview can still be zoomed and panned to judge it), and it can be
+    /// moved by its title. Its buttons keep their places while its lines
+    /// change: the line that reports (a question, the progress, the
+    /// result) has a place kept for it.
     pub fn show(
         &mut self,
         ctx: &egui::Context,
@@ -381,22 +395,57 @@ impl<E: Exporter> Dialog<E> {
             return None;
         }
         let mut message = None;
-        let modal = egui::Modal::new(egui::Id::unique(E::ID)).show(ctx, |ui| {
-            ui.set_width(Self::width(ui.ctx()));
-            ui.heading(E::TITLE);
-            ui.add_space(6.0);
-            let running = self.task.is_some();
-            ui.add_enabled_ui(!running, |ui| {
-                E::settings_ui(self, ui, settings, scene);
-                ui.add_space(4.0);
-                self.file_ui(ui, settings);
+        let mut open = true;
+        let width = Self::width(ctx);
+        let screen = ctx.content_rect();
+        let start = egui::pos2(
+            screen.left() + 12.0_f32.min((screen.width() - width) / 2.0).max(0.0),
+            screen.top() + 36.0,
+        );
+        egui::Window::new(E::TITLE)
+            .id(egui::Id::unique(E::ID))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .default_pos(start)
+            .constrain(true)
+            .show(ctx, |ui| {
+                ui.set_width(width);
+                let running = self.task.is_some();
+                let before = (settings.clone(), self.path.clone());
+                let form = ui.scope(|ui| {
+                    let mut enter = false;
+                    ui.add_enabled_ui(!running, |ui| {
+                        E::settings_ui(self, ui, settings, scene);
+                        ui.add_space(4.0);
+                        enter = self.file_ui(ui, settings);
+                    });
+                    enter
+                });
+                let enter = form.inner;
+                if (settings.clone(), self.path.clone()) != before {
+                    // A result or a question about other settings no longer
+                    // says anything about these.
+                    self.outcome = None;
+                    self.hint = None;
+                }
+                // The buttons stay below the tallest the form has been.
+                let height = form.response.rect.height();
+                self.form_height = self.form_height.max(height);
+                ui.add_space(self.form_height - height);
+                ui.add_space(6.0);
+                let asking = self.report_ui(ui, E::extension(settings));
+                ui.add_space(6.0);
+                message = self.buttons_ui(ui, settings, scene, asking.is_some());
+                if enter && !running && asking.is_none() && self.exporter.ready(settings, scene) {
+                    message = self.start_or_report(settings, scene, false);
+                }
             });
-            ui.add_space(6.0);
-            self.progress_ui(ui);
-            ui.add_space(6.0);
-            message = self.buttons_ui(ui, settings, scene);
-        });
-        if modal.should_close() && self.task.is_none() {
+        let escape = ctx.input(|i| i.key_pressed(egui::Key::Escape));
+        if (!open || escape) && self.task.is_none() {
+            self.open = false;
+        } else if !open {
+            // Closed while it runs: the export goes on, as with Hide.
             self.open = false;
         }
         message
@@ -408,15 +457,17 @@ impl<E: Exporter> Dialog<E> {
         E::WIDTH.min(ctx.content_rect().width() - 40.0)
     }
 
-    /// The file field, Browse… (natively) and the hint under them.
-    fn file_ui(&mut self, ui: &mut egui::Ui, settings: &E::Settings) {
+    /// The file field and Browse… (natively). Returns whether Enter was
+    /// pressed in the field: that exports, as in any save dialog.
+    fn file_ui(&mut self, ui: &mut egui::Ui, settings: &E::Settings) -> bool {
         ui.horizontal(|ui| {
             let label = ui.label("File");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.path)
-                    .desired_width(Self::width(ui.ctx()) - 160.0),
-            )
-            .labelled_by(label.id);
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.path)
+                        .desired_width(Self::width(ui.ctx()) - 160.0),
+                )
+                .labelled_by(label.id);
             // In the browser the file is a download: no folders.
             #[cfg(not(target_arch = "wasm32"))]
             {
@@ -431,15 +482,35 @@ impl<E: Exporter> Dialog<E> {
             }
             #[cfg(target_arch = "wasm32")]
             let _ = settings;
-        });
-        if let Some(hint) = &self.hint {
-            ui.colored_label(ui.visuals().warn_fg_color, hint);
-        }
+            field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
+        })
+        .inner
     }
 
-    /// The running export's progress bar, or the last one's result.
-    fn progress_ui(&self, ui: &mut egui::Ui) {
-        if let Some(task) = &self.task {
+    /// The line that reports, in the place kept for it (two lines high):
+    /// the question before replacing a file, the running export's progress
+    /// bar, the last one's result, or a hint about the file field. Returns
+    /// the file the dialog asks about, if it asks.
+    fn report_ui(&self, ui: &mut egui::Ui, extension: &str) -> Option<PathBuf> {
+        let asking = self
+            .replacing
+            .as_ref()
+            .filter(|p| **p == file_path(&self.path, extension))
+            .cloned();
+        let line = ui.text_style_height(&egui::TextStyle::Body);
+        let (rect, _) = ui.allocate_exact_size(
+            egui::vec2(ui.available_width(), 2.0 * line + 4.0),
+            egui::Sense::hover(),
+        );
+        let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        let visuals = ui.visuals().clone();
+        let (text, color) = if let Some(path) = &asking {
+            let name = crate::app::files::display_name(path);
+            (
+                format!("⚠ {name} already exists. Replace it?"),
+                visuals.warn_fg_color,
+            )
+        } else if let Some(task) = &self.task {
             let (fraction, text) = task.run.progress(task.started.elapsed());
             let text = if task.run.cancelling() {
                 "Cancelling…".to_string()
@@ -448,44 +519,65 @@ impl<E: Exporter> Dialog<E> {
             };
             ui.add(egui::ProgressBar::new(fraction).text(text).animate(true));
             ui.ctx().request_repaint_after(Duration::from_millis(50));
+            return None;
         } else if let Some(outcome) = &self.outcome {
             let color = if outcome.error {
-                ui.visuals().error_fg_color
+                visuals.error_fg_color
             } else {
-                ui.visuals().text_color()
+                visuals.text_color()
             };
-            ui.colored_label(color, &outcome.text);
-        }
+            (outcome.text.clone(), color)
+        } else if let Some(hint) = &self.hint {
+            (hint.clone(), visuals.warn_fg_color)
+        } else {
+            return None;
+        };
+        // At most two lines: a long path is cut short (the status bar
+        // has the whole message).
+        let mut job = egui::text::LayoutJob::single_section(
+            text,
+            egui::TextFormat::simple(egui::TextStyle::Body.resolve(ui.style()), color),
+        );
+        job.wrap = egui::text::TextWrapping {
+            max_width: rect.width(),
+            max_rows: 2,
+            break_anywhere: true,
+            overflow_character: Some('…'),
+        };
+        ui.label(job);
+        asking
     }
 
-    /// The question before replacing a file and the buttons: Replace and
-    /// Cancel while it asks, Cancel and Hide while an export runs, else
-    /// Export and Close. Returns a message to show, if any.
+    /// The buttons, each in the same place whatever the dialog's state:
+    /// Replace and Cancel while it asks (`asking`), Cancel and Hide while
+    /// an export runs, else Export and Close. Returns a message to show,
+    /// if any.
     fn buttons_ui(
         &mut self,
         ui: &mut egui::Ui,
         settings: &mut E::Settings,
         scene: &Scene,
+        asking: bool,
     ) -> Option<Message> {
         let mut message = None;
-        let asking = self.replace_question_ui(ui, E::extension(settings));
+        let button = |text: &str| egui::Button::new(text).min_size(egui::vec2(80.0, 0.0));
         ui.horizontal(|ui| {
-            if asking.is_some() {
+            if asking {
                 let replace = ui
-                    .add(egui::Button::new("Replace").min_size(egui::vec2(80.0, 0.0)))
+                    .add(button("Replace"))
                     .on_hover_text("Overwrite the file");
                 if replace.clicked() {
                     message = self.start_or_report(settings, scene, true);
                 }
-                if ui.button("Cancel").clicked() {
+                if ui.add(button("Cancel")).clicked() {
                     self.replacing = None;
                 }
             } else if let Some(task) = &mut self.task {
-                if ui.button("Cancel").clicked() {
+                if ui.add(button("Cancel")).clicked() {
                     task.run.cancel();
                 }
                 if ui
-                    .button("Hide")
+                    .add(button("Hide"))
                     .on_hover_text("Keep exporting in the background")
                     .clicked()
                 {
@@ -493,41 +585,14 @@ impl<E: Exporter> Dialog<E> {
                 }
             } else {
                 let ready = self.exporter.ready(settings, scene);
-                if ui
-                    .add_enabled(
-                        ready,
-                        egui::Button::new(E::ACTION).min_size(egui::vec2(80.0, 0.0)),
-                    )
-                    .clicked()
-                {
+                if ui.add_enabled(ready, button(E::ACTION)).clicked() {
                     message = self.start_or_report(settings, scene, false);
                 }
-                if ui.button("Close").clicked() {
+                if ui.add(button("Close")).clicked() {
                     self.open = false;
                 }
             }
         });
         message
-    }
-
-    /// The existing file the dialog asks about, while the path field
-    /// still names it (a file ending in `.{extension}`), its question
-    /// shown.
-    fn replace_question_ui(&self, ui: &mut egui::Ui, extension: &str) -> Option<PathBuf> {
-        let asking = self
-            .replacing
-            .as_ref()
-            .filter(|p| **p == file_path(&self.path, extension))
-            .cloned();
-        if let Some(path) = &asking {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
-                format!(
-                    "⚠ {} already exists. Replace it?",
-                    crate::app::files::display_name(path)
-                ),
-            );
-        }
-        asking
     }
 }

@@ -411,8 +411,10 @@ impl Run for PngRun {
         // The encoder gives no progress of its own: the bar follows the
         // estimate and slows down near the end rather than stop.
         let fraction = 0.98 * (1.0 - (-1.4 * t).exp());
-        let mib = self.written.load(Ordering::Relaxed) as f64 / f64::from(1 << 20);
-        (fraction, format!("Rendering and writing… {mib:.1} MiB"))
+        (
+            fraction,
+            progress_text(self.written.load(Ordering::Relaxed), elapsed),
+        )
     }
 
     fn status_line(&self) -> String {
@@ -421,6 +423,19 @@ impl Run for PngRun {
 
     fn summary(&self) -> String {
         format!("{}×{}", self.size.0, self.size.1)
+    }
+}
+
+/// The progress bar's words, `written` bytes of the file out after
+/// `elapsed`: the time so far while the encoder holds everything back
+/// (an 8K picture's first bytes come late), then how much is written.
+fn progress_text(written: u64, elapsed: Duration) -> String {
+    let took = format!("{} s", elapsed.as_secs());
+    if written == 0 {
+        format!("Rendering… {took}")
+    } else {
+        let mib = written as f64 / f64::from(1 << 20);
+        format!("Rendering and writing… {mib:.1} MiB, {took}")
     }
 }
 
@@ -563,6 +578,15 @@ pub(crate) fn custom_size_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_says_a_real_figure_before_the_first_bytes() {
+        let early = progress_text(0, Duration::from_millis(7300));
+        assert_eq!(early, "Rendering… 7 s");
+        assert!(!early.contains("MiB"));
+        let later = progress_text(5 << 20, Duration::from_secs(12));
+        assert_eq!(later, "Rendering and writing… 5.0 MiB, 12 s");
+    }
 
     #[test]
     fn preset_sizes_follow_the_aspect() {

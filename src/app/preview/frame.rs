@@ -3,15 +3,27 @@
 
 use egui::{Color32, Rect, pos2, vec2};
 
+/// Which export's frame the preview shows: the open dialog's (Export
+/// PNG…'s when none is open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framed {
+    /// Export PNG…'s picture.
+    Png,
+    /// Export animation…'s frames.
+    Animation,
+}
+
 /// The export's frame over the preview's `image_rect`: with a `crop`, the
 /// part outside it dimmed and its edge drawn; and a tag in its lower left
-/// corner, "Export frame: W × H", saying what Export PNG… writes.
+/// corner, "Export frame: W × H" (or "Animation frame: W × H"), saying
+/// what the export `framed` writes.
 pub(super) fn frame_ui(
     ui: &mut egui::Ui,
     panel: Rect,
     image_rect: Rect,
     crop: Option<crate::compose::window::Window>,
     (w, h): (u32, u32),
+    framed: Framed,
 ) {
     let painter = ui.painter_at(panel);
     let frame = match crop {
@@ -55,15 +67,22 @@ pub(super) fn frame_ui(
                 // Not selectable: a drag that starts on it pans the view.
                 ui.add(
                     egui::Label::new(
-                        egui::RichText::new(format!("Export frame: {w} × {h}"))
-                            .color(Color32::from_gray(220))
-                            .small(),
+                        egui::RichText::new(match framed {
+                            Framed::Png => format!("Export frame: {w} × {h}"),
+                            Framed::Animation => format!("Animation frame: {w} × {h}"),
+                        })
+                        .color(Color32::from_gray(220))
+                        .small(),
                     )
                     .selectable(false),
                 )
-                .on_hover_text(match crop {
-                    Some(_) => "Export PNG… writes the part inside the frame",
-                    None => "Export PNG… writes the whole picture at this size",
+                .on_hover_text(match (framed, crop) {
+                    (Framed::Png, Some(_)) => "Export PNG… writes the part inside the frame",
+                    (Framed::Png, None) => "Export PNG… writes the whole picture at this size",
+                    (Framed::Animation, Some(_)) => {
+                        "Export animation… needs the scene's aspect: match it in the dialog"
+                    }
+                    (Framed::Animation, None) => "Export animation… writes frames of this size",
                 });
             });
     });

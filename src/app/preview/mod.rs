@@ -18,6 +18,7 @@ use web_time::Instant;
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2, pos2, vec2};
 
+pub use self::frame::Framed;
 use crate::app::preview::job::{Pass, PreviewFrame, PreviewJob, WHOLE, render_job};
 use crate::app::preview::worker::{Outbox, Worker};
 use crate::compose::canvas::Canvas;
@@ -421,11 +422,17 @@ impl Preview {
     }
 
     /// Draws the preview into the rest of `ui` and handles zoom, pan and
-    /// tent dragging (which edits `scene`). `picture` is the size Export
-    /// PNG… writes: its frame is drawn over the preview, and "1:1" shows
-    /// one of its pixels per pixel of the screen. The read-out's 100% is
-    /// the picture fitted to the panel, whatever the export's size.
-    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &mut Scene, picture: (u32, u32)) {
+    /// tent dragging (which edits `scene`). `picture` is the size the
+    /// export `framed` writes: its frame is drawn over the preview, and
+    /// "1:1" shows one of its pixels per pixel of the screen. The
+    /// read-out's 100% is the picture fitted to the panel, whatever the
+    /// export's size.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        scene: &mut Scene,
+        (picture, framed): ((u32, u32), Framed),
+    ) {
         let panel = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(panel, Sense::click_and_drag());
         let fit = fit_rect(panel.shrink(self.margin), scene.aspect);
@@ -498,7 +505,7 @@ impl Preview {
         }
         // A size the export refuses has no frame to show.
         if allowed {
-            frame::frame_ui(ui, panel, image_rect, crop, picture);
+            frame::frame_ui(ui, panel, image_rect, crop, picture, framed);
         }
         if let Some(new) = self.overlay_ui(ui, panel, fit_zoom) {
             self.set_zoom(new, fit.center(), fit);

@@ -1,0 +1,203 @@
+//! The export dialogs as a user meets them: beside the frame they ask
+//! about, movable, their buttons still under the cursor whatever line
+//! comes and goes, Enter in the File field exports, a result about other
+//! settings is cleared, and the preview shows the open dialog's frame.
+
+#![cfg(feature = "app")]
+
+mod common;
+
+use common::app::{harness_with, labels, pictures, settle, type_path, wait_idle};
+use egui::accesskit::Role;
+use egui::{Pos2, Rect};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use playa::app::export::png::SizePreset;
+use playa::app::{AppState, PlayaApp};
+
+/// The app, its Export PNG… set to a small custom size (quick exports).
+fn small() -> Harness<'static, PlayaApp> {
+    let mut state = AppState::default();
+    state.export.size = SizePreset::Custom;
+    state.export.custom = [64, 36];
+    harness_with(state)
+}
+
+/// Where the node labelled `label` (a button's role when `button`) is.
+fn rect_of(h: &Harness<'_, PlayaApp>, label: &str, button: bool) -> Rect {
+    let node = if button {
+        h.get_by_role_and_label(Role::Button, label)
+    } else {
+        h.get_by_label(label)
+    };
+    node.rect()
+}
+
+/// The preview's picture on screen: the largest picture painted.
+fn preview(h: &Harness<'_, PlayaApp>) -> Rect {
+    pictures(h)
+        .into_iter()
+        .map(|p| p.rect.intersect(p.clip))
+        .max_by(|a, b| a.area().total_cmp(&b.area()))
+        .expect("the preview on screen")
+}
+
+/// Whether the open dialog (not the status bar at the window's foot)
+/// says `text`.
+fn dialog_says(h: &Harness<'_, PlayaApp>, text: &str) -> bool {
+    h.query_all_by_label_contains(text)
+        .any(|n| n.rect().max.y < 700.0)
+}
+
+/// Drags with the primary button from `from` to `to`.
+fn drag(h: &mut Harness<'_, PlayaApp>, from: Pos2, to: Pos2) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(from));
+    h.step();
+    h.event(button(from, true));
+    h.step();
+    for i in 1..=5 {
+        h.event(egui::Event::PointerMoved(
+            from + (to - from) * (i as f32 / 5.0),
+        ));
+        h.step();
+    }
+    h.event(button(to, false));
+    h.step();
+    h.run();
+}
+
+#[test]
+fn the_export_dialog_leaves_the_frame_in_sight_and_moves_by_its_title() {
+    let mut h = small();
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    let centre = preview(&h).center();
+    let dialog = ["File", "Export", "Close", "Browse…"]
+        .into_iter()
+        .map(|l| rect_of(&h, l, l != "File"))
+        .fold(rect_of(&h, "Export PNG", false), Rect::union);
+    // (The window's node is the whole window.)
+    assert!(
+        !dialog.contains(centre),
+        "the dialog {dialog:?} covers the frame's centre {centre:?}"
+    );
+    // Dragged by its title bar, it goes where it is put, buttons and all.
+    let window = rect_of(&h, "Export PNG", false);
+    let title = egui::pos2(window.center().x, window.top() + 10.0);
+    let export = rect_of(&h, "Export", true);
+    drag(&mut h, title, title + egui::vec2(300.0, 120.0));
+    let moved = rect_of(&h, "Export", true);
+    assert!(
+        (moved.min - export.min - egui::vec2(300.0, 120.0)).length() < 2.0,
+        "Export went from {export:?} to {moved:?}"
+    );
+}
+
+#[test]
+fn the_buttons_keep_their_places_as_the_dialog_s_lines_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.png");
+    let mut h = small();
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    type_path(&mut h, &path);
+    let export = rect_of(&h, "Export", true);
+    let close = rect_of(&h, "Close", true);
+
+    // A result line appears.
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert!(dialog_says(&h, "Saved"), "{:?}", labels(&h));
+    assert_eq!(
+        rect_of(&h, "Export", true),
+        export,
+        "Export moved as Saved appeared"
+    );
+    // The question before replacing: Replace where Export was, Cancel
+    // where Close was.
+    h.get_by_label("Export").click();
+    h.run();
+    h.get_by_label_contains("kept.png already exists");
+    assert_eq!(rect_of(&h, "Replace", true), export);
+    assert_eq!(rect_of(&h, "Cancel", true), close);
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert_eq!(rect_of(&h, "Export", true), export);
+    // The form grows and shrinks again (a custom size's fields go): the
+    // buttons do not move up under the cursor.
+    h.get_by_label("1080p").click();
+    h.run();
+    let after = rect_of(&h, "Export", true);
+    assert!(after.min.y >= export.min.y - 0.5, "{export:?} → {after:?}");
+    assert_eq!(after.min.x, export.min.x);
+}
+
+#[test]
+fn enter_in_the_file_field_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("entered.png");
+    let mut h = small();
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    type_path(&mut h, &path);
+    h.get_by_role_and_label(Role::TextInput, "File").focus();
+    h.step();
+    h.key_press(egui::Key::Enter);
+    wait_idle(&mut h);
+    assert!(
+        std::fs::read(&path).is_ok_and(|b| b.starts_with(b"\x89PNG")),
+        "Enter did not export: {:?}",
+        labels(&h)
+    );
+    assert!(dialog_says(&h, "Saved"));
+}
+
+#[test]
+fn a_result_about_other_settings_is_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = small();
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    type_path(&mut h, &dir.path().join("first.png"));
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert!(dialog_says(&h, "Saved"));
+    // Another size: the line about the last export no longer holds.
+    h.get_by_label("4K").click();
+    h.run();
+    assert!(!dialog_says(&h, "Saved"), "a stale line: {:?}", labels(&h));
+    // Nor after the file is changed.
+    h.get_by_label("Custom").click();
+    h.run();
+    type_path(&mut h, &dir.path().join("second.png"));
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    assert!(dialog_says(&h, "Saved"), "{:?}", labels(&h));
+    type_path(&mut h, &dir.path().join("third.png"));
+    assert!(!dialog_says(&h, "Saved"), "a stale line: {:?}", labels(&h));
+}
+
+#[test]
+fn the_preview_shows_the_frame_of_the_open_dialog() {
+    let mut state = AppState::default();
+    state.export.size = SizePreset::Uhd8k;
+    let mut h = harness_with(state);
+    assert!(h.query_by_label("Export frame: 7680 × 4320").is_some());
+    h.get_by_label("Export animation…").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label("Animation frame: 1280 × 720").is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(h.query_by_label_contains("Export frame").is_none());
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    assert!(h.query_by_label("Export frame: 7680 × 4320").is_some());
+}
