@@ -9,9 +9,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::app::{
-    MemoryStorage, copied, drop_file, field, harness, harness_with, settle, type_path, wait_idle,
+    MemoryStorage, copied, drop_file, field, harness, harness_with, preset_box, settle, type_path,
+    wait_idle,
 };
 use egui::accesskit::Role;
+use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use playa::app::{AppState, PlayaApp};
 use playa::scene::Scene;
@@ -431,29 +433,56 @@ fn an_animation_export_shows_progress_and_cancel_leaves_no_file() {
 }
 
 #[test]
-fn playing_the_automaton_steps_generations() {
+fn play_shows_the_run_without_changing_the_scene_and_keep_is_one_undo_step() {
     let mut state = AppState::default();
-    state.scene.automaton.generations = 0;
+    state.scene.automaton.generations = 16;
     let mut h = harness_with(state);
+    let scene = h.state().scene().clone();
+    let preset = preset_box(&h);
+    let on_screen = |h: &Harness<'_, PlayaApp>| {
+        h.state()
+            .preview_scene()
+            .map_or(0, |s| s.automaton.generations)
+    };
     h.get_by_label("▶ Play").click();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while h.state().scene().automaton.generations < 3 {
+    while on_screen(&h) < 19 {
         assert!(
             Instant::now() < deadline,
-            "the animation did not reach generation 3"
+            "the run did not reach generation 19"
         );
+        h.step();
+        // The scene, its code and its name stay as they were.
+        assert_eq!(h.state().scene(), &scene);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.get_by_label("⏸ Pause").click();
+    settle(&mut h);
+    let paused = on_screen(&h);
+    assert!(paused >= 19, "{paused}");
+    assert_eq!(h.state().scene(), &scene);
+    assert_eq!(preset_box(&h), preset, "not edited");
+    h.get_by_label("Back to 16").click();
+    settle(&mut h);
+    assert_eq!(on_screen(&h), 16);
+
+    // Keep makes the generation on view the scene's: one undo step.
+    h.get_by_label("▶ Play").click();
+    while on_screen(&h) < 18 {
+        assert!(Instant::now() < deadline, "the run did not go on");
         h.step();
         std::thread::sleep(Duration::from_millis(10));
     }
     h.get_by_label("⏸ Pause").click();
     settle(&mut h);
-    let paused = h.state().scene().automaton.generations;
-    assert!(paused >= 3, "{paused}");
-    h.get_by_label("▶ Play");
-    // The whole run is one undo step.
+    let kept = on_screen(&h);
+    h.get_by_label("Keep").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene().automaton.generations, kept);
+    assert!(h.query_by_label("Keep").is_none());
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     settle(&mut h);
-    assert_eq!(h.state().scene().automaton.generations, 0);
+    assert_eq!(h.state().scene(), &scene);
 }
 
 #[test]

@@ -256,15 +256,22 @@ fn the_scrubber_has_the_generations_settings_range_and_plays_on_from_where_it_is
     assert_eq!(h.state().scene().automaton.generations, 251);
     assert_eq!(slider_end(&h, "Generation"), end);
 
-    // Play goes on from the generation shown.
+    // Play goes on from the generation shown (and shows the run: the
+    // scene stays).
     h.get_by_label("▶ Play").click();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while h.state().scene().automaton.generations == 251 {
+    let on_screen = |h: &Harness<'_, PlayaApp>| {
+        h.state()
+            .preview_scene()
+            .map_or(0, |s| s.automaton.generations)
+    };
+    while on_screen(&h) == 251 {
         assert!(Instant::now() < deadline, "Play did not step");
         h.step();
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert_eq!(h.state().scene().automaton.generations, 252);
+    assert_eq!(on_screen(&h), 252);
+    assert_eq!(h.state().scene().automaton.generations, 251);
     h.get_by_label("⏸ Pause").click();
     settle(&mut h);
 

@@ -2,9 +2,10 @@
 //!
 //! The history does not watch individual widgets. Once per frame the app
 //! hands it the current value and whether an edit is still in progress (a
-//! pointer held down on a slider, the automaton playing); a change becomes
+//! pointer held down on a slider, a text being typed); a change becomes
 //! one undo step only when the edit is over. Dragging a slider across fifty
-//! values is therefore one step, and so is a whole animation run.
+//! values is therefore one step. (Play changes no scene: keeping the
+//! generation it shows is one step.)
 
 /// Most undo steps kept; the oldest are dropped first.
 pub const MAX_STEPS: usize = 200;

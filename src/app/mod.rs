@@ -201,7 +201,16 @@ impl PlayaApp {
     /// The preview on screen: whether it is the full-size render of the
     /// current scene (not a quick frame, not an older scene).
     pub fn preview_is_current(&self) -> bool {
-        self.preview.is_current(&self.state.scene)
+        self.preview.is_current(&self.on_view())
+    }
+
+    /// The scene as the preview shows it: the scene, or while Play's run is
+    /// on view, the scene at the run's generation.
+    pub fn on_view(&self) -> std::borrow::Cow<'_, Scene> {
+        match self.playback.on_view(&self.state.scene) {
+            Some(scene) => std::borrow::Cow::Owned(scene),
+            None => std::borrow::Cow::Borrowed(&self.state.scene),
+        }
     }
 
     /// The scene the preview on screen was rendered from, if any.
@@ -347,13 +356,15 @@ impl PlayaApp {
                         .inner_margin(egui::Margin::symmetric(10, 6)),
                 )
                 .show(ui, |ui| {
-                    let ready = self.preview.is_current(&self.state.scene);
-                    self.playback.ui(
+                    let ready = self.preview.is_current(&self.on_view());
+                    if let Some(generation) = self.playback.ui(
                         ui,
-                        &mut self.state.scene.automaton.generations,
+                        self.state.scene.automaton.generations,
                         &self.state.animate,
                         ready,
-                    );
+                    ) {
+                        self.state.scene.automaton.generations = generation;
+                    }
                 });
             egui::CentralPanel::no_frame().show(ui, |ui| {
                 // The frame of the export dialog that is open.
@@ -368,7 +379,15 @@ impl PlayaApp {
                         preview::Framed::Png,
                     )
                 };
-                self.preview.ui(ui, &mut self.state.scene, framed);
+                // A run on view is drawn from a copy; the tent dragged on
+                // it moves in the scene.
+                match self.playback.on_view(&self.state.scene) {
+                    Some(mut on_view) => {
+                        self.preview.ui(ui, &mut on_view, framed);
+                        self.state.scene.layers = on_view.layers;
+                    }
+                    None => self.preview.ui(ui, &mut self.state.scene, framed),
+                }
                 grid_area = ui.max_rect();
             });
         });
@@ -402,12 +421,13 @@ impl PlayaApp {
             self.controls.sync(&self.state.scene);
             self.last_scene = self.state.scene.clone();
         }
-        let editing = ctx.input(|i| i.pointer.any_down())
-            || self.playback.playing()
-            || self.controls.editing_text();
+        let editing = ctx.input(|i| i.pointer.any_down()) || self.controls.editing_text();
         self.editing = editing;
         self.history.observe(&self.state.scene, editing);
-        self.preview.request(&ctx, &self.state.scene);
+        match self.playback.on_view(&self.state.scene) {
+            Some(on_view) => self.preview.request(&ctx, &on_view),
+            None => self.preview.request(&ctx, &self.state.scene),
+        }
         self.grid.update(
             &ctx,
             &self.state.variations,

@@ -34,12 +34,17 @@ impl PlayaApp {
         }
     }
 
+    /// Opens Export PNG…; a run of Play on view ends, so that the preview
+    /// shows the scene it writes.
     pub(crate) fn open_export(&mut self) {
+        self.playback.stop();
         self.export
             .open(&self.state.export, &self.state.preset, &self.state.scene);
     }
 
+    /// Opens Save scene…; a run of Play on view ends, as for Export PNG….
     pub(crate) fn open_save_scene(&mut self) {
+        self.playback.stop();
         self.save_scene.open(
             &self.state.scene_file,
             &self.state.preset,
@@ -47,13 +52,16 @@ impl PlayaApp {
         );
     }
 
+    /// Opens Export animation…, its frames up to the generation on view
+    /// (a paused run's, else the scene's).
     pub(crate) fn open_animation_export(&mut self) {
+        let on_view = self.on_view().into_owned();
         self.playback.stop();
         self.animation_export.open(
             &self.state.animation_export,
             &self.state.animate,
             &self.state.preset,
-            &self.state.scene,
+            &on_view,
         );
     }
 }

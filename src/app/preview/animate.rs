@@ -1,8 +1,14 @@
 //! The automaton, animated: a generation scrubber with play, pause and
-//! step, as in the original CA tool. The chosen generation is the scene's
-//! `automaton.generations`, so what you stop on is what you export, and the
-//! scrubber is that setting drawn wide: its range and scale are the
-//! setting's own (its table entry), the same as the side panel's slider.
+//! step, as in the original CA tool. The scrubber is the scene's
+//! `automaton.generations` drawn wide: its range and scale are the
+//! setting's own (its table entry), the same as the side panel's slider,
+//! and moving it or stepping is an edit of the scene.
+//!
+//! Play only shows the automaton's run: the preview follows the
+//! generations while the scene stays as it was (its code, its title, its
+//! undo history). A paused run offers Keep, which makes the generation on
+//! view the scene's (one undo step), and Back, which shows the scene's
+//! own again, as a video editor's playhead does against its document.
 
 use serde::{Deserialize, Serialize};
 
@@ -31,12 +37,16 @@ fn range() -> (u32, u32, bool) {
     }
 }
 
-/// Whether the automaton is playing, and when it last stepped.
+/// Whether the automaton is playing, when it last stepped, and the
+/// generation of the run on view.
 #[derive(Debug, Default)]
 pub struct Playback {
     playing: bool,
     /// `ui.input().time` of the last step.
     last_step: Option<f64>,
+    /// The generation Play shows instead of the scene's, playing or
+    /// paused; `None` shows the scene's.
+    shown: Option<u32>,
 }
 
 impl Playback {
@@ -45,22 +55,45 @@ impl Playback {
         self.playing
     }
 
-    /// Stops playing.
+    /// The generation on view, for a scene at `scene_generation`.
+    pub fn shown(&self, scene_generation: u32) -> u32 {
+        self.shown.unwrap_or(scene_generation)
+    }
+
+    /// `scene` as the preview shows it while a run is on view (at the
+    /// run's generation), or `None` when it shows the scene itself.
+    pub fn on_view(&self, scene: &Scene) -> Option<Scene> {
+        let shown = self.shown?;
+        (shown != scene.automaton.generations).then(|| {
+            let mut on_view = scene.clone();
+            on_view.automaton.generations = shown;
+            on_view
+        })
+    }
+
+    /// Stops playing and shows the scene's own generation again.
     pub fn stop(&mut self) {
+        self.pause();
+        self.shown = None;
+    }
+
+    /// Stops playing, the run's generation still on view.
+    fn pause(&mut self) {
         self.playing = false;
         self.last_step = None;
     }
 
-    /// Play or pause. Play goes on from the generation shown; from the
-    /// very last one there is nowhere to go, so it starts again at the first.
-    pub fn toggle(&mut self, generation: &mut u32) {
+    /// Play or pause, for a scene at `scene_generation`. Play goes on
+    /// from the generation on view; from the very last one there is
+    /// nowhere to go, so it starts again at the first. Neither changes the
+    /// scene.
+    pub fn toggle(&mut self, scene_generation: u32) {
         if self.playing {
-            self.stop();
+            self.pause();
         } else {
             let (first, last, _) = range();
-            if *generation >= last {
-                *generation = first;
-            }
+            let from = self.shown(scene_generation);
+            self.shown = Some(if from >= last { first } else { from });
             self.playing = true;
             self.last_step = None;
         }
@@ -72,7 +105,7 @@ impl Playback {
     fn tick(
         &mut self,
         ui: &egui::Ui,
-        generation: &mut u32,
+        scene_generation: u32,
         settings: &AnimateSettings,
         ready: bool,
     ) {
@@ -83,8 +116,9 @@ impl Playback {
         let period = 1.0 / f64::from(settings.fps.max(0.5));
         let due = self.last_step.is_none_or(|t| now - t >= period);
         if due && ready {
+            let generation = self.shown.get_or_insert(scene_generation);
             if *generation >= range().1 {
-                self.stop();
+                self.pause();
                 return;
             }
             *generation += 1;
@@ -95,27 +129,66 @@ impl Playback {
             .request_repaint_after(std::time::Duration::from_secs_f64(wait));
     }
 
-    /// The timeline bar: play/pause, step, the scrubber and its end.
+    /// The timeline bar: play/pause, step, the scrubber and its end, and
+    /// while a run is on view, Keep and Back. `ready`: the preview shows
+    /// the generation on view. Returns the scene's new generation when one
+    /// was chosen (a step, the scrubber, Keep): an edit of the scene.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        generation: &mut u32,
+        scene_generation: u32,
         settings: &AnimateSettings,
         ready: bool,
-    ) {
-        self.tick(ui, generation, settings, ready);
+    ) -> Option<u32> {
+        self.tick(ui, scene_generation, settings, ready);
+        let mut generation = self.shown(scene_generation);
+        let before = generation;
+        let mut kept = None;
+        let run = generation != scene_generation;
         // Below this width the scrubber would be too short to aim with (or
         // its end cut off): it goes on a row of its own under the buttons.
         if ui.available_width() >= ONE_ROW_WIDTH {
             ui.horizontal(|ui| {
-                self.buttons_ui(ui, generation);
+                self.buttons_ui(ui, &mut generation);
                 ui.separator();
-                self.scrubber_ui(ui, generation);
+                self.scrubber_ui(ui, &mut generation, run);
+                kept = self.run_ui(ui, scene_generation);
             });
         } else {
-            ui.horizontal(|ui| self.buttons_ui(ui, generation));
-            ui.horizontal(|ui| self.scrubber_ui(ui, generation));
+            ui.horizontal(|ui| {
+                self.buttons_ui(ui, &mut generation);
+                kept = self.run_ui(ui, scene_generation);
+            });
+            ui.horizontal(|ui| self.scrubber_ui(ui, &mut generation, false));
         }
+        if generation != before {
+            self.stop();
+            return Some(generation);
+        }
+        kept
+    }
+
+    /// While a run is on view: Keep (its generation becomes the scene's,
+    /// returned) and Back (the scene's own again).
+    fn run_ui(&mut self, ui: &mut egui::Ui, scene_generation: u32) -> Option<u32> {
+        let shown = self.shown.filter(|&g| g != scene_generation)?;
+        let keep = ui
+            .button("Keep")
+            .on_hover_text(format!(
+                "Make generation {shown} the scene's (one undo step): Play only shows the run"
+            ))
+            .clicked();
+        if ui
+            .button(format!("Back to {scene_generation}"))
+            .on_hover_text("Show the scene's own generation again")
+            .clicked()
+        {
+            self.stop();
+        }
+        keep.then(|| {
+            self.stop();
+            shown
+        })
     }
 
     /// Play/pause and the steps.
@@ -131,7 +204,7 @@ impl Playback {
             .on_hover_text("Run the automaton generation by generation (Space)")
             .clicked()
         {
-            self.toggle(generation);
+            self.toggle(*generation);
         }
         if ui
             .add_enabled(*generation > first, egui::Button::new("⏮"))
@@ -159,12 +232,13 @@ impl Playback {
         }
     }
 
-    /// The scrubber, its value and its end.
-    fn scrubber_ui(&mut self, ui: &mut egui::Ui, generation: &mut u32) {
+    /// The scrubber, its value and its end (and room after it for Keep
+    /// and Back when `run` is on view).
+    fn scrubber_ui(&mut self, ui: &mut egui::Ui, generation: &mut u32, run: bool) {
         let (first, last, log) = range();
         let label = ui.label("Generation");
         // The scrubber takes the room left after its value and end.
-        let end_width = 130.0;
+        let end_width = if run { 280.0 } else { 130.0 };
         let slider_width = (ui.available_width() - end_width).max(80.0);
         ui.spacing_mut().slider_width = slider_width;
         let before = *generation;
@@ -182,7 +256,7 @@ impl Playback {
         let number_box = crate::app::window::form::number_box_area(ui, &scrub);
         crate::app::window::form::click_never_drags(ui, label.id, number_box, generation, before);
         if scrub.drag_started() || scrub.gained_focus() {
-            self.stop();
+            self.pause();
         }
         ui.weak(format!("of {last}"));
     }
@@ -200,15 +274,31 @@ mod tests {
         let (first, last, _) = range();
         assert_eq!((first, last), (0, crate::scene::MAX_GENERATIONS));
         let mut a = Playback::default();
-        let mut g = 250;
-        a.toggle(&mut g);
+        a.toggle(250);
         assert!(a.playing());
-        assert_eq!(g, 250);
-        a.toggle(&mut g);
+        assert_eq!(a.shown(250), 250);
+        a.toggle(250);
         assert!(!a.playing());
-        let mut g = last;
-        a.toggle(&mut g);
+        a.stop();
+        a.toggle(last);
         assert!(a.playing());
-        assert_eq!(g, first);
+        assert_eq!(a.shown(last), first);
+    }
+
+    #[test]
+    fn a_run_on_view_is_the_scene_at_another_generation() {
+        let mut scene = Scene::default();
+        scene.automaton.generations = 16;
+        let mut a = Playback::default();
+        assert_eq!(a.on_view(&scene), None);
+        a.toggle(16);
+        assert_eq!(a.on_view(&scene), None, "still at the scene's");
+        a.shown = Some(77);
+        a.pause();
+        let on_view = a.on_view(&scene).unwrap();
+        assert_eq!(on_view.automaton.generations, 77);
+        assert_eq!(scene.automaton.generations, 16);
+        a.stop();
+        assert_eq!(a.on_view(&scene), None);
     }
 }

@@ -54,8 +54,7 @@ impl PlayaApp {
             self.state.variations.open = !self.state.variations.open;
         }
         if play {
-            self.playback
-                .toggle(&mut self.state.scene.automaton.generations);
+            self.playback.toggle(self.state.scene.automaton.generations);
         }
         if fit {
             self.preview.fit();
