@@ -353,3 +353,72 @@ fn the_preset_box_says_edited_or_where_the_scene_came_from_and_messages_expire()
     assert_eq!(h.state().scene(), &scene);
     assert_eq!(preset_box(&h), "evening");
 }
+
+/// The tooltips on screen.
+fn tooltips(h: &Harness<'_, PlayaApp>) -> usize {
+    h.ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .iter()
+            .filter(|l| l.order == egui::Order::Tooltip)
+            .count()
+    })
+}
+
+/// Hovers `at` until any tooltip has had time to show.
+fn hover(h: &mut Harness<'_, PlayaApp>, at: egui::Pos2) {
+    h.event(egui::Event::PointerMoved(at));
+    for _ in 0..3 {
+        h.step();
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    for _ in 0..3 {
+        h.step();
+    }
+}
+
+#[test]
+fn the_rule_s_parts_each_show_one_tooltip() {
+    let mut h = harness_with(AppState::default());
+    h.ctx.global_style_mut(|s| s.interaction.tooltip_delay = 0.0);
+    // The rule's line, with its name and with an error typed.
+    let line = |h: &Harness<'_, PlayaApp>| {
+        h.query_all_by_label("Life")
+            .chain(h.query_all_by_label_contains("⚠ invalid rule"))
+            .map(|n| n.rect())
+            .next()
+            .expect("the rule's line")
+    };
+    let field = h.get_by_role_and_label(Role::TextInput, "Rule").rect();
+    for at in [field.center(), line(&h).center()] {
+        hover(&mut h, at);
+        assert!(tooltips(&h) <= 1, "{} tooltips at {at:?}", tooltips(&h));
+    }
+    type_into(&mut h, "Rule", "B3/S23/garbage that is long enough to be cut short!?");
+    let at = line(&h).center();
+    hover(&mut h, at);
+    assert_eq!(tooltips(&h), 1, "one tooltip on the error");
+}
+
+#[test]
+fn a_seed_typed_keeps_the_panel_still_and_the_largest_seed_shows_whole() {
+    let mut state = AppState::default();
+    state.scene.seed = u64::MAX;
+    let mut h = harness_with(state);
+    let below = h.get_by_label("🔀 New scene").rect();
+    let seed = h.get_by_role_and_label(Role::TextInput, "Seed").rect();
+    let font = egui::FontId::monospace(
+        h.ctx
+            .global_style()
+            .text_styles[&egui::TextStyle::Monospace]
+            .size,
+    );
+    let digits = h.ctx.fonts_mut(|f| f.glyph_width(&font, '0')) * 20.0;
+    assert!(seed.width() >= digits, "{seed:?} is narrower than 20 digits ({digits})");
+    type_into(&mut h, "Seed", "12x");
+    h.get_by_label_contains("⚠");
+    assert_eq!(h.get_by_label("🔀 New scene").rect(), below, "the panel moved");
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert_eq!(h.get_by_label("🔀 New scene").rect(), below);
+}

@@ -246,3 +246,41 @@ fn each_thumbnail_copies_its_share_code() {
     // The scene stays.
     assert_ne!(h.state().scene(), &h.state().grid().candidates()[2]);
 }
+
+/// The shapes painted inside `rect`, nested ones flattened.
+fn shapes_in(h: &Harness<'_, PlayaApp>, rect: egui::Rect) -> Vec<egui::Shape> {
+    fn flatten(shape: &egui::Shape, out: &mut Vec<egui::Shape>) {
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| flatten(s, out)),
+            s => out.push(s.clone()),
+        }
+    }
+    let mut all = Vec::new();
+    for clipped in &h.output().shapes {
+        flatten(&clipped.shape, &mut all);
+    }
+    all.into_iter()
+        .filter(|s| rect.contains_rect(s.visual_bounding_rect()))
+        .collect()
+}
+
+#[test]
+fn the_copy_button_shows_a_clipboard() {
+    let h = open_grid();
+    let button = h.get_by_label("Copy the code of variation 1").rect();
+    let inside = shapes_in(&h, button.expand(0.5));
+    // A clipboard drawn: a board taller than wide, and a clip on it; no
+    // glyph of a font (whose emoji reads as a tag at this size).
+    assert!(
+        !inside.iter().any(|s| matches!(s, egui::Shape::Text(_))),
+        "a glyph: {inside:?}"
+    );
+    let boards = inside
+        .iter()
+        .filter(|s| match s {
+            egui::Shape::Rect(r) => r.rect.height() > r.rect.width() && r.rect.height() >= 8.0,
+            _ => false,
+        })
+        .count();
+    assert!(boards >= 1, "no board: {inside:?}");
+}

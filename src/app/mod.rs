@@ -87,6 +87,10 @@ pub struct PlayaApp {
     /// Whether the narrow layout's drawer of controls is open (see
     /// [`phone`]).
     drawer_open: bool,
+    /// Whether a narrow window takes the phone's layout: in the browser
+    /// (a phone's screen); a desktop window keeps the side panel however
+    /// narrow it is made.
+    narrow_layout: bool,
 }
 
 impl PlayaApp {
@@ -97,6 +101,14 @@ impl PlayaApp {
     /// replaced by the default.
     pub fn new(state: AppState) -> Self {
         PlayaApp::with_presets(state, default_store())
+    }
+
+    /// The app as the browser runs it: a narrow window (a phone's) takes
+    /// the phone's layout ([`window::phone`]). The browser's app is so
+    /// from the start; this is for trying that layout natively.
+    pub fn with_narrow_layout(mut self) -> Self {
+        self.narrow_layout = true;
+        self
     }
 
     /// [`PlayaApp::new`] with the user's presets in `store`.
@@ -146,6 +158,7 @@ impl PlayaApp {
             trace,
             grid: variations::Grid::new(),
             drawer_open: false,
+            narrow_layout: cfg!(target_arch = "wasm32"),
         }
     }
 
@@ -331,7 +344,8 @@ impl PlayaApp {
                 egui::Frame::side_top_panel(ui.style()).inner_margin(egui::Margin::symmetric(8, 4)),
             )
             .show(ui, |ui| self.status_ui(ui));
-        let narrow = window::phone::is_narrow(&ctx);
+        let narrow = self.narrow_layout && window::phone::is_narrow(&ctx);
+        self.grid.narrow = narrow;
         if narrow {
             self.top_bar_ui(ui);
             self.preview.margin = window::phone::NARROW_MARGIN;

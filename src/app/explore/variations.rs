@@ -169,6 +169,9 @@ pub struct Grid {
     /// thumbnail was on screen (ms).
     sent: Option<Instant>,
     filled_ms: Option<f64>,
+    /// Whether the app is in the narrow layout (a phone's): the header
+    /// takes a row per part.
+    pub(crate) narrow: bool,
 }
 
 impl Default for Grid {
@@ -226,6 +229,7 @@ impl Grid {
             cells: Vec::new(),
             sent: None,
             filled_ms: None,
+            narrow: false,
         }
     }
 
@@ -423,7 +427,7 @@ impl Grid {
     fn header_ui(&mut self, ui: &mut Ui, settings: &mut GridSettings) {
         // A window measuring its content wraps nothing: in a phone's
         // window, the modes, the strength and the page take a row each.
-        let narrow = crate::app::window::phone::is_narrow(ui.ctx());
+        let narrow = self.narrow;
         let break_row = |ui: &mut Ui| {
             if narrow {
                 ui.end_row();
@@ -577,12 +581,13 @@ impl Grid {
         ui.horizontal(|ui| {
             ui.set_width(size.x);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui
-                    .small_button("📋")
+                let button = ui
+                    .add(egui::Button::new("").small().min_size(egui::vec2(18.0, 16.0)))
                     .accessible_name(format!("Copy the code of variation {number}"))
-                    .on_hover_text("Copy its share code")
-                    .clicked()
-                {
+                    .on_hover_text("Copy its share code");
+                let color = ui.style().interact(&button).fg_stroke.color;
+                crate::app::window::icons::paint_clipboard(ui, button.rect, color);
+                if button.clicked() {
                     copy = true;
                 }
                 // Cut short in a cell too small for it (a phone's), rather

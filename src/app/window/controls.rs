@@ -349,6 +349,9 @@ fn one_line(ui: &mut Ui, text: RichText) -> egui::Response {
     ui.add(egui::Label::new(text).truncate())
 }
 
+/// The room the seed row's label and buttons take beside the field.
+const SEED_ROW_BUTTONS: f32 = 136.0;
+
 /// A seed typed into the seed field: a whole number from 0 to 2^64 − 1,
 /// or why it is not one.
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -369,8 +372,12 @@ impl Controls {
         ui.horizontal(|ui| {
             let label = ui.label("Seed");
             let seed = &mut state.scene.seed;
+            // Wide enough for the largest seed's 20 digits, unless the
+            // panel is too narrow for that and the buttons after it.
+            let font = egui::TextStyle::Monospace.resolve(ui.style());
+            let digits = ui.fonts_mut(|f| f.glyph_width(&font, '0')) * 20.0 + 2.0;
             let mut edit = egui::TextEdit::singleline(&mut self.seed_text)
-                .desired_width(84.0)
+                .desired_width(digits.min(ui.available_width() - SEED_ROW_BUTTONS))
                 .font(egui::TextStyle::Monospace);
             if self.seed_error.is_some() {
                 edit = edit.text_color(ui.visuals().error_fg_color);
@@ -423,7 +430,7 @@ impl Controls {
                 .add(egui::Button::new("").min_size(egui::vec2(30.0, 0.0)))
                 .accessible_name("New random seed")
                 .on_hover_text("New random seed (D)");
-            paint_die(ui, dice.rect, ui.style().interact(&dice).fg_stroke.color);
+            crate::app::window::icons::paint_die(ui, dice.rect, ui.style().interact(&dice).fg_stroke.color);
             if dice.clicked() {
                 events.push(Event::Dice);
             }
@@ -431,9 +438,20 @@ impl Controls {
                 lock_button(ui, randomize::SEED, &mut state.locks, "seed");
             });
         });
-        if let Some(e) = &self.seed_error {
-            let color = ui.visuals().error_fg_color;
-            one_line(ui, RichText::new(format!("⚠ {e}")).color(color));
+        // Always one line under the field, so the panel stays put while a
+        // seed is typed (as under the rule): the error, a hint while the
+        // field has the keyboard, else nothing.
+        match &self.seed_error {
+            Some(e) => {
+                let color = ui.visuals().error_fg_color;
+                one_line(ui, RichText::new(format!("⚠ {e}")).color(color));
+            }
+            None if self.seed_focused => {
+                one_line(ui, RichText::new("Enter applies, Esc puts it back").weak());
+            }
+            None => {
+                one_line(ui, RichText::new(" "));
+            }
         }
         new_scene_ui(ui, state, events);
     }
@@ -462,32 +480,6 @@ fn new_scene_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
             state.variations.open = !state.variations.open;
         }
     });
-}
-
-/// A die showing five, drawn in `rect` (no font has a legible one at
-/// button size).
-fn paint_die(ui: &Ui, rect: egui::Rect, color: egui::Color32) {
-    let side = rect.height().min(rect.width()) - 6.0;
-    let die = egui::Rect::from_center_size(rect.center(), egui::vec2(side, side));
-    let painter = ui.painter();
-    painter.rect_stroke(
-        die,
-        3.0,
-        egui::Stroke::new(1.4, color),
-        egui::StrokeKind::Inside,
-    );
-    let pip = side * 0.09;
-    let off = side * 0.27;
-    let c = die.center();
-    for (dx, dy) in [
-        (-1.0, -1.0),
-        (1.0, -1.0),
-        (0.0, 0.0),
-        (-1.0, 1.0),
-        (1.0, 1.0),
-    ] {
-        painter.circle_filled(c + egui::vec2(dx * off, dy * off), pip, color);
-    }
 }
 
 /// The lock toggle of `group`, named "Lock {what}" for screen readers.

@@ -1,4 +1,5 @@
-//! The narrow layout, a phone's: below [`NARROW_WIDTH`] points the side
+//! The narrow layout, a phone's (in the browser only: a desktop window
+//! keeps its side panel): below [`NARROW_WIDTH`] points the side
 //! panel would leave no room for the picture, so the picture takes the
 //! whole width under a top bar (☰, the scene's name, Share and Export),
 //! and the controls, the same as the side panel's, open in a drawer over

@@ -108,8 +108,15 @@ impl Controls {
                     let line = match &self.rule_error {
                         Some((err, short)) => {
                             let color = ui.visuals().error_fg_color;
-                            one_line(ui, RichText::new(format!("⚠ {short}")).color(color))
-                                .on_hover_text(err)
+                            // One tooltip, the whole error: not the cut
+                            // line's own as well.
+                            let text = RichText::new(format!("⚠ {short}")).color(color);
+                            ui.add(
+                                egui::Label::new(text)
+                                    .truncate()
+                                    .show_tooltip_when_elided(false),
+                            )
+                            .on_hover_text(err)
                         }
                         None => one_line(ui, RichText::new(rule_name(a.rule)).weak()),
                     };
