@@ -380,7 +380,8 @@ fn hover(h: &mut Harness<'_, PlayaApp>, at: egui::Pos2) {
 #[test]
 fn the_rule_s_parts_each_show_one_tooltip() {
     let mut h = harness_with(AppState::default());
-    h.ctx.global_style_mut(|s| s.interaction.tooltip_delay = 0.0);
+    h.ctx
+        .global_style_mut(|s| s.interaction.tooltip_delay = 0.0);
     // The rule's line, with its name and with an error typed.
     let line = |h: &Harness<'_, PlayaApp>| {
         h.query_all_by_label("Life")
@@ -394,7 +395,11 @@ fn the_rule_s_parts_each_show_one_tooltip() {
         hover(&mut h, at);
         assert!(tooltips(&h) <= 1, "{} tooltips at {at:?}", tooltips(&h));
     }
-    type_into(&mut h, "Rule", "B3/S23/garbage that is long enough to be cut short!?");
+    type_into(
+        &mut h,
+        "Rule",
+        "B3/S23/garbage that is long enough to be cut short!?",
+    );
     let at = line(&h).center();
     hover(&mut h, at);
     assert_eq!(tooltips(&h), 1, "one tooltip on the error");
@@ -407,18 +412,74 @@ fn a_seed_typed_keeps_the_panel_still_and_the_largest_seed_shows_whole() {
     let mut h = harness_with(state);
     let below = h.get_by_label("🔀 New scene").rect();
     let seed = h.get_by_role_and_label(Role::TextInput, "Seed").rect();
-    let font = egui::FontId::monospace(
-        h.ctx
-            .global_style()
-            .text_styles[&egui::TextStyle::Monospace]
-            .size,
-    );
+    let font =
+        egui::FontId::monospace(h.ctx.global_style().text_styles[&egui::TextStyle::Monospace].size);
     let digits = h.ctx.fonts_mut(|f| f.glyph_width(&font, '0')) * 20.0;
-    assert!(seed.width() >= digits, "{seed:?} is narrower than 20 digits ({digits})");
+    assert!(
+        seed.width() >= digits,
+        "{seed:?} is narrower than 20 digits ({digits})"
+    );
     type_into(&mut h, "Seed", "12x");
     h.get_by_label_contains("⚠");
-    assert_eq!(h.get_by_label("🔀 New scene").rect(), below, "the panel moved");
+    assert_eq!(
+        h.get_by_label("🔀 New scene").rect(),
+        below,
+        "the panel moved"
+    );
     h.key_press(Key::Escape);
     settle(&mut h);
     assert_eq!(h.get_by_label("🔀 New scene").rect(), below);
+}
+
+/// The share of the floor below the horizon that `scene`'s rocks cover:
+/// the pixels that differ with the rocks shown and hidden, on a small
+/// render.
+fn floor_cover(scene: &Scene) -> f64 {
+    let (w, h) = (320, 180);
+    let shown = playa::render(scene, w, h).unwrap();
+    let mut bare = scene.clone();
+    for layer in &mut bare.layers {
+        if let playa::Layer::Rocks(r) = layer {
+            r.visible = false;
+        }
+    }
+    let hidden = playa::render(&bare, w, h).unwrap();
+    let top = (scene.horizon * h as f32).ceil() as u32;
+    let covered = (top..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let (a, b) = (shown.get_pixel(x, y).0, hidden.get_pixel(x, y).0);
+            (0..3).any(|c| a[c].abs_diff(b[c]) >= 8)
+        })
+        .count();
+    covered as f64 / f64::from((h - top) * w)
+}
+
+#[test]
+fn the_stones_follow_the_columns_so_any_count_gives_clumps() {
+    let mut h = harness_on("death-valley");
+    let before = h.state().scene().clone();
+    let was = floor_cover(&before);
+    for columns in ["2048", "160"] {
+        number_box(&h, "Columns").click();
+        settle(&mut h);
+        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        h.event(egui::Event::Text(columns.into()));
+        h.key_press(Key::Enter);
+        settle(&mut h);
+        let scene = h.state().scene().clone();
+        assert_eq!(scene.automaton.columns.to_string(), columns);
+        let cover = floor_cover(&scene);
+        assert!(
+            (0.01..=0.6).contains(&cover) && (0.4..=2.5).contains(&(cover / was)),
+            "{columns} columns cover {cover:.3} of the floor (at {}: {was:.3})",
+            before.automaton.columns
+        );
+    }
+    // One undo step each.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &before);
 }

@@ -18,7 +18,10 @@ const PHONE: [f32; 2] = [390.0, 844.0];
 
 /// The app on its default state in a phone's window.
 fn phone() -> Harness<'static, PlayaApp> {
-    harness_sized(PlayaApp::new(AppState::default()).with_narrow_layout(), PHONE)
+    harness_sized(
+        PlayaApp::new(AppState::default()).with_narrow_layout(),
+        PHONE,
+    )
 }
 
 /// Whether the Preset box (the first of the controls) is in the UI.
@@ -225,7 +228,10 @@ fn a_narrow_desktop_window_keeps_the_side_panel() {
     // keeps the desktop layout; the phone's is the browser's.
     for size in [[560.0, 500.0], [390.0, 844.0]] {
         let h = harness_sized(PlayaApp::new(AppState::default()), size);
-        assert!(controls_shown(&h), "{size:?}: the side panel shows the controls");
+        assert!(
+            controls_shown(&h),
+            "{size:?}: the side panel shows the controls"
+        );
         assert!(h.query_by_label("☰").is_none(), "{size:?}: no drawer");
     }
 }

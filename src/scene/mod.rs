@@ -374,6 +374,24 @@ impl Scene {
             Roll::Pick(&[160, 200, 240, 300, 360, 400, 480, 560])),
     ];
 
+    /// Sets the automaton's grid to `columns`, the stones of every rocks
+    /// layer resized with the cells (a cell is `old / new` as wide), so
+    /// that the floor keeps the share its stones covered: more columns give
+    /// more and smaller clumps, never a carpet; fewer, larger ones. Sizes
+    /// stay within their settings' limits.
+    pub fn set_columns_with_stones(&mut self, columns: u32) {
+        let old = self.automaton.columns.max(1);
+        self.automaton.columns = columns;
+        let scale = old as f32 / columns.max(1) as f32;
+        let (lo, hi) = crate::layers::Rocks::SIZE_LIMITS;
+        for layer in &mut self.layers {
+            if let crate::layers::Layer::Rocks(r) = layer {
+                r.near_size = (r.near_size * scale).clamp(lo, hi);
+                r.far_size = (r.far_size * scale).clamp(lo, hi);
+            }
+        }
+    }
+
     /// Rounds every float to its documented precision ([`Scene::SETTINGS`]
     /// and each layer's table). Values outside their limits stay outside,
     /// for [`Scene::validate`].

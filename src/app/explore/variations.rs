@@ -582,7 +582,11 @@ impl Grid {
             ui.set_width(size.x);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let button = ui
-                    .add(egui::Button::new("").small().min_size(egui::vec2(18.0, 16.0)))
+                    .add(
+                        egui::Button::new("")
+                            .small()
+                            .min_size(egui::vec2(18.0, 16.0)),
+                    )
                     .accessible_name(format!("Copy the code of variation {number}"))
                     .on_hover_text("Copy its share code");
                 let color = ui.style().interact(&button).fg_stroke.color;

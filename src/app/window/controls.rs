@@ -430,7 +430,11 @@ impl Controls {
                 .add(egui::Button::new("").min_size(egui::vec2(30.0, 0.0)))
                 .accessible_name("New random seed")
                 .on_hover_text("New random seed (D)");
-            crate::app::window::icons::paint_die(ui, dice.rect, ui.style().interact(&dice).fg_stroke.color);
+            crate::app::window::icons::paint_die(
+                ui,
+                dice.rect,
+                ui.style().interact(&dice).fg_stroke.color,
+            );
             if dice.clicked() {
                 events.push(Event::Dice);
             }

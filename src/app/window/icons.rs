@@ -10,12 +10,7 @@ pub(crate) fn paint_die(ui: &Ui, rect: Rect, color: Color32) {
     let side = rect.height().min(rect.width()) - 6.0;
     let die = Rect::from_center_size(rect.center(), vec2(side, side));
     let painter = ui.painter();
-    painter.rect_stroke(
-        die,
-        3.0,
-        Stroke::new(1.4, color),
-        StrokeKind::Inside,
-    );
+    painter.rect_stroke(die, 3.0, Stroke::new(1.4, color), StrokeKind::Inside);
     let pip = side * 0.09;
     let off = side * 0.27;
     let c = die.center();
@@ -49,7 +44,10 @@ pub(crate) fn paint_clipboard(ui: &Ui, rect: Rect, color: Color32) {
     for k in 0..2 {
         let y = board.top() + h * (0.48 + 0.22 * k as f32);
         painter.line_segment(
-            [pos2(board.left() + w * 0.25, y), pos2(board.right() - w * 0.25, y)],
+            [
+                pos2(board.left() + w * 0.25, y),
+                pos2(board.right() - w * 0.25, y),
+            ],
             Stroke::new(1.0, color),
         );
     }

@@ -141,10 +141,10 @@ impl Kind for Rocks {
         super::visible(),
         super::opacity(),
         // Sizes to 1/20000 of the height: a stone of 0.0005 still has 10 steps.
-        float!(log "near_size", near_size, 0.0005, 0.3, 20_000, "Near size",
-            "Stone size on the nearest row", Roll::Range(0.035, 0.065)),
-        float!(log "far_size", far_size, 0.0005, 0.3, 20_000, "Far size",
-            "Stone size on the farthest row", Roll::Range(0.018, 0.034)),
+        float!(log "near_size", near_size, Rocks::SIZE_LIMITS.0, Rocks::SIZE_LIMITS.1, 20_000,
+            "Near size", "Stone size on the nearest row", Roll::Range(0.035, 0.065)),
+        float!(log "far_size", far_size, Rocks::SIZE_LIMITS.0, Rocks::SIZE_LIMITS.1, 20_000,
+            "Far size", "Stone size on the farthest row", Roll::Range(0.018, 0.034)),
         float!(
             "top",
             top,
@@ -323,6 +323,10 @@ impl Prepare for Rocks {
 }
 
 impl Rocks {
+    /// The smallest and largest stone sizes, near and far (fractions of
+    /// the picture's height).
+    pub const SIZE_LIMITS: (f32, f32) = (0.0005, 0.3);
+
     fn prepare_stones(&self, f: &Frame) -> Result<RocksDraw> {
         let placer = Placer::new(self, f);
         // Stones row by row (far to near). Only their outlines are worked

@@ -35,7 +35,14 @@ impl Controls {
                     let max_cols = scene::MAX_COLUMNS.min(cells_cap).max(1);
                     // A narrower aspect leaves room for fewer columns.
                     scene.automaton.columns = scene.automaton.columns.min(max_cols);
-                    uint_row(ui, find("automaton.columns"), scene, max_cols);
+                    // The stones follow the columns, as the density's
+                    // travel follows the rule: any count gives clumps.
+                    let mut columns = scene.clone();
+                    let before = columns.automaton.columns;
+                    uint_row(ui, find("automaton.columns"), &mut columns, max_cols);
+                    if columns.automaton.columns != before {
+                        scene.set_columns_with_stones(columns.automaton.columns);
+                    }
                     let a = &mut scene.automaton;
 
                     let rule = ui.label("Rule");
