@@ -52,11 +52,11 @@ pub(super) fn frame_ui(
         }
         None => image_rect,
     };
-    // Kept inside the panel when the frame is panned off it.
-    let corner = frame.left_bottom().clamp(
-        panel.left_top() + vec2(0.0, 30.0),
-        panel.left_bottom() + vec2(panel.width() - 170.0, 0.0),
-    );
+    // Kept inside the panel when the frame is panned off it (as far as a
+    // panel narrower or lower than the tag allows).
+    let lowest = panel.left_top() + vec2(0.0, 30.0);
+    let highest = (panel.left_bottom() + vec2(panel.width() - 170.0, 0.0)).max(lowest);
+    let corner = frame.left_bottom().clamp(lowest, highest);
     let tag = Rect::from_min_size(corner + vec2(6.0, -26.0), vec2(200.0, 20.0));
     ui.scope_builder(egui::UiBuilder::new().max_rect(tag), |ui| {
         egui::Frame::new()
