@@ -100,6 +100,28 @@ fn the_export_dialog_leaves_the_frame_in_sight_and_moves_by_its_title() {
 }
 
 #[test]
+fn the_dialogs_keep_no_more_room_than_their_report_line_needs() {
+    for dialog in ["Export PNG…", "Export animation…", "Save scene…"] {
+        let mut h = small();
+        h.get_by_label(dialog).click();
+        settle(&mut h);
+        let file = h.get_by_role_and_label(Role::TextInput, "File").rect();
+        let action = h
+            .query_all_by_role(Role::Button)
+            .filter(|n| n.rect().top() > file.bottom())
+            .map(|n| n.rect())
+            .min_by(|a, b| a.top().total_cmp(&b.top()))
+            .expect("buttons under the File field");
+        // Two lines kept for the report, and the spacing around them.
+        let gap = action.top() - file.bottom();
+        assert!(
+            gap < 64.0,
+            "{dialog}: {gap} points between File and the buttons"
+        );
+    }
+}
+
+#[test]
 fn the_buttons_keep_their_places_as_the_dialog_s_lines_change() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("kept.png");

@@ -123,10 +123,11 @@ pub struct Dialog<E: Exporter> {
     /// A file that exists, which Export would replace: the dialog asks
     /// before it does.
     replacing: Option<PathBuf>,
-    /// The tallest the form above the buttons has been since the dialog
-    /// opened: the buttons stay below it, so they never move up under the
-    /// cursor as the form's lines come and go.
-    form_height: f32,
+    /// The form's height in the last frame, and the tallest it has been
+    /// (two frames running) since the dialog opened: the buttons stay
+    /// below that, so they never move up under the cursor as the form's
+    /// lines come and go.
+    form_size: (f32, f32),
 }
 
 /// The file to write for `typed`, a path typed or chosen: with
@@ -228,7 +229,7 @@ impl<E: Exporter> Default for Dialog<E> {
             hint: None,
             outcome: None,
             replacing: None,
-            form_height: 0.0,
+            form_size: (0.0, 0.0),
         }
     }
 }
@@ -242,7 +243,7 @@ impl<E: Exporter> Dialog<E> {
         self.outcome = None;
         self.hint = None;
         self.replacing = None;
-        self.form_height = 0.0;
+        self.form_size = (0.0, 0.0);
         if self.task.is_none() {
             let name = fresh(&mut self.exporter);
             let path = match folder {
@@ -429,10 +430,19 @@ impl<E: Exporter> Dialog<E> {
                     self.outcome = None;
                     self.hint = None;
                 }
-                // The buttons stay below the tallest the form has been.
+                // The buttons stay below the tallest the form has been:
+                // a height it kept two frames running, in frames that are
+                // shown (a new window's first frames, and a new grid's,
+                // are laid out again before they are).
                 let height = form.response.rect.height();
-                self.form_height = self.form_height.max(height);
-                ui.add_space(self.form_height - height);
+                let shown = !ui.is_sizing_pass() && !ui.ctx().will_discard();
+                if shown {
+                    if (height - self.form_size.0).abs() < 0.5 {
+                        self.form_size.1 = self.form_size.1.max(height);
+                    }
+                    self.form_size.0 = height;
+                }
+                ui.add_space((self.form_size.1 - height).max(0.0));
                 ui.add_space(6.0);
                 let asking = self.report_ui(ui, E::extension(settings));
                 ui.add_space(6.0);
