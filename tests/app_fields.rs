@@ -414,9 +414,14 @@ fn a_seed_typed_keeps_the_panel_still_and_the_largest_seed_shows_whole() {
     let seed = h.get_by_role_and_label(Role::TextInput, "Seed").rect();
     let font =
         egui::FontId::monospace(h.ctx.global_style().text_styles[&egui::TextStyle::Monospace].size);
-    let digits = h.ctx.fonts_mut(|f| f.glyph_width(&font, '0')) * 20.0;
+    let digits = h.ctx.fonts_mut(|f| {
+        f.layout_no_wrap(u64::MAX.to_string(), font, egui::Color32::WHITE)
+            .size()
+            .x
+    });
+    // The text and the field's margins (4 points each side).
     assert!(
-        seed.width() >= digits,
+        seed.width() >= digits + 8.0,
         "{seed:?} is narrower than 20 digits ({digits})"
     );
     type_into(&mut h, "Seed", "12x");

@@ -375,7 +375,13 @@ impl Controls {
             // Wide enough for the largest seed's 20 digits, unless the
             // panel is too narrow for that and the buttons after it.
             let font = egui::TextStyle::Monospace.resolve(ui.style());
-            let digits = ui.fonts_mut(|f| f.glyph_width(&font, '0')) * 20.0 + 2.0;
+            let largest = u64::MAX.to_string();
+            let digits = ui
+                .painter()
+                .layout_no_wrap(largest, font, egui::Color32::WHITE)
+                .size()
+                .x
+                + 16.0; // the margins, and room for the cursor after it
             let mut edit = egui::TextEdit::singleline(&mut self.seed_text)
                 .desired_width(digits.min(ui.available_width() - SEED_ROW_BUTTONS))
                 .font(egui::TextStyle::Monospace);

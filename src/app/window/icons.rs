@@ -38,7 +38,7 @@ pub(crate) fn paint_clipboard(ui: &Ui, rect: Rect, color: Color32) {
     // The clip, astride the board's top edge.
     let clip = Rect::from_center_size(
         pos2(board.center().x, board.top() + 0.5),
-        vec2(w * 0.5, h * 0.22),
+        vec2(w * 0.42, h * 0.18),
     );
     painter.rect_filled(clip, 1.0, color);
     for k in 0..2 {
