@@ -119,7 +119,7 @@ wait_changed() {
 
 # The dice sits in the seed row of the side panel; its place follows from
 # the fixed layout (egui's bundled fonts, scale 1 under Xvfb).
-dice_x=214
+dice_x=300
 dice_y=100
 xdotool mousemove --window "$win" "$dice_x" "$dice_y" click 1
 clicked="$out/2-dice-clicked.png"
