@@ -279,6 +279,52 @@ impl Layer {
     }
 }
 
+/// What a kind needs to say how much of the picture it covers, without
+/// drawing it: the picture's shape and light, and the automaton's field.
+pub struct Ground<'a> {
+    /// Width / height of the picture.
+    pub aspect: f32,
+    /// The horizon, fraction of the height from the top.
+    pub horizon: f32,
+    /// The time of day (the lower the sun, the longer the shadows).
+    pub time: TimeOfDay,
+    /// The automaton's live cells and clumps, as stones.
+    pub stones: &'a rocks::cover::StoneField,
+}
+
+/// How much of the picture a layer covers, as New scene and Vary check it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cover {
+    /// The share of the floor (below the horizon) it visibly covers, 0 to 1.
+    pub floor: f32,
+    /// How far above the horizon it reaches at the highest, fraction of the
+    /// height: 0 or less stays below it.
+    pub reach: f32,
+}
+
+impl Cover {
+    /// Nothing covered, nothing reaching up.
+    pub const NONE: Cover = Cover {
+        floor: 0.0,
+        reach: f32::MIN,
+    };
+}
+
+impl Layer {
+    /// How much of the floor of `ground` the layer covers, and how far it
+    /// reaches into the sky: each kind answers for itself (the stones by
+    /// their model of where the rocks layer places them, the tent by its
+    /// dome; the sky, the ranges, the floor itself and the spiral stand on
+    /// no floor).
+    pub fn cover(&self, ground: &Ground) -> Cover {
+        match self {
+            Layer::Rocks(r) => r.cover(ground),
+            Layer::Tent(t) => t.cover(ground),
+            Layer::Sky(_) | Layer::Ranges(_) | Layer::Floor(_) | Layer::Spiral(_) => Cover::NONE,
+        }
+    }
+}
+
 /// What every layer knows about the picture being drawn: the picture's
 /// size, the light, and the facts several layers share, worked out once per
 /// picture (the automaton's grid, the ground cleared for tents, the colour

@@ -200,6 +200,20 @@ impl Prepare for Tent {
 /// Height of the dome over its width.
 const HEIGHT: f32 = 0.56;
 
+impl Tent {
+    /// The share of the floor of `ground` the dome covers (about a half
+    /// ellipse as wide as the tent), and how far its top rises above the
+    /// horizon.
+    pub fn cover(&self, ground: &super::Ground) -> super::Cover {
+        let floor = (1.0 - ground.horizon) * ground.aspect;
+        let dome = std::f32::consts::FRAC_PI_4 * self.size * self.size * HEIGHT;
+        super::Cover {
+            floor: (dome / floor.max(1e-6)).min(1.0),
+            reach: ground.horizon - (self.y - self.size * HEIGHT),
+        }
+    }
+}
+
 /// Top of the dome at `u` (−0.5..0.5 across), in tent widths.
 fn dome(u: f32) -> f32 {
     let a = (2.0 * u).abs().min(1.0);

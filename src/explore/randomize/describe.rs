@@ -3,7 +3,7 @@
 //! floor the stones cover. New scene, Vary and the variations grid say it
 //! in the status bar, where a roll number would tell nothing.
 
-use super::field::Field;
+use super::{ground, stones_of};
 use crate::base::palette::TimeOfDay;
 use crate::layers::Layer;
 use crate::scene::{RULE_NAMES, Scene, layer_names};
@@ -55,8 +55,8 @@ fn stone_cover(scene: &Scene) -> Option<u32> {
         Layer::Rocks(r) if r.visible => Some(r),
         _ => None,
     })?;
-    let field = Field::of(scene)?;
-    let (cover, _) = field.estimate(scene, rocks);
+    let stones = stones_of(scene)?;
+    let cover = rocks.cover(&ground(scene, &stones)).floor;
     Some((cover * 100.0).round() as u32)
 }
 

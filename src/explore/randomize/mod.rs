@@ -12,12 +12,11 @@ use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 mod describe;
-mod field;
 
 pub use self::describe::describe;
-use self::field::Field;
 use crate::base::palette::TimeOfDay;
-use crate::layers::{Kind, Layer, Rocks, match_kind};
+use crate::layers::rocks::cover::StoneField;
+use crate::layers::{Ground, Kind, Layer, Rocks, match_kind};
 use crate::scene::Scene;
 use crate::setting::{Roll, Setting, Value};
 
@@ -252,6 +251,24 @@ const MAX_TOP: f32 = 0.08;
 /// and the highest reach of its stones.
 const SKY_MARGIN: f32 = 0.004;
 
+/// The automaton's field of `scene` (a valid scene), as the rocks layer
+/// turns it into stones, or `None` when its grid cannot be made.
+pub(super) fn stones_of(scene: &Scene) -> Option<StoneField> {
+    let grid = crate::compose::rock_grid(&scene.quantized()).ok()?;
+    Some(StoneField::of(&grid, scene.automaton.topology))
+}
+
+/// The floor of `scene` with `stones` on it, as the layers answer how
+/// much of it they cover.
+pub(super) fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
+    Ground {
+        aspect: scene.aspect,
+        horizon: scene.horizon,
+        time: scene.time,
+        stones,
+    }
+}
+
 /// A stable hash of a scene (of its share code), so that the same roll
 /// from different scenes makes different scenes.
 pub fn scene_hash(scene: &Scene) -> u64 {
@@ -323,7 +340,7 @@ pub fn new_scene(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
             roll_growth(&mut candidate, &mut dice(3 + 16 * attempt));
             candidate.quantize();
         }
-        let Some(field) = Field::of(&candidate) else {
+        let Some(field) = stones_of(&candidate) else {
             break;
         };
         if free_rocks {
@@ -402,7 +419,7 @@ fn roll_growth(scene: &mut Scene, d: &mut Dice) {
 /// Sizes the stones of every rocks layer of `scene` to cover a rolled
 /// share of the floor ([`TARGET_COVER`]) of `field`, and sets their gap
 /// below the horizon so that none reaches into the sky.
-fn fit_rocks(scene: &mut Scene, field: &Field, d: &mut Dice) {
+fn fit_rocks(scene: &mut Scene, field: &StoneField, d: &mut Dice) {
     let target = d.float(TARGET_COVER.0, TARGET_COVER.1);
     let view = scene.clone();
     for layer in &mut scene.layers {
@@ -416,14 +433,14 @@ fn fit_rocks(scene: &mut Scene, field: &Field, d: &mut Dice) {
 /// Scales the stones of `rocks` (near and far alike, within [`NEAR_SIZE`]
 /// and [`FAR_SIZE`]) to cover about `target` of the floor of `field` in
 /// `scene`.
-fn size_stones(field: &Field, scene: &Scene, rocks: &mut Rocks, target: f32) {
+fn size_stones(field: &StoneField, scene: &Scene, rocks: &mut Rocks, target: f32) {
     // Within the bounds each, any scale between `lo` and `hi` keeps both.
     rocks.near_size = rocks.near_size.clamp(NEAR_SIZE.0, NEAR_SIZE.1);
     rocks.far_size = rocks.far_size.clamp(FAR_SIZE.0, FAR_SIZE.1);
     // Cover is about 1 − e^(−k·area), and the area goes as the size
     // squared: a few rounds of that settle the size.
     for _ in 0..3 {
-        let now = field.estimate(scene, rocks).0.clamp(1e-4, 0.99);
+        let now = rocks.cover(&ground(scene, field)).floor.clamp(1e-4, 0.99);
         let scale = ((1.0 - target).ln() / (1.0 - now).ln()).sqrt();
         let lo = (NEAR_SIZE.0 / rocks.near_size).max(FAR_SIZE.0 / rocks.far_size);
         let hi = (NEAR_SIZE.1 / rocks.near_size).min(FAR_SIZE.1 / rocks.far_size);
@@ -436,9 +453,9 @@ fn size_stones(field: &Field, scene: &Scene, rocks: &mut Rocks, target: f32) {
 /// Lowers the farthest row of `rocks` until, on `field` in `scene`, its
 /// stones clear the horizon (the rows squeeze together as the gap grows:
 /// a few rounds settle it).
-fn clear_the_horizon(field: &Field, scene: &Scene, rocks: &mut Rocks) {
+fn clear_the_horizon(field: &StoneField, scene: &Scene, rocks: &mut Rocks) {
     for _ in 0..4 {
-        let reach = field.estimate(scene, rocks).1 + SKY_MARGIN;
+        let reach = rocks.cover(&ground(scene, field)).reach + SKY_MARGIN;
         if reach <= 0.0 {
             break;
         }
@@ -449,7 +466,7 @@ fn clear_the_horizon(field: &Field, scene: &Scene, rocks: &mut Rocks) {
 /// Whether `scene`'s stones, on `field`, stay inside the presets'
 /// envelope: clumps, a share of the floor in [`KEPT_COVER`], and below the
 /// horizon with a gap of at most [`MAX_TOP`].
-fn fits(scene: &Scene, field: &Field) -> bool {
+fn fits(scene: &Scene, field: &StoneField) -> bool {
     misfit(scene, field) == 0.0
 }
 
@@ -517,12 +534,12 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
     let free_rocks = !locks.is_locked(Rocks::NAME);
     // The share of the floor each rocks layer covered, where the scene's
     // field was one of clumps (else the estimate means nothing).
-    let had: Vec<Option<f32>> = match Field::of(scene) {
+    let had: Vec<Option<f32>> = match stones_of(scene) {
         Some(before) if before.is_clumpy() => scene
             .layers
             .iter()
             .map(|l| match l {
-                Layer::Rocks(r) => Some(before.estimate(scene, r).0),
+                Layer::Rocks(r) => Some(r.cover(&ground(scene, &before)).floor),
                 _ => None,
             })
             .collect(),
@@ -540,7 +557,7 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
             vary_growth(&mut candidate, &mut dice(3 + 16 * attempt), strength);
             candidate.quantize();
         }
-        let Some(field) = Field::of(&candidate) else {
+        let Some(field) = stones_of(&candidate) else {
             break;
         };
         if free_rocks && field.is_clumpy() {
@@ -601,7 +618,7 @@ fn vary_growth(scene: &mut Scene, d: &mut Dice, strength: f32) {
 
 /// How far `scene`'s stones, on `field`, are outside the envelope that
 /// [`fits`] checks: 0 inside, more the farther out.
-fn misfit(scene: &Scene, field: &Field) -> f32 {
+fn misfit(scene: &Scene, field: &StoneField) -> f32 {
     if !field.is_clumpy() {
         return 10.0;
     }
@@ -610,7 +627,10 @@ fn misfit(scene: &Scene, field: &Field) -> f32 {
         .iter()
         .map(|layer| match layer {
             Layer::Rocks(r) if r.visible => {
-                let (cover, reach) = field.estimate(scene, r);
+                let crate::layers::Cover {
+                    floor: cover,
+                    reach,
+                } = r.cover(&ground(scene, field));
                 (KEPT_COVER.0 - cover).max(0.0)
                     + (cover - KEPT_COVER.1).max(0.0)
                     + reach.max(0.0)

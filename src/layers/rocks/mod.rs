@@ -30,6 +30,7 @@
 //! - `tests`: stones depend on their cell alone, reclearing, the builds
 //!   and culling checked against their references.
 
+pub mod cover;
 mod cull;
 mod draw;
 mod gravel;
@@ -326,6 +327,12 @@ impl Rocks {
     /// The smallest and largest stone sizes, near and far (fractions of
     /// the picture's height).
     pub const SIZE_LIMITS: (f32, f32) = (0.0005, 0.3);
+
+    /// How much of the floor of `ground` these stones will visibly cover,
+    /// and how far above the horizon they reach (see [`cover`]).
+    pub fn cover(&self, ground: &super::Ground) -> super::Cover {
+        ground.stones.estimate(ground, self)
+    }
 
     fn prepare_stones(&self, f: &Frame) -> Result<RocksDraw> {
         let placer = Placer::new(self, f);

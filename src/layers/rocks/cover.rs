@@ -1,18 +1,20 @@
-//! What a scene's rock field will look like, estimated from its grid
-//! without drawing it: whether the automaton left clumps (not a carpet, not
-//! an empty plain), how much of the floor its stones will cover, and how
-//! far its farthest stones reach up toward the sky.
+//! The rocks layer's answer to "how much of the floor do I cover", without
+//! drawing: whether the automaton left clumps (not a carpet, not an empty
+//! plain), how much of the floor the stones will cover, and how far the
+//! farthest reach up toward the sky.
 //!
-//! The estimate stamps each live cell's stone, as an ellipse where the
-//! rocks layer would place it (a clump's stones gathered around its centre),
-//! on a coarse raster of the floor; New scene uses it to keep its rolls
-//! inside the envelope of the presets, and `tests/new_scene.rs` measures
-//! the real pictures.
+//! The estimate stamps each live cell's stone, as an ellipse where
+//! [`super::place`] would place it (a clump's stones gathered around its
+//! centre), on a coarse raster of the floor. New scene and Vary use it to
+//! keep their rolls inside the envelope of the presets, and
+//! `tests/new_scene.rs` measures the real pictures.
 
+use super::Rocks;
 use crate::base::palette::TimeOfDay;
-use crate::layers::Rocks;
+use crate::layers::{Cover, Ground};
+use crate::life::BitGrid;
 use crate::life::clumps;
-use crate::scene::Scene;
+use crate::life::grid::Topology;
 
 /// The fewest and most live cells, as a share of the grid, that still make
 /// a field of clumps: fewer is a bare plain, more a carpet of rubble.
@@ -36,8 +38,9 @@ struct Cell {
     cells: u32,
 }
 
-/// A grid's live cells and clumps.
-pub(super) struct Field {
+/// A grid's live cells and clumps, as the rocks layer turns them into
+/// stones.
+pub struct StoneField {
     cols: usize,
     rows: usize,
     alive: f32,
@@ -45,26 +48,25 @@ pub(super) struct Field {
     cells: Vec<Cell>,
 }
 
-impl Field {
-    /// The field of `scene`'s automaton (a valid scene), or `None` when its
-    /// grid cannot be made.
-    pub(super) fn of(scene: &Scene) -> Option<Field> {
-        let grid = crate::compose::rock_grid(&scene.quantized()).ok()?;
+impl StoneField {
+    /// The field of the automaton's `grid` (after its generations), whose
+    /// edges have `topology`.
+    pub fn of(grid: &BitGrid, topology: Topology) -> StoneField {
         let (cols, rows) = (grid.width(), grid.height());
         let total = (cols * rows) as f32;
         let alive = grid.population() as f32 / total;
         // A bare plain or a carpet is judged by its count alone: labelling
         // a carpet's cells would cost more than the rest of a roll.
         if !(ALIVE.0..=ALIVE.1).contains(&alive) {
-            return Some(Field {
+            return StoneField {
                 cols,
                 rows,
                 alive,
                 largest: alive,
                 cells: Vec::new(),
-            });
+            };
         }
-        let (labels, found) = clumps::label(&grid, scene.automaton.topology);
+        let (labels, found) = clumps::label(grid, topology);
         let largest = found.iter().map(|c| c.cells).max().unwrap_or(0) as f32 / total;
         let cells = labels
             .iter()
@@ -89,28 +91,27 @@ impl Field {
                 }
             })
             .collect();
-        Some(Field {
+        StoneField {
             cols,
             rows,
             alive,
             largest,
             cells,
-        })
+        }
     }
 
     /// Whether the automaton left clumps of stones.
-    pub(super) fn is_clumpy(&self) -> bool {
+    pub fn is_clumpy(&self) -> bool {
         (ALIVE.0..=ALIVE.1).contains(&self.alive) && self.largest <= LARGEST_CLUMP
     }
 
-    /// The share of the floor `rocks` will visibly cover in `scene`, and
-    /// how far above the horizon (fraction of the height) its stones
-    /// reach at the highest (0 or less: they stay below it).
-    pub(super) fn estimate(&self, scene: &Scene, rocks: &Rocks) -> (f32, f32) {
-        let place = Perspective::new(scene, rocks, self.rows);
-        let aspect = scene.aspect;
+    /// What `rocks` will visibly cover of the floor of `ground` (whose
+    /// stones are this field), and how far above the horizon they reach.
+    pub(crate) fn estimate(&self, ground: &Ground, rocks: &Rocks) -> Cover {
+        let place = Perspective::new(ground, rocks, self.rows);
+        let aspect = ground.aspect;
         let px = aspect / RASTER_COLUMNS as f32;
-        let floor_rows = (((1.0 - scene.horizon) / px).ceil() as usize).max(1);
+        let floor_rows = (((1.0 - ground.horizon) / px).ceil() as usize).max(1);
         let mut raster = vec![false; RASTER_COLUMNS * floor_rows];
         let mut highest = f32::MAX;
         let cell_w = aspect / self.cols as f32;
@@ -138,10 +139,10 @@ impl Field {
             let to_px = |v: f32| v / px;
             let (x0, x1) = (to_px(x - half).floor(), to_px(x + half).ceil());
             let (y0, y1) = (
-                to_px(y - up - scene.horizon).floor(),
-                to_px(y + down - scene.horizon).ceil(),
+                to_px(y - up - ground.horizon).floor(),
+                to_px(y + down - ground.horizon).ceil(),
             );
-            let (cx, cy) = (to_px(x), to_px(y - scene.horizon));
+            let (cx, cy) = (to_px(x), to_px(y - ground.horizon));
             let (rx, ry_up, ry_down) = (to_px(half), to_px(up), to_px(down));
             for py in (y0.max(0.0) as usize)..(y1.max(0.0) as usize).min(floor_rows) {
                 let v = py as f32 + 0.5 - cy;
@@ -161,7 +162,7 @@ impl Field {
         // sun, the longer the shadows, and dark stones at night change the
         // darker floor less. Cover is 1 − e^(−area): the factors scale the
         // area.
-        let seen = match scene.time {
+        let seen = match ground.time {
             TimeOfDay::Noon => 1.37,
             TimeOfDay::GoldenHour => 1.78,
             TimeOfDay::Dusk => 1.55,
@@ -171,9 +172,12 @@ impl Field {
         let reach = if highest == f32::MAX {
             f32::MIN
         } else {
-            scene.horizon - highest
+            ground.horizon - highest
         };
-        (covered, reach)
+        Cover {
+            floor: covered,
+            reach,
+        }
     }
 }
 
@@ -188,8 +192,8 @@ struct Perspective {
 }
 
 impl Perspective {
-    fn new(scene: &Scene, rocks: &Rocks, rows: usize) -> Perspective {
-        let y_far = scene.horizon + rocks.top;
+    fn new(ground: &Ground, rocks: &Rocks, rows: usize) -> Perspective {
+        let y_far = ground.horizon + rocks.top;
         Perspective {
             depth: rocks.near_size / rocks.far_size.max(1e-4),
             near: rocks.near_size,
