@@ -610,6 +610,39 @@ mod tests {
     }
 
     #[test]
+    fn each_kind_answers_how_much_of_the_floor_it_covers() {
+        let scene = crate::scene::presets::load("death-valley").unwrap();
+        let grid = crate::compose::rock_grid(&scene).unwrap();
+        let stones = rocks::cover::StoneField::of(&grid, scene.automaton.topology);
+        assert!(stones.is_clumpy());
+        let ground = Ground {
+            aspect: scene.aspect,
+            horizon: scene.horizon,
+            time: scene.time,
+            stones: &stones,
+        };
+        for layer in &scene.layers {
+            let cover = layer.cover(&ground);
+            match layer {
+                Layer::Rocks(_) => {
+                    assert!((0.02..0.6).contains(&cover.floor), "{cover:?}");
+                    // (The model is cautious: a hair over the horizon.)
+                    assert!(cover.reach < 0.01, "stones off the sky: {cover:?}");
+                }
+                Layer::Tent(t) => {
+                    assert!((0.001..0.1).contains(&cover.floor), "{cover:?}");
+                    let mut twice = t.clone();
+                    twice.size *= 2.0;
+                    let larger = Layer::Tent(twice).cover(&ground);
+                    assert!((larger.floor / cover.floor - 4.0).abs() < 0.01);
+                    assert!(larger.reach > cover.reach);
+                }
+                _ => assert_eq!(cover, Cover::NONE, "{}", layer.name()),
+            }
+        }
+    }
+
+    #[test]
     fn kinds_are_listed_once_in_order() {
         let names: Vec<&str> = Layer::every_kind().iter().map(Layer::name).collect();
         assert_eq!(names, ["sky", "ranges", "floor", "rocks", "tent", "spiral"]);
