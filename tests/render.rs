@@ -64,13 +64,23 @@ fn preset_pixels_are_pinned() {
 
 #[test]
 fn one_thread_and_four_threads_give_the_same_bytes() {
-    for p in presets::PRESETS {
-        let scene = p.scene().unwrap();
+    // The presets, and a sky of every new kind's.
+    let cloudy = playa::Scene::from_ron(
+        "(time: Dusk, layers: [Sky(()), Clouds((cover: 0.7, streaks: 0.5, dust: 0.4)), \
+         Ranges(()), Floor(()), Rocks(()), Tent(())])",
+        "cloudy",
+    )
+    .unwrap();
+    let scenes = presets::PRESETS
+        .iter()
+        .map(|p| (p.name, p.scene().unwrap()))
+        .chain([("cloudy", cloudy)]);
+    for (name, scene) in scenes {
         let one = with_threads(1, || render(&scene, 333, 187).unwrap());
         let four = with_threads(4, || render(&scene, 333, 187).unwrap());
-        assert!(one == four, "{} differs between 1 and 4 threads", p.name);
+        assert!(one == four, "{name} differs between 1 and 4 threads");
         let again = with_threads(3, || render(&scene, 333, 187).unwrap());
-        assert!(one == again, "{} differs between runs", p.name);
+        assert!(one == again, "{name} differs between runs");
     }
 }
 

@@ -8,6 +8,7 @@
 //! reads only the prepared data and the pixel position, so every band comes
 //! out the same on any thread.
 
+pub mod clouds;
 pub mod floor;
 pub mod ranges;
 pub mod rocks;
@@ -17,6 +18,7 @@ pub mod tent;
 
 use serde::{Deserialize, Serialize};
 
+pub use clouds::Clouds;
 pub use floor::Floor;
 pub use ranges::Ranges;
 pub use rocks::Rocks;
@@ -218,7 +220,15 @@ kinds!($;
     Tent,
     /// The 160° line spiral ornament.
     Spiral,
+    /// A deck of clouds in the sky (since share-code format 3).
+    Clouds,
 );
+
+/// The kinds of layer share codes of `format` know: the first six until
+/// format 2, every kind since format 3.
+pub fn kinds_in_format(format: u32) -> usize {
+    if format <= 2 { 6 } else { KINDS }
+}
 
 impl Layer {
     /// Short lower-case name of the layer kind (`"sky"`, `"rocks"`, ...).
@@ -297,6 +307,8 @@ pub struct Ground<'a> {
 pub struct Cover {
     /// The share of the floor (below the horizon) it visibly covers, 0 to 1.
     pub floor: f32,
+    /// The share of the sky it covers, 0 to 1.
+    pub sky: f32,
     /// How far above the horizon it reaches at the highest, fraction of the
     /// height: 0 or less stays below it.
     pub reach: f32,
@@ -306,20 +318,25 @@ impl Cover {
     /// Nothing covered, nothing reaching up.
     pub const NONE: Cover = Cover {
         floor: 0.0,
+        sky: 0.0,
         reach: f32::MIN,
     };
 }
 
 impl Layer {
-    /// How much of the floor of `ground` the layer covers, and how far it
-    /// reaches into the sky: each kind answers for itself (the stones by
-    /// their model of where the rocks layer places them, the tent by its
-    /// dome; the sky, the ranges, the floor itself and the spiral stand on
-    /// no floor).
+    /// How much of the floor and the sky of `ground` the layer covers, and
+    /// how far it reaches into the sky: each kind answers for itself (the
+    /// stones by their model of where the rocks layer places them, the tent
+    /// by its dome, the clouds by their cover; the sky, the ranges, the
+    /// floor itself and the spiral cover neither).
     pub fn cover(&self, ground: &Ground) -> Cover {
         match self {
             Layer::Rocks(r) => r.cover(ground),
             Layer::Tent(t) => t.cover(ground),
+            Layer::Clouds(c) => Cover {
+                sky: c.cover,
+                ..Cover::NONE
+            },
             Layer::Sky(_) | Layer::Ranges(_) | Layer::Floor(_) | Layer::Spiral(_) => Cover::NONE,
         }
     }
@@ -645,7 +662,12 @@ mod tests {
     #[test]
     fn kinds_are_listed_once_in_order() {
         let names: Vec<&str> = Layer::every_kind().iter().map(Layer::name).collect();
-        assert_eq!(names, ["sky", "ranges", "floor", "rocks", "tent", "spiral"]);
+        assert_eq!(
+            names,
+            [
+                "sky", "ranges", "floor", "rocks", "tent", "spiral", "clouds"
+            ]
+        );
         assert_eq!(KINDS, names.len());
         for (i, layer) in Layer::every_kind().iter().enumerate() {
             assert_eq!(layer.kind_index(), i);
@@ -667,6 +689,17 @@ mod tests {
         packed.automaton.density = 0.5;
         packed.automaton.columns = 968;
         scenes.push(("packed".into(), packed));
+        let mut cloudy = crate::scene::presets::load("golden-hour").unwrap();
+        cloudy.layers.insert(
+            1,
+            Layer::Clouds(Clouds {
+                cover: 0.6,
+                streaks: 0.4,
+                dust: 0.5,
+                ..Clouds::default()
+            }),
+        );
+        scenes.push(("cloudy".into(), cloudy));
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
         for (name, scene) in &scenes {

@@ -209,6 +209,7 @@ impl Tent {
         let dome = std::f32::consts::FRAC_PI_4 * self.size * self.size * HEIGHT;
         super::Cover {
             floor: (dome / floor.max(1e-6)).min(1.0),
+            sky: 0.0,
             reach: ground.horizon - (self.y - self.size * HEIGHT),
         }
     }

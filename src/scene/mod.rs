@@ -412,7 +412,11 @@ impl Scene {
     /// The default layer list: sky, ranges, floor, rocks, tent, and the
     /// spiral (hidden).
     pub fn default_layers() -> Vec<Layer> {
-        Layer::every_kind()
+        // The kinds of the first formats: a default scene is the same
+        // picture, and the same code, as it always was.
+        let mut layers = Layer::every_kind();
+        layers.truncate(crate::layers::kinds_in_format(2));
+        layers
     }
 
     /// Reads a scene from RON text. `source_name` (a file name, "share

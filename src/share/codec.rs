@@ -25,9 +25,16 @@ pub fn encode(scene: &Scene) -> String {
     // The oldest format that holds the scene: a scene whose later settings
     // keep their base values keeps the code older playas wrote for it.
     (1..FORMAT)
+        .filter(|&format| holds_kinds(&scene, format))
         .map(|format| encode_in(&scene, format))
         .find(|code| read(code).is_ok_and(|s| s == scene))
         .unwrap_or_else(|| encode_in(&scene, FORMAT))
+}
+
+/// Whether codes of `format` know every kind of layer of `scene`.
+fn holds_kinds(scene: &Scene, format: u32) -> bool {
+    let known = crate::layers::kinds_in_format(format);
+    scene.layers.iter().all(|l| l.kind_index() < known)
 }
 
 /// The code of a quantized `scene` in `format`, which leaves out the
@@ -148,10 +155,14 @@ pub(super) fn strip_prefix(code: &str) -> Result<(u32, &str)> {
     Ok((format as u32, body))
 }
 
-/// How codes start, for messages: `playa1- or playa2-`.
+/// How codes start, for messages: `playa1-, playa2- or playa3-`.
 pub(super) fn prefixes() -> String {
     let all: Vec<String> = (1..=FORMAT).map(|f| format!("{PREFIX}{f}-")).collect();
-    all.join(" or ")
+    match all.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// CRC-24/OpenPGP of the format, the character count and the bits (packed

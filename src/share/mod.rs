@@ -64,6 +64,11 @@
 //!   do not write them: there they have their defaults as of format 2,
 //!   frozen with it (`codes_of_format_2_are_pinned`).
 //!
+//! - **3**: the same layout and bases; a fresh layer may be of the kinds
+//!   added since (clouds, the seventh kind), so the reference of a layer
+//!   counts `bases + 7` instead of `bases + 6`. Only a scene with a layer of
+//!   a later kind is written in format 3.
+//!
 //! A code of an older format leaves the later settings out, and means their
 //! base values. The encoder writes the oldest format that holds the scene,
 //! so a scene whose later settings keep their base values (every preset,
@@ -115,7 +120,7 @@ pub fn looks_like_code(text: &str) -> bool {
 pub const PREFIX: &str = "playa";
 /// The newest format, which this playa writes when a scene needs it; it
 /// reads every format from 1 up to it.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// Longest share code accepted, in characters (a scene with every setting
 /// of 32 layers changed needs about 600).
 pub const MAX_CODE_CHARS: usize = 2048;

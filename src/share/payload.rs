@@ -4,7 +4,7 @@
 
 use super::bases::{bases, fresh_layer};
 use super::bits::{Bits, Reader, bits_for};
-use crate::layers::{KINDS, Kind, Layer, match_kind, match_kinds};
+use crate::layers::{Kind, Layer, kinds_in_format, match_kind, match_kinds};
 use crate::scene::{MAX_LAYERS, Scene};
 use crate::setting::Setting;
 
@@ -140,7 +140,7 @@ fn layers(list: &[Layer], base: &[Layer], format: u32) -> Bits {
         }
         Some(w)
     });
-    let ref_bits = bits_for((base.len() + KINDS) as u64);
+    let ref_bits = bits_for((base.len() + kinds_in_format(format)) as u64);
     let mut refs = Bits::default();
     let mut diffs = Bits::default();
     refs.bit(false);
@@ -197,13 +197,13 @@ fn read_layers(base: &[Layer], r: &mut Reader, format: u32) -> Result<Vec<Layer>
         if n > MAX_LAYERS {
             return Err(format!("{n} layers, more than the limit of {MAX_LAYERS}"));
         }
-        let ref_bits = bits_for((base.len() + KINDS) as u64);
+        let ref_bits = bits_for((base.len() + kinds_in_format(format)) as u64);
         let mut references = Vec::with_capacity(n);
         for _ in 0..n {
             let k = r.read(ref_bits).ok_or_else(cut_off)? as usize;
             references.push(match base.get(k) {
                 Some(layer) => layer.clone(),
-                None if k - base.len() < KINDS => fresh_layer(k - base.len()),
+                None if k - base.len() < kinds_in_format(format) => fresh_layer(k - base.len()),
                 None => return Err(format!("there is no layer kind {}", k - base.len())),
             });
         }

@@ -86,7 +86,7 @@ fn the_longest_scene_fits_the_code_limit() {
     let mut scene = heavy_edit();
     scene.layers = (0..MAX_LAYERS)
         .map(|i| {
-            let mut layer = Scene::default_layers()[i % KINDS].clone();
+            let mut layer = Layer::every_kind()[i % KINDS].clone();
             change_every_setting(&mut layer);
             layer
         })
@@ -265,9 +265,9 @@ fn later_settings_come_last_in_their_tables() {
 
 #[test]
 fn a_newer_format_says_so() {
-    let code = encode(&Scene::default()).replacen("playa1", "playa3", 1);
+    let code = encode(&Scene::default()).replacen("playa1", "playa4", 1);
     let err = decode(&code).unwrap_err().to_string();
-    assert!(err.contains("made by a newer playa (format 3)"), "{err}");
+    assert!(err.contains("made by a newer playa (format 4)"), "{err}");
     let err = decode("playa12345678901234567890123-AAAA")
         .unwrap_err()
         .to_string();
@@ -405,7 +405,7 @@ fn bad_links_say_what_is_wrong() {
         (" # ", "the link has no share code after #"),
         (
             "https://example.org/#scene",
-            "the link's fragment \"scene\" is not a share code (they start with playa1- or playa2-)",
+            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2- or playa3-)",
         ),
         (
             "#hello",
@@ -503,7 +503,7 @@ mod props {
             proptest::collection::vec(any::<u64>(), 16),
         )
             .prop_map(|(kind, keep, raw)| {
-                let mut layer = Scene::default_layers()[kind].clone();
+                let mut layer = Layer::every_kind()[kind].clone();
                 if keep {
                     return layer;
                 }
@@ -592,6 +592,7 @@ mod props {
             Layer::Rocks(Rocks::default()),
             Layer::Tent(Tent::default()),
             Layer::Spiral(Spiral::default()),
+            Layer::Clouds(crate::layers::Clouds::default()),
         ]
         .iter()
         .map(Layer::kind_index)
@@ -627,8 +628,10 @@ fn bases_are_frozen() {
         );
     }
     assert!(!bases().is_empty() && bases().len() <= 1 << BASE_BITS);
-    assert!(KINDS == Scene::default_layers().len());
-    for kind in 0..KINDS {
+    // The bases hold the kinds of format 1; later kinds start fresh.
+    let first = crate::layers::kinds_in_format(2);
+    assert!(first == Scene::default_layers().len());
+    for kind in 0..first {
         assert!(bases()[0].layers.iter().any(|l| l.kind_index() == kind));
     }
     assert_eq!(
@@ -638,4 +641,21 @@ fn bases_are_frozen() {
          codes mean. Before playa's first release, refresh it from the presets with \
          PLAYA_REFRESH_SHARE_BASES=1 and pin the new hash; after it, add a format."
     );
+}
+
+#[test]
+fn a_layer_of_a_later_kind_is_written_in_format_3_and_older_codes_stay() {
+    let mut scene = Scene::default();
+    scene.add_layer(Layer::Clouds(crate::layers::Clouds {
+        cover: 0.8,
+        ..Default::default()
+    }));
+    let code = encode(&scene);
+    assert!(code.starts_with("playa3-"), "{code}");
+    assert_eq!(decode(&code).unwrap(), scene.quantized());
+    assert_eq!(encode(&decode(&code).unwrap()), code);
+    // Without it, the scene keeps the code it always had.
+    assert!(encode(&Scene::default()).starts_with("playa1-"));
+    // The format is part of the checksum: no older playa misreads it.
+    assert!(decode(&code.replacen("playa3", "playa2", 1)).is_err());
 }

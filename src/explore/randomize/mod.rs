@@ -630,6 +630,7 @@ fn misfit(scene: &Scene, field: &StoneField) -> f32 {
                 let crate::layers::Cover {
                     floor: cover,
                     reach,
+                    ..
                 } = r.cover(&ground(scene, field));
                 (KEPT_COVER.0 - cover).max(0.0)
                     + (cover - KEPT_COVER.1).max(0.0)

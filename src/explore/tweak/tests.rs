@@ -66,7 +66,10 @@ fn every_kind_of_value_is_set() {
 
 #[test]
 fn every_setting_of_every_kind_has_a_key() {
-    let mut scene = Scene::default();
+    let mut scene = Scene {
+        layers: crate::Layer::every_kind(),
+        ..Scene::default()
+    };
     for kind in kinds() {
         for (name, shape) in &kind.settings {
             let value = match shape {

@@ -176,6 +176,7 @@ impl StoneField {
         };
         Cover {
             floor: covered,
+            sky: 0.0,
             reach,
         }
     }

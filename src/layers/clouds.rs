@@ -1,0 +1,296 @@
+//! Clouds: a deck of cloud over the ground, seen in perspective, lit by
+//! the scene's light. From heaped cumulus to high cirrus streaks, from a
+//! few fair-weather clouds to an overcast, with a haze of dust low over
+//! the horizon.
+//!
+//! The deck is a level plane high over the ground: each pixel of the sky
+//! looks up at it along its own ray, so clouds are large overhead and
+//! flatten and crowd toward the horizon, where they fade into its haze (as
+//! Quilez draws skies). Their density is fractal value noise cut at a level
+//! set by the cover; thick parts are shaded by the sky's light, thin edges
+//! lit through by the sun or moon, and a cloud near the disc gets its glow.
+//! Every pixel is a function of its own position and the prepared numbers
+//! only, so a window is drawn as the whole picture draws it.
+
+use serde::Serialize;
+
+use super::{Band, Draw, Frame, Kind, Prepare, blend};
+use crate::base::color::{Linear, Rgb, add, mix, mul, scale};
+use crate::base::math;
+use crate::base::noise::{smoothstep, sub_seed, value2};
+use crate::error::Result;
+use crate::setting::{Roll, Setting, float, other};
+
+/// Settings of the clouds layer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Clouds {
+    /// Whether the layer is drawn. Default: true.
+    pub visible: bool,
+    /// Opacity, 0 to 1. Default: 1.
+    pub opacity: f32,
+    /// The share of the sky the clouds cover, 0 (clear) to 1 (overcast).
+    /// Default: 0.35.
+    pub cover: f32,
+    /// The clouds' size, 0.1 to 10 (1: a cloud overhead about a fifth of
+    /// the picture wide). Default: 1.
+    pub size: f32,
+    /// From heaped cumulus (0) to high streaks of cirrus (1). Default: 0.
+    pub streaks: f32,
+    /// How soft the clouds' edges are, 0 to 1. Default: 0.35.
+    pub softness: f32,
+    /// How far the clouds have drifted, along the width, -10 to 10: moves
+    /// the whole deck (scene units of the deck). Default: 0.
+    pub drift: f32,
+    /// A haze of dust low over the horizon, 0 to 1. Default: 0.
+    pub dust: f32,
+    /// The clouds' colour in full light. Default: (255, 255, 255).
+    pub color: Rgb,
+}
+
+impl Default for Clouds {
+    fn default() -> Self {
+        Clouds {
+            visible: true,
+            opacity: 1.0,
+            cover: 0.35,
+            size: 1.0,
+            streaks: 0.0,
+            softness: 0.35,
+            drift: 0.0,
+            dust: 0.0,
+            color: Rgb(255, 255, 255),
+        }
+    }
+}
+
+impl Kind for Clouds {
+    const NAME: &'static str = "clouds";
+    const TITLE: &'static str = "Clouds";
+    const SETTINGS: &'static [Setting<Clouds>] = &[
+        super::visible(),
+        super::opacity(),
+        float!(
+            "cover",
+            cover,
+            0.0,
+            1.0,
+            1000,
+            "Cover",
+            "Share of the sky the clouds cover: 0 clear, 1 overcast",
+            Roll::Range(0.15, 0.6)
+        ),
+        float!(log "size", size, 0.1, 10.0, 1000, "Size",
+            "How large the clouds are", Roll::Range(0.6, 1.8)),
+        float!(
+            "streaks",
+            streaks,
+            0.0,
+            1.0,
+            1000,
+            "Streaks",
+            "From heaped cumulus (0) to high streaks of cirrus (1)",
+            Roll::Range(0.0, 1.0)
+        ),
+        float!(
+            "softness",
+            softness,
+            0.0,
+            1.0,
+            1000,
+            "Softness",
+            "How soft the clouds' edges are",
+            Roll::Range(0.2, 0.6)
+        ),
+        float!(
+            "drift",
+            drift,
+            -10.0,
+            10.0,
+            1000,
+            "Drift",
+            "Moves the clouds along the width, as the wind would",
+            Roll::Range(-5.0, 5.0)
+        ),
+        float!(
+            "dust",
+            dust,
+            0.0,
+            1.0,
+            1000,
+            "Dust",
+            "A haze of dust low over the horizon",
+            Roll::Keep
+        ),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Colour",
+            "The clouds' colour in full light",
+            Roll::Keep
+        ),
+    ];
+
+    super::common_settings!();
+}
+
+impl Prepare for Clouds {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+/// The deck's distance (in heights of the deck) beyond which a ray sees
+/// only haze: the noise there would be finer than a pixel.
+const FARTHEST: f32 = 40.0;
+
+/// Octaves of the clouds' noise.
+const OCTAVES: u32 = 5;
+
+impl Clouds {
+    fn prepare_draw(&self, f: &Frame) -> CloudsDraw {
+        let p = &f.palette;
+        let albedo = self.color.linear();
+        // Lit from above by the sky, and by the sun or moon as high as it
+        // stands (a low sun lights the clouds' undersides warm).
+        let sun_up = p.light[1].max(0.0);
+        let lit = mul(
+            albedo,
+            add(
+                scale(p.direct, 0.55 + 0.35 * sun_up),
+                scale(p.ambient, 1.05),
+            ),
+        );
+        let shade = mul(albedo, add(scale(p.ambient, 0.85), scale(p.direct, 0.22)));
+        CloudsDraw {
+            opacity: self.opacity,
+            cover: self.cover,
+            softness: 0.02 + 0.3 * self.softness,
+            scale: 1.5 / self.size.max(0.01),
+            streaks: self.streaks,
+            drift: self.drift,
+            dust: self.dust,
+            seed: sub_seed(f.seed, 300),
+            horizon: f.horizon,
+            half_width: 0.5 * f.w,
+            focal: f.h,
+            lit,
+            shade,
+            haze: p.horizon,
+            dust_color: mix(p.horizon, mul(f.ground, p.ground), 0.45),
+            glow: scale(p.glow, 1.4),
+            sun: (f.sun_x * f.w, p.sun_y * f.h),
+            glow_radius: (p.glow_radius * f.h).max(1.0),
+        }
+    }
+}
+
+/// The clouds prepared for one picture.
+struct CloudsDraw {
+    opacity: f32,
+    cover: f32,
+    softness: f32,
+    scale: f32,
+    streaks: f32,
+    drift: f32,
+    dust: f32,
+    seed: u32,
+    /// Horizon row, pixels from the top.
+    horizon: f32,
+    half_width: f32,
+    /// Pixels per unit of the picture plane's tangent.
+    focal: f32,
+    lit: Linear,
+    shade: Linear,
+    haze: Linear,
+    dust_color: Linear,
+    glow: Linear,
+    sun: (f32, f32),
+    glow_radius: f32,
+}
+
+impl CloudsDraw {
+    /// The cloud's density (0..1) and thickness (0..1) where the ray of
+    /// pixel `(x, y)` meets the deck `d` deck-heights away.
+    fn density(&self, x: f32, d: f32) -> (f32, f32) {
+        // On the deck: across (right) and away from the viewer.
+        let across = (x - self.half_width) / self.focal * d + self.drift;
+        // Streaks run along a line slanting away across the deck, so that
+        // in perspective they fan out from a point on the horizon; the more
+        // streaked, the longer along it and the finer across it.
+        let (along, side) = (0.8 * across + 0.6 * d, -0.6 * across + 0.8 * d);
+        let (sx, sy) = (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks);
+        let (mut u, mut v) = (along * self.scale * sx, side * self.scale * sy);
+        let (mut sum, mut amp, mut norm) = (0.0, 1.0, 0.0);
+        for o in 0..OCTAVES {
+            sum += amp * value2(u, v, self.seed.wrapping_add(o));
+            norm += amp;
+            amp *= 0.46;
+            // Rotated a little each octave, so the lattice does not show.
+            (u, v) = (u * 1.6 - v * 1.2 + 17.3, u * 1.2 + v * 1.6 + 9.1);
+        }
+        let n = sum / norm;
+        // The noise sits mostly within 0.2..0.8: the cover picks the level.
+        let level = 0.78 - 0.56 * self.cover;
+        let density = smoothstep(level - self.softness, level + self.softness, n);
+        let thick = smoothstep(level, level + 0.3, n);
+        (density, thick)
+    }
+}
+
+impl Draw for CloudsDraw {
+    fn draw(&self, band: &mut Band) {
+        let (x0, x1) = (band.x0, band.x1());
+        for y in band.y0..band.y1() {
+            let yc = y as f32 + 0.5;
+            let above = self.horizon - yc;
+            // The dust's haze, over the sky and the far floor alike.
+            let dust = if self.dust > 0.0 {
+                let h = above.abs() / self.focal;
+                self.dust * math::exp(-h * h * 90.0) * 0.85
+            } else {
+                0.0
+            };
+            if above <= 0.0 && dust <= 0.0 {
+                continue;
+            }
+            // How far the ray meets the deck, in deck heights.
+            let d = if above > 0.0 {
+                (self.focal / above).min(FARTHEST)
+            } else {
+                FARTHEST
+            };
+            // Far off, the deck fades into the horizon's haze.
+            let far = 1.0 - math::exp(-d * 0.09);
+            let seen = self.opacity * (1.0 - far * far);
+            let row = band.row(y);
+            for x in x0..x1 {
+                let c = &mut row[(x - x0) as usize];
+                if above > 0.0 && seen > 0.003 {
+                    let xc = x as f32 + 0.5;
+                    let (density, thick) = self.density(xc, d);
+                    if density > 0.0 {
+                        let mut color = mix(self.lit, self.shade, thick * 0.8);
+                        // Thin cloud near the disc is lit through.
+                        let (dx, dy) = (xc - self.sun.0, yc - self.sun.1);
+                        let r2 = (dx * dx + dy * dy) / (self.glow_radius * self.glow_radius);
+                        if r2 < 4.0 {
+                            let through = (1.0 - thick) * math::exp(-r2 * 1.5);
+                            color = add(color, scale(self.glow, through));
+                        }
+                        color = mix(color, self.haze, far);
+                        blend(c, color, density * seen);
+                    }
+                }
+                if dust > 0.0 {
+                    blend(c, self.dust_color, dust * self.opacity);
+                }
+            }
+        }
+    }
+
+    fn touches(&self, y0: u32, _y1: u32) -> bool {
+        // Nothing below the horizon but the dust's haze.
+        self.dust > 0.0 || (y0 as f32) < self.horizon
+    }
+}
