@@ -162,3 +162,50 @@ fn new_scene_says_what_changed_in_words() {
     h.run();
     assert!(h.query_by_label_contains("Roll 0x").is_some());
 }
+
+#[test]
+fn clouds_are_added_into_the_sky_edited_and_shared_in_format_3() {
+    let mut h = harness();
+    let before = share::encode(h.state().scene());
+    assert!(before.starts_with("playa1-") || before.starts_with("playa2-"));
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Clouds").click();
+    settle(&mut h);
+    let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
+    assert_eq!(&names[..3], ["sky", "clouds", "ranges"]);
+    assert!(share::encode(h.state().scene()).starts_with("playa3-"));
+    // Its form: open it and set the cover.
+    // The arrow left of its checkbox opens it.
+    let header = h.get_by_role_and_label(Role::CheckBox, "Clouds").rect();
+    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(arrow));
+        h.event(egui::Event::PointerButton {
+            pos: arrow,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    settle(&mut h);
+    let cover = h.get_by_role_and_label(Role::SpinButton, "Cover");
+    cover.click();
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text("0.9".into()));
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let clouds = h
+        .state()
+        .scene()
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Clouds(c) => Some(c.cover),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(clouds, 0.9);
+}

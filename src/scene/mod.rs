@@ -536,8 +536,9 @@ impl Scene {
 
     /// Adds `layer` on top of the others, placed to be seen: a tent is
     /// moved along the ground clear of the tents already there (see
-    /// [`Tent::placed_apart`]). False, and nothing added, when the scene has
-    /// [`MAX_LAYERS`] already.
+    /// [`Tent::placed_apart`]); clouds go into the sky, just over the last
+    /// sky (or clouds) layer, under the ranges. False, and nothing added,
+    /// when the scene has [`MAX_LAYERS`] already.
     pub fn add_layer(&mut self, mut layer: Layer) -> bool {
         if self.layers.len() >= MAX_LAYERS {
             return false;
@@ -552,6 +553,16 @@ impl Scene {
                 })
                 .collect();
             *tent = tent.placed_apart(&others, self.aspect);
+        }
+        if let Layer::Clouds(_) = layer {
+            // In the sky: over the last sky, under the ranges and the rest.
+            let at = self
+                .layers
+                .iter()
+                .rposition(|l| matches!(l, Layer::Sky(_) | Layer::Clouds(_)))
+                .map_or(0, |i| i + 1);
+            self.layers.insert(at, layer);
+            return true;
         }
         self.layers.push(layer);
         true
@@ -749,6 +760,28 @@ mod tests {
         scene.add_layer(Layer::Tent(Default::default()));
         scene.add_layer(Layer::Tent(Default::default()));
         scene
+    }
+
+    #[test]
+    fn clouds_are_added_into_the_sky_under_the_ranges() {
+        let mut scene = Scene::default();
+        assert!(scene.add_layer(Layer::Clouds(Default::default())));
+        let names: Vec<&str> = scene.layers.iter().map(Layer::name).collect();
+        assert_eq!(
+            names,
+            [
+                "sky", "clouds", "ranges", "floor", "rocks", "tent", "spiral"
+            ]
+        );
+        assert!(scene.add_layer(Layer::Clouds(Default::default())));
+        assert_eq!(scene.layers[2].name(), "clouds");
+        assert_eq!(scene.layers[3].name(), "ranges");
+        let mut bare = Scene {
+            layers: Vec::new(),
+            ..Scene::default()
+        };
+        assert!(bare.add_layer(Layer::Clouds(Default::default())));
+        assert_eq!(bare.layers.len(), 1);
     }
 
     #[test]
