@@ -210,9 +210,20 @@ struct CloudsDraw {
 }
 
 impl CloudsDraw {
-    /// The cloud's density (0..1) and thickness (0..1) where the ray of
-    /// pixel `(x, y)` meets the deck `d` deck-heights away.
-    fn density(&self, x: f32, d: f32) -> (f32, f32) {
+    /// How far the ray of pixel row centre `yc` meets the deck, in deck
+    /// heights (rows at or under the horizon: as far as it is seen).
+    fn distance(&self, yc: f32) -> f32 {
+        let above = self.horizon - yc;
+        if above > 0.0 {
+            (self.focal / above).min(FARTHEST)
+        } else {
+            FARTHEST
+        }
+    }
+
+    /// The deck's noise (about 0.2..0.8) where the ray of column centre
+    /// `x` meets it `d` deck-heights away.
+    fn noise(&self, x: f32, d: f32) -> f32 {
         // On the deck: across (right) and away from the viewer.
         let across = (x - self.half_width) / self.focal * d + self.drift;
         // Streaks run along a line slanting away across the deck, so that
@@ -229,18 +240,44 @@ impl CloudsDraw {
             // Rotated a little each octave, so the lattice does not show.
             (u, v) = (u * 1.6 - v * 1.2 + 17.3, u * 1.2 + v * 1.6 + 9.1);
         }
-        let n = sum / norm;
-        // The noise sits mostly within 0.2..0.8: the cover picks the level.
+        sum / norm
+    }
+
+    /// The cloud's density (0..1) and thickness (0..1) of noise `n`: the
+    /// cover picks the level the noise is cut at.
+    fn shape(&self, n: f32) -> (f32, f32) {
         let level = 0.78 - 0.56 * self.cover;
         let density = smoothstep(level - self.softness, level + self.softness, n);
         let thick = smoothstep(level, level + 0.3, n);
         (density, thick)
     }
+
+    /// The deck's noise on every second column and row of the picture
+    /// that pixels `x0..x1` of rows `y0..y1` lie between (the noise is
+    /// smooth: a pixel's is interpolated from its four), row after row,
+    /// and the number of columns in a row.
+    fn samples(&self, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> (Vec<f32>, usize) {
+        let (i0, i1) = (x0 / 2, (x1 - 1) / 2 + 1);
+        let (j0, j1) = (y0 / 2, (y1 - 1) / 2 + 1);
+        let cols = (i1 - i0 + 1) as usize;
+        let mut out = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
+        for j in j0..=j1 {
+            let d = self.distance((2 * j) as f32 + 0.5);
+            out.extend((i0..=i1).map(|i| self.noise((2 * i) as f32 + 0.5, d)));
+        }
+        (out, cols)
+    }
 }
 
 impl Draw for CloudsDraw {
     fn draw(&self, band: &mut Band) {
-        let (x0, x1) = (band.x0, band.x1());
+        let (x0, x1, y0) = (band.x0, band.x1(), band.y0);
+        let sky = (y0 as f32 + 0.5) < self.horizon && x1 > x0;
+        let (samples, cols) = if sky {
+            self.samples((x0, x1), (band.y0, band.y1()))
+        } else {
+            (Vec::new(), 0)
+        };
         for y in band.y0..band.y1() {
             let yc = y as f32 + 0.5;
             let above = self.horizon - yc;
@@ -255,11 +292,7 @@ impl Draw for CloudsDraw {
                 continue;
             }
             // How far the ray meets the deck, in deck heights.
-            let d = if above > 0.0 {
-                (self.focal / above).min(FARTHEST)
-            } else {
-                FARTHEST
-            };
+            let d = self.distance(yc);
             // Far off, the deck fades into the horizon's haze.
             let far = 1.0 - math::exp(-d * 0.09);
             let seen = self.opacity * (1.0 - far * far);
@@ -268,7 +301,13 @@ impl Draw for CloudsDraw {
                 let c = &mut row[(x - x0) as usize];
                 if above > 0.0 && seen > 0.003 {
                     let xc = x as f32 + 0.5;
-                    let (density, thick) = self.density(xc, d);
+                    // Between the samples around it (exact halves).
+                    let (i, j) = ((x / 2 - x0 / 2) as usize, (y / 2 - y0 / 2) as usize);
+                    let (tx, ty) = ((x % 2) as f32 * 0.5, (y % 2) as f32 * 0.5);
+                    let at = |di: usize, dj: usize| samples[(j + dj) * cols + i + di];
+                    let top = at(0, 0) + (at(1, 0) - at(0, 0)) * tx;
+                    let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * tx;
+                    let (density, thick) = self.shape(top + (bottom - top) * ty);
                     if density > 0.0 {
                         let mut color = mix(self.lit, self.shade, thick * 0.8);
                         // Thin cloud near the disc is lit through.
