@@ -3,9 +3,9 @@
 //! plain), how much of the floor the stones will cover, and how far the
 //! farthest reach up toward the sky.
 //!
-//! The estimate stamps each live cell's stone, as an ellipse where
-//! [`super::place`] would place it (a clump's stones gathered around its
-//! centre), on a coarse raster of the floor. New scene and Vary use it to
+//! The estimate stamps each live cell's stone, as an ellipse where the
+//! rocks layer's `place` would place it (a clump's stones gathered around
+//! its centre), on a coarse raster of the floor. New scene and Vary use it to
 //! keep their rolls inside the envelope of the presets, and
 //! `tests/new_scene.rs` measures the real pictures.
 
