@@ -68,6 +68,8 @@ struct Shared {
     horizon: f32,
     clearings: Vec<crate::layers::tent::Clearing>,
     ground: Linear,
+    /// The clouds' shade on the ground (the floor, stones and tent read it).
+    shade: Option<crate::layers::clouds::CloudShade>,
 }
 
 impl Shared {
@@ -82,6 +84,7 @@ impl Shared {
             horizon: s.horizon,
             clearings: frame.clearings,
             ground: frame.ground,
+            shade: frame.shade,
         }
     }
 }
@@ -345,6 +348,7 @@ fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<C
     let count = before.layers.len().max(layers.len());
     if (shared.seed, shared.time, shared.sun_x, shared.horizon)
         != (after.seed, after.time, after.sun_x, after.horizon)
+        || shared.shade != after.shade
     {
         return vec![Change::Redrawn; count];
     }
@@ -408,6 +412,21 @@ mod tests {
             edits.push(Box::new(|s| s.layers.swap(0, 2)));
             edits.push(Box::new(|s| s.seed += 1));
             edits.push(Box::new(|s| s.automaton.density = 0.3));
+            // Clouds come, thicken and go: their shade on the ground with
+            // them.
+            edits.push(Box::new(|s| {
+                s.add_layer(Layer::Clouds(crate::layers::Clouds::default()));
+            }));
+            edits.push(Box::new(|s| {
+                for l in &mut s.layers {
+                    if let Layer::Clouds(c) = l {
+                        c.cover = 0.8;
+                    }
+                }
+            }));
+            edits.push(Box::new(|s| {
+                s.layers.retain(|l| !matches!(l, Layer::Clouds(_)));
+            }));
             let mut now = scene.clone();
             for (k, edit) in edits.iter().enumerate() {
                 edit(&mut now);

@@ -148,6 +148,46 @@ const FARTHEST: f32 = 40.0;
 const OCTAVES: u32 = 5;
 
 impl Clouds {
+    /// The deck's pattern: where on the deck there is cloud.
+    fn deck(&self, seed: u64) -> Deck {
+        Deck {
+            cover: self.cover,
+            softness: 0.02 + 0.3 * self.softness,
+            scale: 1.5 / self.size.max(0.01),
+            streaks: self.streaks,
+            drift: self.drift,
+            seed: sub_seed(seed, 300),
+        }
+    }
+
+    /// The shade the clouds cast on the ground of `frame` (the picture
+    /// `width × height` with its horizon row, palette and seed), or `None`
+    /// when they cast none (hidden, or no light to block).
+    pub(crate) fn shade(
+        &self,
+        seed: u64,
+        p: &crate::base::palette::Palette,
+        (w, h, horizon): (f32, f32, f32),
+    ) -> Option<CloudShade> {
+        let [lx, ly, lz] = p.light;
+        // Shadows fade as the sun sinks, and are as strong as the direct
+        // light's share of the light on the ground.
+        let lum = |c: Linear| 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+        let direct = lum(p.direct) * ly.max(0.0);
+        let share = direct / (direct + lum(p.ambient)).max(1e-6);
+        let strength = self.opacity * 0.85 * share * smoothstep(0.06, 0.3, ly);
+        (self.visible && strength > 0.01).then(|| CloudShade {
+            deck: self.deck(seed),
+            strength,
+            // Toward the sun, up to the deck (one deck height): across the
+            // picture and away from the viewer.
+            toward: (lx / ly, -lz / ly),
+            half_width: 0.5 * w,
+            focal: h,
+            horizon,
+        })
+    }
+
     fn prepare_draw(&self, f: &Frame) -> CloudsDraw {
         let p = &f.palette;
         let albedo = self.color.linear();
@@ -164,13 +204,8 @@ impl Clouds {
         let shade = mul(albedo, add(scale(p.ambient, 0.85), scale(p.direct, 0.22)));
         CloudsDraw {
             opacity: self.opacity,
-            cover: self.cover,
-            softness: 0.02 + 0.3 * self.softness,
-            scale: 1.5 / self.size.max(0.01),
-            streaks: self.streaks,
-            drift: self.drift,
+            deck: self.deck(f.seed),
             dust: self.dust,
-            seed: sub_seed(f.seed, 300),
             horizon: f.horizon,
             half_width: 0.5 * f.w,
             focal: f.h,
@@ -185,16 +220,141 @@ impl Clouds {
     }
 }
 
-/// The clouds prepared for one picture.
-struct CloudsDraw {
-    opacity: f32,
+/// Where on the deck there is cloud: its noise, cut at the cover.
+#[derive(Clone, Debug, PartialEq)]
+struct Deck {
     cover: f32,
     softness: f32,
     scale: f32,
     streaks: f32,
     drift: f32,
-    dust: f32,
     seed: u32,
+}
+
+impl Deck {
+    /// The noise (about 0.2..0.8) at a point of the deck, `across` (right)
+    /// and `away` from the viewer, in deck heights.
+    fn noise(&self, across: f32, away: f32) -> f32 {
+        let across = across + self.drift;
+        // Streaks run along a line slanting away across the deck, so that
+        // in perspective they fan out from a point on the horizon; the more
+        // streaked, the longer along it and the finer across it.
+        let (along, side) = (0.8 * across + 0.6 * away, -0.6 * across + 0.8 * away);
+        let (sx, sy) = (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks);
+        let (mut u, mut v) = (along * self.scale * sx, side * self.scale * sy);
+        let (mut sum, mut amp, mut norm) = (0.0, 1.0, 0.0);
+        for o in 0..OCTAVES {
+            sum += amp * value2(u, v, self.seed.wrapping_add(o));
+            norm += amp;
+            amp *= 0.46;
+            // Rotated a little each octave, so the lattice does not show.
+            (u, v) = (u * 1.6 - v * 1.2 + 17.3, u * 1.2 + v * 1.6 + 9.1);
+        }
+        sum / norm
+    }
+
+    /// The cloud's density (0..1) and thickness (0..1) of noise `n`: the
+    /// cover picks the level the noise is cut at.
+    fn shape(&self, n: f32) -> (f32, f32) {
+        let level = 0.78 - 0.56 * self.cover;
+        let density = smoothstep(level - self.softness, level + self.softness, n);
+        let thick = smoothstep(level, level + 0.3, n);
+        (density, thick)
+    }
+}
+
+/// The shade clouds cast on the ground: the direct light a point of the
+/// floor gets, following its ray toward the sun up to the deck. The ground
+/// kinds (the floor, the stones, the tent) read it from the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CloudShade {
+    deck: Deck,
+    /// The most light a cloud takes from the ground, 0..1.
+    strength: f32,
+    /// From a point of the ground to the deck along the sun's ray, in deck
+    /// heights: across and away.
+    toward: (f32, f32),
+    half_width: f32,
+    focal: f32,
+    horizon: f32,
+}
+
+/// The camera's height over the ground, in deck heights.
+const EYE: f32 = 1.0 / 24.0;
+
+/// Every [`SHADE_STEP`]th column and row of the picture, the shade is
+/// worked out; pixels between are interpolated (the shade is soft).
+const SHADE_STEP: u32 = 4;
+
+/// The shade on the samples around a block of pixels (see
+/// [`CloudShade::samples`]).
+pub(crate) struct ShadeSamples {
+    i0: u32,
+    j0: u32,
+    cols: usize,
+    light: Vec<f32>,
+}
+
+impl ShadeSamples {
+    /// The light at pixel `(x, y)` of the block, interpolated between its
+    /// four samples (at exact quarters: the same bits in any window).
+    pub(crate) fn at(&self, x: u32, y: u32) -> f32 {
+        let (i, j) = (
+            (x / SHADE_STEP - self.i0) as usize,
+            (y / SHADE_STEP - self.j0) as usize,
+        );
+        let step = SHADE_STEP as f32;
+        let (tx, ty) = (
+            (x % SHADE_STEP) as f32 / step,
+            (y % SHADE_STEP) as f32 / step,
+        );
+        let v = |di: usize, dj: usize| self.light[(j + dj) * self.cols + i + di];
+        let top = v(0, 0) + (v(1, 0) - v(0, 0)) * tx;
+        let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * tx;
+        top + (bottom - top) * ty
+    }
+}
+
+impl CloudShade {
+    /// The shade on every [`SHADE_STEP`]th column and row around pixels
+    /// `x0..x1` of rows `y0..y1` (not empty), for [`ShadeSamples::at`].
+    pub(crate) fn samples(&self, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> ShadeSamples {
+        let (i0, i1) = (x0 / SHADE_STEP, (x1 - 1) / SHADE_STEP + 1);
+        let (j0, j1) = (y0 / SHADE_STEP, (y1 - 1) / SHADE_STEP + 1);
+        let cols = (i1 - i0 + 1) as usize;
+        let mut light = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
+        for j in j0..=j1 {
+            let y = (j * SHADE_STEP) as f32 + 0.5;
+            light.extend((i0..=i1).map(|i| self.light((i * SHADE_STEP) as f32 + 0.5, y)));
+        }
+        ShadeSamples {
+            i0,
+            j0,
+            cols,
+            light,
+        }
+    }
+
+    /// How much light the ground at pixel centre `(x, y)` (below the
+    /// horizon) gets, 1 in full light, less in a cloud's shadow.
+    pub(crate) fn light(&self, x: f32, y: f32) -> f32 {
+        let below = (y - self.horizon).max(0.5);
+        // Where the ground point lies, in deck heights.
+        let away = (EYE * self.focal / below).min(FARTHEST);
+        let across = (x - self.half_width) / self.focal * away;
+        let n = self
+            .deck
+            .noise(across + self.toward.0, away + self.toward.1);
+        let (density, thick) = self.deck.shape(n);
+        1.0 - self.strength * density * (0.7 + 0.3 * thick)
+    }
+}
+
+/// The clouds prepared for one picture.
+struct CloudsDraw {
+    opacity: f32,
+    deck: Deck,
+    dust: f32,
     /// Horizon row, pixels from the top.
     horizon: f32,
     half_width: f32,
@@ -221,37 +381,6 @@ impl CloudsDraw {
         }
     }
 
-    /// The deck's noise (about 0.2..0.8) where the ray of column centre
-    /// `x` meets it `d` deck-heights away.
-    fn noise(&self, x: f32, d: f32) -> f32 {
-        // On the deck: across (right) and away from the viewer.
-        let across = (x - self.half_width) / self.focal * d + self.drift;
-        // Streaks run along a line slanting away across the deck, so that
-        // in perspective they fan out from a point on the horizon; the more
-        // streaked, the longer along it and the finer across it.
-        let (along, side) = (0.8 * across + 0.6 * d, -0.6 * across + 0.8 * d);
-        let (sx, sy) = (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks);
-        let (mut u, mut v) = (along * self.scale * sx, side * self.scale * sy);
-        let (mut sum, mut amp, mut norm) = (0.0, 1.0, 0.0);
-        for o in 0..OCTAVES {
-            sum += amp * value2(u, v, self.seed.wrapping_add(o));
-            norm += amp;
-            amp *= 0.46;
-            // Rotated a little each octave, so the lattice does not show.
-            (u, v) = (u * 1.6 - v * 1.2 + 17.3, u * 1.2 + v * 1.6 + 9.1);
-        }
-        sum / norm
-    }
-
-    /// The cloud's density (0..1) and thickness (0..1) of noise `n`: the
-    /// cover picks the level the noise is cut at.
-    fn shape(&self, n: f32) -> (f32, f32) {
-        let level = 0.78 - 0.56 * self.cover;
-        let density = smoothstep(level - self.softness, level + self.softness, n);
-        let thick = smoothstep(level, level + 0.3, n);
-        (density, thick)
-    }
-
     /// The deck's noise on every second column and row of the picture
     /// that pixels `x0..x1` of rows `y0..y1` lie between (the noise is
     /// smooth: a pixel's is interpolated from its four), row after row,
@@ -263,7 +392,10 @@ impl CloudsDraw {
         let mut out = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
         for j in j0..=j1 {
             let d = self.distance((2 * j) as f32 + 0.5);
-            out.extend((i0..=i1).map(|i| self.noise((2 * i) as f32 + 0.5, d)));
+            out.extend((i0..=i1).map(|i| {
+                let across = ((2 * i) as f32 + 0.5 - self.half_width) / self.focal * d;
+                self.deck.noise(across, d)
+            }));
         }
         (out, cols)
     }
@@ -307,7 +439,7 @@ impl Draw for CloudsDraw {
                     let at = |di: usize, dj: usize| samples[(j + dj) * cols + i + di];
                     let top = at(0, 0) + (at(1, 0) - at(0, 0)) * tx;
                     let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * tx;
-                    let (density, thick) = self.shape(top + (bottom - top) * ty);
+                    let (density, thick) = self.deck.shape(top + (bottom - top) * ty);
                     if density > 0.0 {
                         let mut color = mix(self.lit, self.shade, thick * 0.8);
                         // Thin cloud near the disc is lit through.

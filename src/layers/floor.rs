@@ -172,6 +172,7 @@ impl Floor {
             aspect: f.w / f.h,
             w: f.w,
             seed: sub_seed(f.seed, 200),
+            shade: f.shade.clone(),
         }
     }
 }
@@ -200,6 +201,8 @@ pub(crate) struct FloorDraw {
     aspect: f32,
     w: f32,
     seed: u32,
+    /// The clouds' shade on the ground, if any.
+    shade: Option<super::clouds::CloudShade>,
 }
 
 /// Side of the grain tile.
@@ -316,7 +319,13 @@ impl Draw for FloorDraw {
         // `gain[j]` is column `bx0 + j`.
         let (bx0, bx1) = (band.x0 as usize, band.x1() as usize);
         let tile = crate::base::noise::noise_tile();
-        for y in band.y0.max(self.first)..band.y1() {
+        let first = band.y0.max(self.first);
+        let shade = self
+            .shade
+            .as_ref()
+            .filter(|_| first < band.y1() && band.width > 0)
+            .map(|s| s.samples((band.x0, band.x1()), (first, band.y1())));
+        for y in first..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             // Brightness of each pixel of the row, in passes that vectorize.
             // Grain: a row of the fixed noise tile, rotated by a seeded
@@ -380,6 +389,12 @@ impl Draw for FloorDraw {
             if let Some(c) = self.crack_row(r, &mut points) {
                 for (x, k) in (bx0..).zip(gain.iter_mut()) {
                     *k *= c.shade(x, &points);
+                }
+            }
+            // Under a cloud, less light.
+            if let Some(shade) = &shade {
+                for (x, k) in (band.x0..).zip(gain.iter_mut()) {
+                    *k *= shade.at(x, y);
                 }
             }
             let op = r.cover * self.opacity;

@@ -382,6 +382,9 @@ pub(crate) struct Frame<'a> {
     pub clearings: Vec<tent::Clearing>,
     /// The albedo of the sand: the first floor layer's colour.
     pub ground: Linear,
+    /// The shade the first visible clouds layer casts on the ground, if
+    /// any: the floor, the stones and the tent are darker under a cloud.
+    pub shade: Option<clouds::CloudShade>,
 }
 
 impl<'a> Frame<'a> {
@@ -395,6 +398,13 @@ impl<'a> Frame<'a> {
         height: u32,
     ) -> Frame<'a> {
         let (w, h) = (width as f32, height as f32);
+        let palette = Palette::new(light.time, light.sun_x, light.horizon);
+        let shade = layers.iter().find_map(|l| match l {
+            Layer::Clouds(c) if c.visible => {
+                c.shade(light.seed, &palette, (w, h, light.horizon * h))
+            }
+            _ => None,
+        });
         Frame {
             seed: light.seed,
             sun_x: light.sun_x,
@@ -406,7 +416,7 @@ impl<'a> Frame<'a> {
             w,
             h,
             horizon: light.horizon * h,
-            palette: Palette::new(light.time, light.sun_x, light.horizon),
+            palette,
             grid,
             labels,
             clumps,
@@ -421,6 +431,7 @@ impl<'a> Frame<'a> {
                 })
                 .collect(),
             ground: floor::ground_albedo(layers),
+            shade,
         }
     }
 }

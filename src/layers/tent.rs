@@ -243,6 +243,7 @@ impl Tent {
             })
             .collect();
         let shadow_dx = -side * len * 0.25 * w;
+        let sun = f.shade.as_ref().map_or(1.0, |s| s.light(cx, cy));
         TentDraw {
             opacity: self.opacity,
             cx,
@@ -254,10 +255,11 @@ impl Tent {
             floor: Rgb(70, 70, 74).linear(),
             door: Rgb(34, 14, 12).linear(),
             lantern: self.lantern,
-            direct: p.direct,
+            // Under a cloud, less of the sun, and a fainter shadow.
+            direct: crate::base::color::scale(p.direct, sun),
             ambient: p.ambient,
             light: [side.signum() * p.light[0].abs(), p.light[1], p.light[2]],
-            shadow: p.shadow,
+            shadow: p.shadow * sun,
             shadow_c: (cx + shadow_dx, cy + 0.02 * w),
             shadow_r: (0.62 * w + shadow_dx.abs() * 0.6, 0.085 * w + 0.01 * w * len),
             y0: (cy - HEIGHT * w - 2.0).floor().max(0.0) as u32,

@@ -51,9 +51,14 @@ impl RocksDraw {
                         let shading = match &shaded {
                             Some((id, shading)) if *id == run.stone => shading,
                             _ => {
-                                &shaded
-                                    .insert((run.stone, stone.look.shading(&self.lighting)))
-                                    .1
+                                let shading = match &self.shade {
+                                    // Under a cloud, less of the sun.
+                                    Some(shade) => stone.look.shading(
+                                        &self.lighting.shaded(shade.light(stone.x, stone.y)),
+                                    ),
+                                    None => stone.look.shading(&self.lighting),
+                                };
+                                &shaded.insert((run.stone, shading)).1
                             }
                         };
                         self.draw_body(build, stone, shading, run, row, band);

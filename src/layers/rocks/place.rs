@@ -375,6 +375,7 @@ impl<'a> Placer<'a> {
             sink: self.settings.sink,
             outline: self.outline,
             clearings: f.clearings.clone(),
+            shade: f.shade.clone(),
             cull: true,
         }
     }

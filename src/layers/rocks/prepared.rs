@@ -69,6 +69,9 @@ pub(super) struct RocksDraw {
     pub(super) index: BandRows,
     /// The light the stones' faces are lit by.
     pub(super) lighting: Lighting,
+    /// The clouds' shade on the ground, if any: a stone in it gets less of
+    /// the sun's light.
+    pub(super) shade: Option<crate::layers::clouds::CloudShade>,
     /// Strength of the contact shadows: the palette's times the layer's.
     pub(super) shadow: f32,
     /// How deep the stones sit in the sand ([`Rocks::sink`]).

@@ -19,6 +19,15 @@ pub(super) struct Lighting {
 }
 
 impl Lighting {
+    /// This light with `light` (0..1) of the sun's getting through: in a
+    /// cloud's shadow.
+    pub(super) fn shaded(&self, light: f32) -> Lighting {
+        Lighting {
+            direct: crate::base::color::scale(self.direct, light),
+            ..*self
+        }
+    }
+
     /// Colour of a flat facet of `albedo` facing `n` (unit: x right, y up,
     /// z toward the viewer).
     fn facet(&self, albedo: Linear, n: [f32; 3]) -> Linear {
