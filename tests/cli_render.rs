@@ -469,7 +469,11 @@ fn the_shipped_pictures_make_themselves_again() {
         .filter(|n| n.ends_with(".png"))
         .map(|n| assets.join(n).to_string_lossy().into_owned())
         .collect();
-    assert_eq!(shipped.len(), 6, "{shipped:?}");
+    assert_eq!(
+        shipped.len(),
+        playa::scene::presets::PRESETS.len(),
+        "{shipped:?}"
+    );
     let mut args = vec!["render"];
     args.extend(shipped.iter().map(String::as_str));
     playa_ok(dir.path(), &args);

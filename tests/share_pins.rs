@@ -37,7 +37,9 @@ const EDITS: &[&str] = &[
 /// Every preset with several seeds, and the edits.
 fn scenes() -> Vec<Scene> {
     let mut scenes = Vec::new();
-    for p in presets::PRESETS {
+    // The presets the codes were pinned with (those shipped since have
+    // codes of later formats).
+    for p in &presets::PRESETS[..6] {
         let preset = p.scene().unwrap();
         scenes.push(preset.clone());
         for seed in [0, 1, 2, 7, 42, 999_999, 1 << 40, u64::MAX] {

@@ -42,6 +42,7 @@ presets!(
     "badlands",
     "salt-flat",
     "boulder-field",
+    "storm-over-the-ranges",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,
