@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare, blend};
 use crate::base::color::{Linear, Rgb, add, mix, mul, scale};
 use crate::base::math;
-use crate::base::noise::{smoothstep, sub_seed, value2};
+use crate::base::noise::{smoothstep, sub_seed};
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other};
 
@@ -144,8 +144,16 @@ impl Prepare for Clouds {
 /// only haze: the noise there would be finer than a pixel.
 const FARTHEST: f32 = 40.0;
 
+/// The deck's noise is worked out on every [`DECK_STEP_X`]th column and
+/// every second row, and interpolated between (the same bits in any
+/// window: the samples are the picture's).
+const DECK_STEP_X: u32 = 3;
+
 /// Octaves of the clouds' noise.
-const OCTAVES: u32 = 5;
+const OCTAVES: u32 = 4;
+
+/// Octaves of the noise of the clouds' shade on the ground.
+const SHADE_OCTAVES: u32 = 2;
 
 impl Clouds {
     /// The deck's pattern: where on the deck there is cloud.
@@ -220,6 +228,27 @@ impl Clouds {
     }
 }
 
+/// Smooth 2-D value noise in 0..1, lattice spacing 1, its lattice values
+/// looked up in the fixed noise tile (shifted by `seed`) rather than
+/// hashed: the deck's noise is most of the clouds' cost.
+#[inline]
+fn tile_value(x: f32, y: f32, seed: u32) -> f32 {
+    const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
+    let tile = crate::base::noise::noise_tile();
+    let (fx, fy) = (x.floor(), y.floor());
+    let (tx, ty) = (x - fx, y - fy);
+    let ix = (fx as i32 as u32).wrapping_add(seed);
+    let iy = (fy as i32 as u32).wrapping_add(seed >> 7);
+    let v = |dx: u32, dy: u32| {
+        let (cx, cy) = (ix.wrapping_add(dx) % SIDE, iy.wrapping_add(dy) % SIDE);
+        tile[(cy * SIDE + cx) as usize]
+    };
+    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+    let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
+    let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
+    0.5 + 0.5 * (top + (bottom - top) * sy)
+}
+
 /// Where on the deck there is cloud: its noise, cut at the cover.
 #[derive(Clone, Debug, PartialEq)]
 struct Deck {
@@ -234,7 +263,7 @@ struct Deck {
 impl Deck {
     /// The noise (about 0.2..0.8) at a point of the deck, `across` (right)
     /// and `away` from the viewer, in deck heights.
-    fn noise(&self, across: f32, away: f32) -> f32 {
+    fn noise(&self, across: f32, away: f32, octaves: u32) -> f32 {
         let across = across + self.drift;
         // Streaks run along a line slanting away across the deck, so that
         // in perspective they fan out from a point on the horizon; the more
@@ -243,8 +272,8 @@ impl Deck {
         let (sx, sy) = (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks);
         let (mut u, mut v) = (along * self.scale * sx, side * self.scale * sy);
         let (mut sum, mut amp, mut norm) = (0.0, 1.0, 0.0);
-        for o in 0..OCTAVES {
-            sum += amp * value2(u, v, self.seed.wrapping_add(o));
+        for o in 0..octaves {
+            sum += amp * tile_value(u, v, self.seed.wrapping_add(o.wrapping_mul(0x9e37)));
             norm += amp;
             amp *= 0.46;
             // Rotated a little each octave, so the lattice does not show.
@@ -342,9 +371,10 @@ impl CloudShade {
         // Where the ground point lies, in deck heights.
         let away = (EYE * self.focal / below).min(FARTHEST);
         let across = (x - self.half_width) / self.focal * away;
+        // The shade is soft: the finest octaves would not show.
         let n = self
             .deck
-            .noise(across + self.toward.0, away + self.toward.1);
+            .noise(across + self.toward.0, away + self.toward.1, SHADE_OCTAVES);
         let (density, thick) = self.deck.shape(n);
         1.0 - self.strength * density * (0.7 + 0.3 * thick)
     }
@@ -381,20 +411,20 @@ impl CloudsDraw {
         }
     }
 
-    /// The deck's noise on every second column and row of the picture
+    /// The deck's noise on every [`DECK_STEP_X`]th column and second row of the picture
     /// that pixels `x0..x1` of rows `y0..y1` lie between (the noise is
     /// smooth: a pixel's is interpolated from its four), row after row,
     /// and the number of columns in a row.
     fn samples(&self, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> (Vec<f32>, usize) {
-        let (i0, i1) = (x0 / 2, (x1 - 1) / 2 + 1);
+        let (i0, i1) = (x0 / DECK_STEP_X, (x1 - 1) / DECK_STEP_X + 1);
         let (j0, j1) = (y0 / 2, (y1 - 1) / 2 + 1);
         let cols = (i1 - i0 + 1) as usize;
         let mut out = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
         for j in j0..=j1 {
             let d = self.distance((2 * j) as f32 + 0.5);
             out.extend((i0..=i1).map(|i| {
-                let across = ((2 * i) as f32 + 0.5 - self.half_width) / self.focal * d;
-                self.deck.noise(across, d)
+                let across = ((DECK_STEP_X * i) as f32 + 0.5 - self.half_width) / self.focal * d;
+                self.deck.noise(across, d, OCTAVES)
             }));
         }
         (out, cols)
@@ -434,8 +464,9 @@ impl Draw for CloudsDraw {
                 if above > 0.0 && seen > 0.003 {
                     let xc = x as f32 + 0.5;
                     // Between the samples around it (exact halves).
-                    let (i, j) = ((x / 2 - x0 / 2) as usize, (y / 2 - y0 / 2) as usize);
-                    let (tx, ty) = ((x % 2) as f32 * 0.5, (y % 2) as f32 * 0.5);
+                    let step = DECK_STEP_X;
+                    let (i, j) = ((x / step - x0 / step) as usize, (y / 2 - y0 / 2) as usize);
+                    let (tx, ty) = ((x % step) as f32 / step as f32, (y % 2) as f32 * 0.5);
                     let at = |di: usize, dj: usize| samples[(j + dj) * cols + i + di];
                     let top = at(0, 0) + (at(1, 0) - at(0, 0)) * tx;
                     let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * tx;
