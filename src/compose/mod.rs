@@ -294,6 +294,7 @@ impl Plan {
             time: s.time,
             sun_x: s.sun_x,
             horizon: s.horizon,
+            wind: s.wind,
         };
         let (labels, clumps) = self
             .clumps

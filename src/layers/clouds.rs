@@ -157,23 +157,23 @@ const SHADE_OCTAVES: u32 = 2;
 
 impl Clouds {
     /// The deck's pattern: where on the deck there is cloud.
-    fn deck(&self, seed: u64) -> Deck {
+    fn deck(&self, seed: u64, wind: [f32; 2]) -> Deck {
         Deck {
             cover: self.cover,
             softness: 0.02 + 0.3 * self.softness,
             scale: 1.5 / self.size.max(0.01),
             streaks: self.streaks,
-            drift: self.drift,
+            drift: [self.drift * wind[0], self.drift * wind[1]],
             seed: sub_seed(seed, 300),
         }
     }
 
     /// The shade the clouds cast on the ground of `frame` (the picture
-    /// `width × height` with its horizon row, palette and seed), or `None`
+    /// `width × height` with its horizon row, palette, seed and wind), or `None`
     /// when they cast none (hidden, or no light to block).
     pub(crate) fn shade(
         &self,
-        seed: u64,
+        (seed, wind): (u64, [f32; 2]),
         p: &crate::base::palette::Palette,
         (w, h, horizon): (f32, f32, f32),
     ) -> Option<CloudShade> {
@@ -185,7 +185,7 @@ impl Clouds {
         let share = direct / (direct + lum(p.ambient)).max(1e-6);
         let strength = self.opacity * 0.85 * share * smoothstep(0.06, 0.3, ly);
         (self.visible && strength > 0.01).then(|| CloudShade {
-            deck: self.deck(seed),
+            deck: self.deck(seed, wind),
             strength,
             // Toward the sun, up to the deck (one deck height): across the
             // picture and away from the viewer.
@@ -212,7 +212,7 @@ impl Clouds {
         let shade = mul(albedo, add(scale(p.ambient, 0.85), scale(p.direct, 0.22)));
         CloudsDraw {
             opacity: self.opacity,
-            deck: self.deck(f.seed),
+            deck: self.deck(f.seed, f.wind),
             dust: self.dust,
             horizon: f.horizon,
             half_width: 0.5 * f.w,
@@ -256,7 +256,9 @@ struct Deck {
     softness: f32,
     scale: f32,
     streaks: f32,
-    drift: f32,
+    /// How far the deck has moved, `[across, away]`: the drift along the
+    /// wind.
+    drift: [f32; 2],
     seed: u32,
 }
 
@@ -264,7 +266,7 @@ impl Deck {
     /// The noise (about 0.2..0.8) at a point of the deck, `across` (right)
     /// and `away` from the viewer, in deck heights.
     fn noise(&self, across: f32, away: f32, octaves: u32) -> f32 {
-        let across = across + self.drift;
+        let (across, away) = (across + self.drift[0], away + self.drift[1]);
         // Streaks run along a line slanting away across the deck, so that
         // in perspective they fan out from a point on the horizon; the more
         // streaked, the longer along it and the finer across it.

@@ -27,6 +27,7 @@ pub use spiral::Spiral;
 pub use tent::Tent;
 
 use crate::base::color::Linear;
+use crate::base::math;
 use crate::base::palette::{Palette, TimeOfDay};
 use crate::error::Result;
 use crate::life::BitGrid;
@@ -225,9 +226,13 @@ kinds!($;
 );
 
 /// The kinds of layer share codes of `format` know: the first six until
-/// format 2, every kind since format 3.
+/// format 2, clouds too in format 3, every kind since format 4.
 pub fn kinds_in_format(format: u32) -> usize {
-    if format <= 2 { 6 } else { KINDS }
+    match format {
+        ..=2 => 6,
+        3 => 7,
+        _ => KINDS,
+    }
 }
 
 impl Layer {
@@ -385,6 +390,10 @@ pub(crate) struct Frame<'a> {
     /// The shade the first visible clouds layer casts on the ground, if
     /// any: the floor, the stones and the tent are darker under a cloud.
     pub shade: Option<clouds::CloudShade>,
+    /// Where the wind blows to, as a unit vector on the ground: `[across,
+    /// away]`, across to the right and away from the viewer (from
+    /// [`crate::Scene::wind`]; `[1, 0]` exactly at 0°).
+    pub wind: [f32; 2],
 }
 
 impl<'a> Frame<'a> {
@@ -400,9 +409,11 @@ impl<'a> Frame<'a> {
         let (w, h) = (width as f32, height as f32);
         let palette = Palette::new(light.time, light.sun_x, light.horizon);
         let shade = layers.iter().find_map(|l| match l {
-            Layer::Clouds(c) if c.visible => {
-                c.shade(light.seed, &palette, (w, h, light.horizon * h))
-            }
+            Layer::Clouds(c) if c.visible => c.shade(
+                (light.seed, wind_vector(light.wind)),
+                &palette,
+                (w, h, light.horizon * h),
+            ),
             _ => None,
         });
         Frame {
@@ -432,8 +443,19 @@ impl<'a> Frame<'a> {
                 .collect(),
             ground: floor::ground_albedo(layers),
             shade,
+            wind: wind_vector(light.wind),
         }
     }
+}
+
+/// The unit vector on the ground (`[across, away]`) the wind blows along at
+/// `degrees` ([`crate::Scene::wind`]): exactly `[1, 0]` at 0.
+pub(crate) fn wind_vector(degrees: f32) -> [f32; 2] {
+    if degrees == 0.0 {
+        return [1.0, 0.0];
+    }
+    let r = degrees.to_radians();
+    [math::cos(r), math::sin(r)]
 }
 
 /// The scene-wide settings the layers draw under.
@@ -446,6 +468,8 @@ pub(crate) struct Light {
     pub sun_x: f32,
     /// The horizon, fraction of the height from the top.
     pub horizon: f32,
+    /// Where the wind blows to, degrees ([`crate::Scene::wind`]).
+    pub wind: f32,
 }
 
 /// Rows per band of composition: the layers draw a band at a time.

@@ -265,9 +265,13 @@ fn later_settings_come_last_in_their_tables() {
 
 #[test]
 fn a_newer_format_says_so() {
-    let code = encode(&Scene::default()).replacen("playa1", "playa4", 1);
+    let newer = FORMAT + 1;
+    let code = encode(&Scene::default()).replacen("playa1", &format!("playa{newer}"), 1);
     let err = decode(&code).unwrap_err().to_string();
-    assert!(err.contains("made by a newer playa (format 4)"), "{err}");
+    assert!(
+        err.contains(&format!("made by a newer playa (format {newer})")),
+        "{err}"
+    );
     let err = decode("playa12345678901234567890123-AAAA")
         .unwrap_err()
         .to_string();
@@ -405,7 +409,7 @@ fn bad_links_say_what_is_wrong() {
         (" # ", "the link has no share code after #"),
         (
             "https://example.org/#scene",
-            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2- or playa3-)",
+            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3- or playa4-)",
         ),
         (
             "#hello",
@@ -658,4 +662,20 @@ fn a_layer_of_a_later_kind_is_written_in_format_3_and_older_codes_stay() {
     assert!(encode(&Scene::default()).starts_with("playa1-"));
     // The format is part of the checksum: no older playa misreads it.
     assert!(decode(&code.replacen("playa3", "playa2", 1)).is_err());
+}
+
+/// The wind came with format 4: a scene with a wind is written in it and
+/// reads back the same, and the wind at 0 leaves the scene's older code
+/// as it was.
+#[test]
+fn the_wind_is_written_since_format_4() {
+    let still = Scene::default();
+    assert!(encode(&still).starts_with("playa1-"));
+    let windy = Scene {
+        wind: 237.5,
+        ..Scene::default()
+    };
+    let code = encode(&windy);
+    assert!(code.starts_with("playa4-"), "{code}");
+    assert_eq!(decode(&code).unwrap(), windy);
 }
