@@ -150,7 +150,11 @@ fn scene() -> impl Strategy<Value = Scene> {
         any::<u64>(),
         0.25f32..4.0,
         0usize..4,
-        (-0.5f32..1.5, 0.1f32..0.9),
+        (
+            -0.5f32..1.5,
+            0.1f32..0.9,
+            prop_oneof![Just(0.0f32), 0.0f32..360.0],
+        ),
         (
             0.0f32..=1.0,
             0u32..=1000,
@@ -166,7 +170,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                 seed,
                 aspect,
                 time,
-                (sun_x, horizon),
+                (sun_x, horizon, wind),
                 (density, generations, b, s, torus, columns),
                 layers,
             )| {
@@ -187,6 +191,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                         },
                         columns,
                     },
+                    wind,
                     layers,
                 }
             },
