@@ -213,7 +213,10 @@ fn bad_keys_and_values_are_one_line_and_write_nothing() {
             "--set rocks.roughness 1.5 is out of range: must be a number from 0 to 1",
         ),
         ("--set rocks.roughness=abc", "\"abc\" is not a number"),
-        ("--set time=teatime", "Noon, GoldenHour, Dusk, Night"),
+        (
+            "--set time=teatime",
+            "Noon, GoldenHour, Dusk, BlueHour, Night, Moonlight",
+        ),
         ("--set rocks.visible=maybe", "true or false"),
         ("--set tent.color=#zzzzzz", "a colour"),
         ("--set automaton.rule=B0/S8", "B0"),

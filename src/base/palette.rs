@@ -5,32 +5,169 @@ use serde::{Deserialize, Serialize};
 use crate::base::color::{Linear, Rgb, scale};
 use crate::base::math;
 
-/// The hour of the scene; it picks the sky colours, the sun's height and the
-/// light.
+/// The time of day: the hour of a desert day, on which the sun rises at 6
+/// and sets at 18. It sets the sky colours, the sun's height and the
+/// light. Named times are points on that scale ([`TimeOfDay::hour`]); any
+/// other hour is [`TimeOfDay::Hour`], lit between the named times around
+/// it. In RON a named time is its name (`time: Dawn`), any other hour
+/// `time: Hour(7.5)`.
 ///
 /// Default: [`TimeOfDay::Noon`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum TimeOfDay {
-    /// High sun, deep blue sky, pale ground.
+    /// High sun, deep blue sky, pale ground (12:00).
     #[default]
     Noon,
-    /// Low warm sun just above the ranges, long shadows.
+    /// Low warm sun just above the ranges, long shadows (17:12).
     GoldenHour,
-    /// The sun just set: indigo above, an orange band at the horizon.
+    /// The sun just set: indigo above, an orange band at the horizon
+    /// (18:18).
     Dusk,
-    /// Dark blue sky, the moon and seeded stars.
+    /// Dark blue sky, the moon and seeded stars (21:00).
     Night,
+    /// The sun just risen: a pink and peach sky, long cool shadows (6:00).
+    Dawn,
+    /// Mid-morning: a clear sky, the sun well up, crisp shadows (8:30).
+    Morning,
+    /// After dusk: the sky deep blue to its horizon, the first stars, no
+    /// shadows (18:48).
+    BlueHour,
+    /// Midnight under a high moon: the floor dim but its forms readable
+    /// in the moon's blue light and shadows (0:00).
+    Moonlight,
+    /// Any other hour, 0 to 24 (precision 0.1, since share-code format
+    /// 4): lit between the named times around it.
+    Hour(f32),
 }
 
 impl TimeOfDay {
-    /// All times of day, in the order of the day.
+    /// The times of day share codes of the first three formats know, in
+    /// their order (later formats write the hour).
     pub const ALL: [TimeOfDay; 4] = [
         TimeOfDay::Noon,
         TimeOfDay::GoldenHour,
         TimeOfDay::Dusk,
         TimeOfDay::Night,
     ];
+
+    /// Every named time, in the order of the day from dawn.
+    pub const NAMED: [TimeOfDay; 8] = [
+        TimeOfDay::Dawn,
+        TimeOfDay::Morning,
+        TimeOfDay::Noon,
+        TimeOfDay::GoldenHour,
+        TimeOfDay::Dusk,
+        TimeOfDay::BlueHour,
+        TimeOfDay::Night,
+        TimeOfDay::Moonlight,
+    ];
+
+    /// The last hour of the scale (24: midnight again).
+    pub const LAST_HOUR: f32 = 24.0;
+
+    /// The hour of the day, 0 to 24.
+    pub fn hour(self) -> f32 {
+        match self {
+            TimeOfDay::Moonlight => 0.0,
+            TimeOfDay::Dawn => 6.0,
+            TimeOfDay::Morning => 8.5,
+            TimeOfDay::Noon => 12.0,
+            TimeOfDay::GoldenHour => 17.2,
+            TimeOfDay::Dusk => 18.3,
+            TimeOfDay::BlueHour => 18.8,
+            TimeOfDay::Night => 21.0,
+            TimeOfDay::Hour(h) => h,
+        }
+    }
+
+    /// The time at `hour`: the named time there, if there is one, else
+    /// [`TimeOfDay::Hour`].
+    pub fn at(hour: f32) -> TimeOfDay {
+        TimeOfDay::NAMED
+            .into_iter()
+            .find(|t| t.hour() == hour)
+            .unwrap_or(TimeOfDay::Hour(hour))
+    }
+
+    /// The time at its hour rounded to 0.1, and named if it falls on a
+    /// named time.
+    pub fn quantized(self) -> TimeOfDay {
+        match self {
+            TimeOfDay::Hour(h) if h.is_finite() => TimeOfDay::at((h * 10.0).round() / 10.0),
+            t => t,
+        }
+    }
+
+    /// The named time, if the time is one.
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self {
+            TimeOfDay::Noon => "noon",
+            TimeOfDay::GoldenHour => "golden hour",
+            TimeOfDay::Dusk => "dusk",
+            TimeOfDay::Night => "night",
+            TimeOfDay::Dawn => "dawn",
+            TimeOfDay::Morning => "morning",
+            TimeOfDay::BlueHour => "blue hour",
+            TimeOfDay::Moonlight => "moonlight",
+            TimeOfDay::Hour(_) => return None,
+        })
+    }
+
+    /// The time's name in RON and on the command line (`"GoldenHour"`),
+    /// if it is a named time.
+    pub fn ron_name(self) -> Option<&'static str> {
+        Some(match self {
+            TimeOfDay::Noon => "Noon",
+            TimeOfDay::GoldenHour => "GoldenHour",
+            TimeOfDay::Dusk => "Dusk",
+            TimeOfDay::Night => "Night",
+            TimeOfDay::Dawn => "Dawn",
+            TimeOfDay::Morning => "Morning",
+            TimeOfDay::BlueHour => "BlueHour",
+            TimeOfDay::Moonlight => "Moonlight",
+            TimeOfDay::Hour(_) => return None,
+        })
+    }
+
+    /// Whether the sky is dark: after the blue hour and before dawn's.
+    pub fn is_dark(self) -> bool {
+        let h = self.hour();
+        !(5.4..=18.8).contains(&h)
+    }
+
+    /// The named times whose light the time's light lies between, and how
+    /// far from the first to the second (0 to 1): a named time is its own
+    /// light, at 0.
+    pub(crate) fn between(self) -> (TimeOfDay, TimeOfDay, f32) {
+        let h = self.hour();
+        let mut keys = KEYS.windows(2);
+        let found = keys.find(|w| h >= w[0].0 && h <= w[1].0);
+        match (self, found) {
+            (TimeOfDay::Hour(_), Some(w)) if h != w[0].0 => {
+                ((w[0].1), (w[1].1), (h - w[0].0) / (w[1].0 - w[0].0))
+            }
+            (TimeOfDay::Hour(_), Some(w)) => (w[0].1, w[0].1, 0.0),
+            (TimeOfDay::Hour(_), None) => (TimeOfDay::Moonlight, TimeOfDay::Moonlight, 0.0),
+            (named, _) => (named, named, 0.0),
+        }
+    }
 }
+
+/// The lights of the day, by hour: the named times, with the night and
+/// the blue hour again before dawn, and midnight at both ends.
+const KEYS: [(f32, TimeOfDay); 11] = [
+    (0.0, TimeOfDay::Moonlight),
+    (4.6, TimeOfDay::Night),
+    (5.4, TimeOfDay::BlueHour),
+    (6.0, TimeOfDay::Dawn),
+    (8.5, TimeOfDay::Morning),
+    (12.0, TimeOfDay::Noon),
+    (17.2, TimeOfDay::GoldenHour),
+    (18.3, TimeOfDay::Dusk),
+    (18.8, TimeOfDay::BlueHour),
+    (21.0, TimeOfDay::Night),
+    (24.0, TimeOfDay::Moonlight),
+];
 
 /// The colours and light of a time of day, in linear light, derived from the
 /// scene (not stored in it).
@@ -75,6 +212,43 @@ impl Palette {
     /// (fraction of the width) over a horizon at `horizon` (fraction of the
     /// height from the top).
     pub fn new(time: TimeOfDay, sun_x: f32, horizon: f32) -> Palette {
+        let (a, b, t) = time.between();
+        let first = Palette::named(a, sun_x, horizon);
+        if t == 0.0 {
+            return first;
+        }
+        first.toward(&Palette::named(b, sun_x, horizon), t)
+    }
+
+    /// `self` moved `t` (0 to 1) of the way to `other`.
+    fn toward(&self, other: &Palette, t: f32) -> Palette {
+        let f = |a: f32, b: f32| a + (b - a) * t;
+        let c = |a: Linear, b: Linear| [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2])];
+        let light = c(self.light, other.light);
+        let n = (light[0] * light[0] + light[1] * light[1] + light[2] * light[2]).sqrt();
+        Palette {
+            zenith: c(self.zenith, other.zenith),
+            mid: c(self.mid, other.mid),
+            mid_at: f(self.mid_at, other.mid_at),
+            horizon: c(self.horizon, other.horizon),
+            sky_curve: f(self.sky_curve, other.sky_curve),
+            sun_y: f(self.sun_y, other.sun_y),
+            disc: c(self.disc, other.disc),
+            glow: c(self.glow, other.glow),
+            glow_radius: f(self.glow_radius, other.glow_radius),
+            ground: c(self.ground, other.ground),
+            direct: c(self.direct, other.direct),
+            ambient: c(self.ambient, other.ambient),
+            light: [light[0] / n, light[1] / n, light[2] / n],
+            stars: f(self.stars, other.stars),
+            moon: if t < 0.5 { self.moon } else { other.moon },
+            shadow: f(self.shadow, other.shadow),
+        }
+    }
+
+    /// The palette of a named time ([`TimeOfDay::Hour`] is lit as the
+    /// night).
+    fn named(time: TimeOfDay, sun_x: f32, horizon: f32) -> Palette {
         let rgb = |r, g, b| Rgb(r, g, b).linear();
         // Light comes from the sun's side, from behind the scene (the sun is
         // in view), so stones are lit on top and on the sun's flank.
@@ -162,6 +336,113 @@ impl Palette {
                 moon: true,
                 shadow: 0.5,
             },
+            TimeOfDay::Dawn => Palette {
+                zenith: rgb(58, 84, 148),
+                mid: rgb(186, 168, 196),
+                mid_at: 0.64,
+                horizon: rgb(255, 184, 150),
+                sky_curve: 1.7,
+                sun_y: horizon - 0.05,
+                disc: [6.0, 4.4, 3.2],
+                glow: rgb(250, 160, 130),
+                glow_radius: 0.5,
+                ground: scale(rgb(236, 196, 186), 0.8),
+                direct: [1.2, 0.86, 0.72],
+                ambient: scale(rgb(140, 146, 206), 0.45),
+                light: light(5.0),
+                stars: 0.05,
+                moon: false,
+                shadow: 0.62,
+            },
+            TimeOfDay::Morning => Palette {
+                zenith: rgb(38, 88, 170),
+                mid: rgb(112, 160, 214),
+                mid_at: 0.6,
+                horizon: rgb(196, 214, 228),
+                sky_curve: 1.45,
+                sun_y: (horizon - 0.32).max(0.08),
+                disc: [6.0, 5.6, 4.8],
+                glow: rgb(150, 140, 118),
+                glow_radius: 0.4,
+                ground: [0.98, 0.94, 0.88],
+                direct: [1.15, 1.02, 0.86],
+                ambient: scale(rgb(150, 175, 215), 0.5),
+                light: light(30.0),
+                stars: 0.0,
+                moon: false,
+                shadow: 0.6,
+            },
+            TimeOfDay::BlueHour => Palette {
+                zenith: rgb(14, 26, 72),
+                mid: rgb(46, 66, 128),
+                mid_at: 0.6,
+                horizon: rgb(118, 120, 170),
+                sky_curve: 1.3,
+                sun_y: horizon + 0.1,
+                disc: [0.0, 0.0, 0.0],
+                glow: rgb(92, 80, 132),
+                glow_radius: 0.5,
+                ground: scale(rgb(120, 130, 182), 0.36),
+                direct: [0.06, 0.06, 0.1],
+                ambient: scale(rgb(110, 130, 190), 0.36),
+                light: light(4.0),
+                stars: 0.45,
+                moon: false,
+                shadow: 0.25,
+            },
+            TimeOfDay::Moonlight | TimeOfDay::Hour(_) => Palette {
+                zenith: rgb(8, 14, 38),
+                mid: rgb(18, 30, 64),
+                mid_at: 0.6,
+                horizon: rgb(50, 64, 100),
+                sky_curve: 1.2,
+                sun_y: 0.14,
+                disc: rgb(246, 243, 232),
+                glow: rgb(54, 64, 96),
+                glow_radius: 0.3,
+                ground: scale(rgb(120, 140, 190), 0.4),
+                direct: [0.32, 0.36, 0.46],
+                ambient: scale(rgb(80, 100, 150), 0.22),
+                light: light(45.0),
+                stars: 0.8,
+                moon: true,
+                shadow: 0.55,
+            },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A named time is lit as its own light; an hour between two is lit
+    /// between them, and the scale's names sit on tenths of an hour.
+    #[test]
+    fn hours_between_named_times_are_lit_between_them() {
+        for t in TimeOfDay::NAMED {
+            assert_eq!(TimeOfDay::at(t.hour()), t);
+            assert_eq!(TimeOfDay::Hour(t.hour()).quantized(), t);
+            assert_eq!(t.between(), (t, t, 0.0));
+        }
+        let (a, b, t) = TimeOfDay::Hour(14.6).between();
+        assert_eq!((a, b), (TimeOfDay::Noon, TimeOfDay::GoldenHour));
+        assert!((t - 0.5).abs() < 1e-5);
+        let noon = Palette::new(TimeOfDay::Noon, 0.7, 0.5);
+        let golden = Palette::new(TimeOfDay::GoldenHour, 0.7, 0.5);
+        let mid = Palette::new(TimeOfDay::Hour(14.6), 0.7, 0.5);
+        for i in 0..3 {
+            let (lo, hi) = (
+                noon.zenith[i].min(golden.zenith[i]),
+                noon.zenith[i].max(golden.zenith[i]),
+            );
+            assert!((lo..=hi).contains(&mid.zenith[i]));
+        }
+        assert!(mid.light[1] < noon.light[1] && mid.light[1] > golden.light[1]);
+        // Midnight's moonlight lights the floor far more than the night.
+        let night = Palette::new(TimeOfDay::Night, 0.7, 0.5);
+        let moon = Palette::new(TimeOfDay::Moonlight, 0.7, 0.5);
+        assert!(moon.ground[1] > 2.0 * night.ground[1]);
+        assert!(moon.direct[1] > 2.0 * night.direct[1]);
     }
 }

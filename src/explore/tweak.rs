@@ -75,21 +75,17 @@ impl Val {
             Val::Uint(v) => v.to_string(),
             Val::Bool(v) => v.to_string(),
             Val::Rgb(Rgb(r, g, b)) => format!("#{r:02x}{g:02x}{b:02x}"),
-            Val::Time(t) => time_name(t).to_string(),
+            Val::Time(t) => time_name(t),
             Val::Rule(r) => r.to_string(),
             Val::Topology(t) => format!("{t:?}"),
         }
     }
 }
 
-/// The name RON gives a time of day.
-fn time_name(t: TimeOfDay) -> &'static str {
-    match t {
-        TimeOfDay::Noon => "Noon",
-        TimeOfDay::GoldenHour => "GoldenHour",
-        TimeOfDay::Dusk => "Dusk",
-        TimeOfDay::Night => "Night",
-    }
+/// A time of day as `--set` takes it: its RON name, or the hour.
+fn time_name(t: TimeOfDay) -> String {
+    t.ron_name()
+        .map_or_else(|| t.hour().to_string(), str::to_string)
 }
 
 /// The shape of a setting.
@@ -545,14 +541,22 @@ fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
             .map(Val::Rgb)
             .ok_or_else(|| bad("a colour: #rrggbb, or R,G,B with each 0 to 255")),
         Shape::Time => {
-            let plain = |s: &str| s.replace(['-', '_'], "").to_ascii_lowercase();
-            TimeOfDay::ALL
+            let plain = |s: &str| s.replace(['-', '_', ' '], "").to_ascii_lowercase();
+            if let Ok(hour) = text.parse::<f32>() {
+                crate::setting::limit::Limit::new(key, 0.0, TimeOfDay::LAST_HOUR.into())
+                    .check(hour.into(), text)?;
+                return Ok(Val::Time(TimeOfDay::Hour(hour).quantized()));
+            }
+            TimeOfDay::NAMED
                 .into_iter()
-                .find(|&t| plain(time_name(t)) == plain(text))
+                .find(|&t| plain(&time_name(t)) == plain(text))
                 .map(Val::Time)
                 .ok_or_else(|| {
-                    let names: Vec<&str> = TimeOfDay::ALL.into_iter().map(time_name).collect();
-                    bad(&format!("a time of day: {}", names.join(", ")))
+                    let names: Vec<String> = TimeOfDay::NAMED.into_iter().map(time_name).collect();
+                    bad(&format!(
+                        "a time of day: {}, or an hour from 0 to 24",
+                        names.join(", ")
+                    ))
                 })
         }
         Shape::Rule => text

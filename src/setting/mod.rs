@@ -174,12 +174,24 @@ impl<T> Setting<T> {
                 let v = get(t);
                 self.limit(&what).map_or(Ok(()), |l| l.check(v.into(), v))
             }
+            Value::Time { get, .. } => {
+                let v = get(t).hour();
+                Limit::new(&what, 0.0, TimeOfDay::LAST_HOUR.into()).check(v.into(), v)
+            }
             _ => Ok(()),
         }
     }
 
-    /// Number of distinct values of the setting.
+    /// Number of distinct values of the setting (as the newest share-code
+    /// format writes it).
     pub fn count(&self) -> u64 {
+        self.count_in(u32::MAX)
+    }
+
+    /// Number of distinct values of the setting in share codes of
+    /// `format`: a time of day is one of the four first named times until
+    /// format 3, any hour at 0.1 since format 4.
+    pub fn count_in(&self, format: u32) -> u64 {
         match self.value {
             Value::Float {
                 min, max, per_unit, ..
@@ -187,7 +199,8 @@ impl<T> Setting<T> {
             Value::Uint { min, max, .. } => u64::from(max - min) + 1,
             Value::Bool { .. } | Value::Topology { .. } => 2,
             Value::Rgb { .. } => 1 << 24,
-            Value::Time { .. } => TimeOfDay::ALL.len() as u64,
+            Value::Time { .. } if format <= 3 => TimeOfDay::ALL.len() as u64,
+            Value::Time { .. } => (TimeOfDay::LAST_HOUR * 10.0) as u64 + 1,
             // B0 is refused, so birth has 8 bits and survival 9.
             Value::Rule { .. } => 1 << 17,
         }
@@ -196,7 +209,13 @@ impl<T> Setting<T> {
     /// The setting as a whole number in `0..count()`. Values outside the
     /// range (and NaN) are clamped to it.
     pub fn index(&self, t: &T) -> u64 {
-        let last = self.count() - 1;
+        self.index_in(t, u32::MAX)
+    }
+
+    /// The setting as a whole number in `0..count_in(format)`: a time that
+    /// `format` cannot write gives 0.
+    pub fn index_in(&self, t: &T, format: u32) -> u64 {
+        let last = self.count_in(format) - 1;
         match self.value {
             Value::Float {
                 get,
@@ -217,9 +236,14 @@ impl<T> Setting<T> {
                 let Rgb(r, g, b) = get(t);
                 u64::from(r) << 16 | u64::from(g) << 8 | u64::from(b)
             }
-            Value::Time { get, .. } => {
+            Value::Time { get, .. } if format <= 3 => {
                 let time = get(t);
                 TimeOfDay::ALL.iter().position(|&x| x == time).unwrap_or(0) as u64
+            }
+            Value::Time { get, .. } => {
+                let hour = get(t).hour();
+                let hour = if hour.is_nan() { 0.0 } else { hour };
+                ((hour * 10.0).round().max(0.0) as u64).min(last)
             }
             Value::Rule { get, .. } => {
                 let rule = get(t);
@@ -232,7 +256,13 @@ impl<T> Setting<T> {
     /// Sets the setting from a whole number; `None` if `k` is not one of
     /// its values.
     pub fn set_index(&self, t: &mut T, k: u64) -> Option<()> {
-        if k >= self.count() {
+        self.set_index_in(t, k, u32::MAX)
+    }
+
+    /// Sets the setting from a whole number of `format`
+    /// ([`Setting::index_in`]).
+    pub fn set_index_in(&self, t: &mut T, k: u64, format: u32) -> Option<()> {
+        if k >= self.count_in(format) {
             return None;
         }
         match self.value {
@@ -245,7 +275,8 @@ impl<T> Setting<T> {
             Value::Uint { put, min, .. } => put(t, min + k as u32),
             Value::Bool { put, .. } => put(t, k == 1),
             Value::Rgb { put, .. } => put(t, Rgb((k >> 16) as u8, (k >> 8) as u8, k as u8)),
-            Value::Time { put, .. } => put(t, TimeOfDay::ALL[k as usize]),
+            Value::Time { put, .. } if format <= 3 => put(t, TimeOfDay::ALL[k as usize]),
+            Value::Time { put, .. } => put(t, TimeOfDay::at(k as f32 / 10.0)),
             Value::Rule { put, .. } => {
                 let rule = Rule::from_masks(((k >> 9) as u16) << 1, (k & 0x1ff) as u16).ok()?;
                 put(t, rule);
@@ -262,13 +293,16 @@ impl<T> Setting<T> {
         Some(())
     }
 
-    /// Rounds a float setting to its precision; other settings are exact.
+    /// Rounds a float setting to its precision, and a time of day to its
+    /// tenth of an hour (named when it falls on a named time); other
+    /// settings are exact.
     pub fn quantize(&self, t: &mut T) {
-        if let Value::Float {
-            get, put, per_unit, ..
-        } = self.value
-        {
-            put(t, round_to(get(t), per_unit));
+        match self.value {
+            Value::Float {
+                get, put, per_unit, ..
+            } => put(t, round_to(get(t), per_unit)),
+            Value::Time { get, put, .. } => put(t, get(t).quantized()),
+            _ => {}
         }
     }
 

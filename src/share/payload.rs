@@ -59,8 +59,8 @@ fn diff<T>(table: &[Setting<T>], t: &T, reference: &T, format: u32) -> Bits {
     let values: Vec<(usize, u64)> = fields
         .iter()
         .enumerate()
-        .map(|(i, f)| (i, f.index(t)))
-        .filter(|&(i, v)| v != fields[i].index(reference))
+        .map(|(i, f)| (i, f.index_in(t, format)))
+        .filter(|&(i, v)| v != fields[i].index_in(reference, format))
         .collect();
     if values.is_empty() {
         w.bit(false);
@@ -71,7 +71,7 @@ fn diff<T>(table: &[Setting<T>], t: &T, reference: &T, format: u32) -> Bits {
         w.bit(values.iter().any(|&(j, _)| j == i));
     }
     for (i, v) in values {
-        w.push(v, bits_for(fields[i].count()));
+        w.push(v, bits_for(fields[i].count_in(format)));
     }
     w
 }
@@ -93,8 +93,8 @@ fn undiff<T: Clone>(
         mask.push(r.bit().ok_or_else(cut_off)?);
     }
     for (f, _) in fields.iter().zip(mask).filter(|(_, m)| *m) {
-        let v = r.read(bits_for(f.count())).ok_or_else(cut_off)?;
-        f.set_index(&mut t, v)
+        let v = r.read(bits_for(f.count_in(format))).ok_or_else(cut_off)?;
+        f.set_index_in(&mut t, v, format)
             .ok_or_else(|| format!("{} has no value number {v}", f.name))?;
     }
     Ok(t)

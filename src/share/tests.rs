@@ -679,3 +679,25 @@ fn the_wind_is_written_since_format_4() {
     assert!(code.starts_with("playa4-"), "{code}");
     assert_eq!(decode(&code).unwrap(), windy);
 }
+
+/// Times of day after the first four, and any hour, are written since
+/// format 4 and read back; the first four keep their older codes.
+#[test]
+fn any_hour_is_written_since_format_4() {
+    use crate::base::palette::TimeOfDay;
+    let at = |time| Scene {
+        time,
+        ..Scene::default()
+    };
+    assert!(encode(&at(TimeOfDay::Night)).starts_with("playa1-"));
+    for time in [
+        TimeOfDay::Dawn,
+        TimeOfDay::Moonlight,
+        TimeOfDay::Hour(7.3),
+        TimeOfDay::Hour(24.0),
+    ] {
+        let code = encode(&at(time));
+        assert!(code.starts_with("playa4-"), "{time:?}: {code}");
+        assert_eq!(decode(&code).unwrap().time, time, "{code}");
+    }
+}

@@ -570,12 +570,17 @@ fn aspect_label(aspect: f32) -> String {
         .map_or_else(|| "custom".to_string(), |(n, _, _)| n.to_string())
 }
 
-/// The name of a time of day in the UI.
+/// The name of a named time of day on its button.
 pub fn time_label(t: TimeOfDay) -> &'static str {
     match t {
         TimeOfDay::Noon => "Noon",
         TimeOfDay::GoldenHour => "Golden",
         TimeOfDay::Dusk => "Dusk",
         TimeOfDay::Night => "Night",
+        TimeOfDay::Dawn => "Dawn",
+        TimeOfDay::Morning => "Morning",
+        TimeOfDay::BlueHour => "Blue",
+        TimeOfDay::Moonlight => "Moon",
+        TimeOfDay::Hour(_) => "Hour",
     }
 }

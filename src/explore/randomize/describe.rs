@@ -8,14 +8,10 @@ use crate::base::palette::TimeOfDay;
 use crate::layers::Layer;
 use crate::scene::{RULE_NAMES, Scene, layer_names};
 
-/// A time of day as it is said.
-fn time_words(time: TimeOfDay) -> &'static str {
-    match time {
-        TimeOfDay::Noon => "noon",
-        TimeOfDay::GoldenHour => "golden hour",
-        TimeOfDay::Dusk => "dusk",
-        TimeOfDay::Night => "night",
-    }
+/// A time of day as it is said: its name, or the hour ("7.5 h").
+fn time_words(time: TimeOfDay) -> String {
+    time.name()
+        .map_or_else(|| format!("{} h", time.hour()), str::to_string)
 }
 
 /// The rule of `scene` by its name ("HighLife rule"), or its text when it

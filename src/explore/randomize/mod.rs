@@ -177,18 +177,28 @@ fn roll<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice) {
 }
 
 /// Times of day New scene picks from: the sunlit ones more often, as
-/// among the presets.
+/// among the presets, and every named time of the day.
 const TIMES: &[TimeOfDay] = &[
+    TimeOfDay::Dawn,
+    TimeOfDay::Dawn,
+    TimeOfDay::Morning,
+    TimeOfDay::Morning,
     TimeOfDay::Noon,
     TimeOfDay::Noon,
     TimeOfDay::Noon,
+    TimeOfDay::Noon,
+    TimeOfDay::GoldenHour,
     TimeOfDay::GoldenHour,
     TimeOfDay::GoldenHour,
     TimeOfDay::GoldenHour,
     TimeOfDay::Dusk,
     TimeOfDay::Dusk,
+    TimeOfDay::BlueHour,
     TimeOfDay::Night,
     TimeOfDay::Night,
+    TimeOfDay::Moonlight,
+    TimeOfDay::Moonlight,
+    TimeOfDay::Moonlight,
 ];
 
 /// How a rule grows clumps from a soup: the rule, the soup densities and
@@ -364,13 +374,18 @@ fn times_for(scene: &Scene, locks: &Locks) -> &'static [TimeOfDay] {
         .iter()
         .any(|l| locked(l) && matches!(l, Layer::Spiral(_)))
     {
-        &[TimeOfDay::Night]
+        &[TimeOfDay::Night, TimeOfDay::Moonlight]
     } else if scene
         .layers
         .iter()
         .any(|l| locked(l) && matches!(l, Layer::Tent(t) if t.lantern > 0.0))
     {
-        &[TimeOfDay::Dusk, TimeOfDay::Night]
+        &[
+            TimeOfDay::Dusk,
+            TimeOfDay::BlueHour,
+            TimeOfDay::Night,
+            TimeOfDay::Moonlight,
+        ]
     } else {
         TIMES
     }
@@ -389,12 +404,13 @@ fn dress_for_the_time(scene: &mut Scene, locks: &Locks, d: &mut Dice) {
             Layer::Tent(t) => {
                 let lit = d.float(0.0, 1.0);
                 t.lantern = match time {
-                    TimeOfDay::Night => d.float(0.6, 1.2),
-                    TimeOfDay::Dusk if lit < 0.5 => d.float(0.3, 0.8),
+                    TimeOfDay::Night | TimeOfDay::Moonlight => d.float(0.6, 1.2),
+                    TimeOfDay::Dusk | TimeOfDay::BlueHour if lit < 0.5 => d.float(0.3, 0.8),
+                    t if t.is_dark() => d.float(0.6, 1.2),
                     _ => 0.0,
                 };
             }
-            Layer::Spiral(s) if time != TimeOfDay::Night => s.visible = false,
+            Layer::Spiral(s) if !time.is_dark() => s.visible = false,
             _ => {}
         }
     }

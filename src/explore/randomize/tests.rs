@@ -66,11 +66,11 @@ fn rules_to_roll_parse() {
 fn dressed_for_the_time(s: &Scene) -> bool {
     s.layers.iter().all(|l| match l {
         Layer::Tent(t) => match s.time {
-            TimeOfDay::Noon | TimeOfDay::GoldenHour => t.lantern == 0.0,
-            TimeOfDay::Night => t.lantern > 0.0,
-            TimeOfDay::Dusk => true,
+            TimeOfDay::Night | TimeOfDay::Moonlight => t.lantern > 0.0,
+            TimeOfDay::Dusk | TimeOfDay::BlueHour => true,
+            time => (t.lantern > 0.0) == time.is_dark(),
         },
-        Layer::Spiral(sp) => !sp.visible || s.time == TimeOfDay::Night,
+        Layer::Spiral(sp) => !sp.visible || s.time.is_dark(),
         _ => true,
     })
 }
@@ -81,27 +81,37 @@ fn a_new_scene_dresses_for_its_time_of_day() {
     let mut unlocked = Locks::default();
     unlocked.set(crate::layers::Spiral::NAME, false);
     let mut times = std::collections::BTreeSet::new();
-    for roll in 0..60 {
+    for roll in 0..90 {
         let s = new_scene(&night, &unlocked, roll);
         assert!(dressed_for_the_time(&s), "roll {roll}: {s:?}");
         times.insert(format!("{:?}", s.time));
         // Locked, the night's constellation keeps the night.
         let kept = new_scene(&night, &Locks::default(), roll);
-        assert_eq!(kept.time, TimeOfDay::Night, "roll {roll}");
+        assert!(
+            matches!(kept.time, TimeOfDay::Night | TimeOfDay::Moonlight),
+            "roll {roll}"
+        );
         assert!(
             kept.layers
                 .iter()
                 .any(|l| matches!(l, Layer::Spiral(s) if s.visible))
         );
     }
-    assert_eq!(times.len(), 4, "every time of day comes up: {times:?}");
+    assert_eq!(
+        times.len(),
+        TimeOfDay::NAMED.len(),
+        "every time of day comes up: {times:?}"
+    );
     // A locked, lit tent keeps it after sunset.
     let mut tent = Locks::default();
     tent.set(crate::layers::Tent::NAME, true);
     for roll in 0..30 {
         let s = new_scene(&night, &tent, roll);
         assert!(
-            matches!(s.time, TimeOfDay::Dusk | TimeOfDay::Night),
+            matches!(
+                s.time,
+                TimeOfDay::Dusk | TimeOfDay::BlueHour | TimeOfDay::Night | TimeOfDay::Moonlight
+            ),
             "roll {roll}"
         );
     }
@@ -178,10 +188,10 @@ fn vary_at_full_strength_picks_the_time_as_new_scene_does() {
     };
     let varied = noon(&|r| vary(&scene, &locks, r, 1.0));
     let rolled = noon(&|r| new_scene(&scene, &locks, r));
-    // Both pick noon 3 times in 10: within sampling error of that.
+    // Both pick noon 4 times in 20: within sampling error of that.
     for share in [varied, rolled] {
         assert!(
-            (share - 0.3).abs() < 0.07,
+            (share - 0.2).abs() < 0.06,
             "noon {varied} (Vary), {rolled} (New scene)"
         );
     }

@@ -184,7 +184,9 @@ fn bad_values_name_the_range_or_the_type() {
     assert!(err(&["tent.color=#12345"]).contains("colour"));
     assert!(err(&["tent.color=1,2,300"]).contains("colour"));
     let e = err(&["time=teatime"]);
-    assert!(e.contains("Noon, GoldenHour, Dusk, Night"), "{e}");
+    assert!(e.contains("Noon, GoldenHour, Dusk, BlueHour, Night"), "{e}");
+    assert!(e.contains("an hour from 0 to 24"), "{e}");
+    assert!(err(&["time=24.5"]).contains("out of range"));
     assert!(err(&["automaton.rule=B0/S1"]).contains("B0"));
     assert!(err(&["automaton.topology=sphere"]).contains("Torus or Bounded"));
     // The grid the scene's settings make is checked too.

@@ -162,12 +162,18 @@ impl StoneField {
         // sun, the longer the shadows, and dark stones at night change the
         // darker floor less. Cover is 1 − e^(−area): the factors scale the
         // area.
-        let seen = match ground.time {
+        let seen_at = |time| match time {
             TimeOfDay::Noon => 1.37,
             TimeOfDay::GoldenHour => 1.78,
             TimeOfDay::Dusk => 1.55,
             TimeOfDay::Night => 0.58,
+            TimeOfDay::Dawn => 1.8,
+            TimeOfDay::Morning => 1.5,
+            TimeOfDay::BlueHour => 1.0,
+            TimeOfDay::Moonlight | TimeOfDay::Hour(_) => 0.9,
         };
+        let (a, b, t) = ground.time.between();
+        let seen = seen_at(a) + (seen_at(b) - seen_at(a)) * t;
         let covered = 1.0 - (1.0 - covered.min(0.999)).powf(seen);
         let reach = if highest == f32::MAX {
             f32::MIN
