@@ -209,7 +209,8 @@ impl Racetrack {
             let z = near * math::powf(STONES_FAR / near, u);
             // The stone's outline and its trail, in picture heights squared.
             let stone = std::f32::consts::PI * (r / z) * 0.5 * (0.7 * r / z + r * EYE / (z * z));
-            let furrow = 0.8 * trail * 1.6 * r * EYE / (z * z * z);
+            // A furrow running away from the stone narrows with distance.
+            let furrow = 1.6 * 0.6 * r * EYE * (1.0 / (z * z) - 1.0 / ((z + trail) * (z + trail)));
             area += stone + furrow;
         }
         let share =
