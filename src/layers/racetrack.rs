@@ -209,8 +209,12 @@ impl Racetrack {
             let z = near * math::powf(STONES_FAR / near, u);
             // The stone's outline and its trail, in picture heights squared.
             let stone = std::f32::consts::PI * (r / z) * 0.5 * (0.7 * r / z + r * EYE / (z * z));
-            // A furrow running away from the stone narrows with distance.
-            let furrow = 1.6 * 0.6 * r * EYE * (1.0 / (z * z) - 1.0 / ((z + trail) * (z + trail)));
+            // A furrow (with its rims) runs away from the stone, narrowing
+            // with distance, or across the picture: half of each.
+            let hw = 1.6 * 0.6 * r;
+            let away = hw * EYE * (1.0 / (z * z) - 1.0 / ((z + trail) * (z + trail)));
+            let across = (trail / z).min(ground.aspect) * 2.0 * hw * EYE / (z * z);
+            let furrow = 0.5 * (away + across);
             area += stone + furrow;
         }
         let share =
