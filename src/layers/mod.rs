@@ -716,7 +716,10 @@ mod tests {
             ..track.clone()
         })
         .cover(&ground);
-        assert!(bare.floor > 0.0 && bare.floor < 0.5 * cover.floor, "{bare:?}");
+        assert!(
+            bare.floor > 0.0 && bare.floor < 0.5 * cover.floor,
+            "{bare:?}"
+        );
         let none = Layer::Racetrack(Racetrack { stones: 0, ..track }).cover(&ground);
         assert_eq!(none.floor, 0.0);
     }

@@ -53,7 +53,7 @@ pub struct Racetrack {
     /// How far neighbouring trails fan out toward their ends, 0 to 1.
     /// Default: 0.4.
     pub divergence: f32,
-    /// Colour of the stones. Default: (92, 82, 74).
+    /// Colour of the stones. Default: (112, 100, 90).
     pub stone_color: Rgb,
 }
 
@@ -71,7 +71,7 @@ impl Default for Racetrack {
             trail: 60.0,
             wander: 0.35,
             divergence: 0.4,
-            stone_color: Rgb(92, 82, 74),
+            stone_color: Rgb(112, 100, 90),
         }
     }
 }
@@ -233,12 +233,19 @@ impl Prepare for Racetrack {
     }
 }
 
+/// `x.floor()` as an integer, without a call to the maths library (the
+/// baseline x86-64 has no rounding instruction); exact for `|x| < 2^31`.
+#[inline(always)]
+fn floor(x: f32) -> i32 {
+    let i = x as i32;
+    i - i32::from((i as f32) > x)
+}
+
 /// Smooth value noise in -1..1, lattice spacing 1, from the noise tile.
 #[inline]
 fn smooth(x: f32, y: f32, seed: u32) -> f32 {
-    let (fx, fy) = (x.floor(), y.floor());
-    let (tx, ty) = (x - fx, y - fy);
-    let (ix, iy) = (fx as i32, fy as i32);
+    let (ix, iy) = (floor(x), floor(y));
+    let (tx, ty) = (x - ix as f32, y - iy as f32);
     let v = |dx: i32, dy: i32| lattice(ix + dx, iy + dy, seed);
     let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
     let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
@@ -304,7 +311,7 @@ impl Crust {
     /// The nearest split of strip `s` to `u`: its place and index.
     #[inline]
     fn nearest(&self, s: i32, u: f32) -> (f32, i32) {
-        let k0 = (u - 0.5 * (s & 1) as f32).round() as i32;
+        let k0 = floor(u - 0.5 * (s & 1) as f32 + 0.5);
         let mut best = (self.split(s, k0), k0);
         for k in [k0 - 1, k0 + 1] {
             let c = self.split(s, k);
@@ -319,38 +326,63 @@ impl Crust {
     /// fresh, zigzagging up to the splits of strip `j + 1` when old.
     #[inline]
     fn edge(&self, j: i32, u: f32) -> f32 {
-        let (c, _) = self.nearest(j + 1, u);
+        self.edge_under(j, u, self.nearest(j + 1, u).0)
+    }
+
+    /// [`Crust::edge`], given the split `c` of strip `j + 1` nearest `u`.
+    #[inline]
+    fn edge_under(&self, j: i32, u: f32, c: f32) -> f32 {
         let tri = 1.0 - 2.0 * (u - c).abs().min(0.5);
         (j + 1) as f32 * ROW
             + (1.0 - self.age) * 0.2 * lattice(j, 0x51, self.seed)
             + self.zig * (tri - 0.5) * 2.0
     }
 
-    /// At ground `(x, z)`: the distances (cell widths) to the nearest
+    /// Ground `(x, z)` in the pattern's axes, cell widths.
+    #[inline]
+    fn uv(&self, x: f32, z: f32) -> (f32, f32) {
+        let (c, s) = self.rot;
+        (
+            (c * x + s * z) * self.inv_cell,
+            (c * z - s * x) * self.inv_cell,
+        )
+    }
+
+    /// How far the pattern is bent at ground `(x, z)`: cracks are not
+    /// ruled lines.
+    fn warp(&self, x: f32, z: f32) -> [f32; 2] {
+        let (u, v) = self.uv(x, z);
+        let (wu, wv) = (u * 0.3, v * 0.3);
+        [
+            0.22 * smooth(wu, wv, self.seed ^ 0x3a7),
+            0.22 * smooth(wu + 31.7, wv, self.seed ^ 0x91c),
+        ]
+    }
+
+    /// At ground `(x, z)`, the pattern bent by `warp` there: the distances (cell widths) to the nearest
     /// strip edge and split, and a hash of the cell.
     #[inline]
-    fn at(&self, x: f32, z: f32) -> (f32, f32, u32) {
-        let (c, s) = self.rot;
-        let mut u = (c * x + s * z) * self.inv_cell;
-        let mut v = (c * z - s * x) * self.inv_cell;
-        // Cracks are not ruled lines: the pattern bends a little.
-        let (wu, wv) = (u * 0.3, v * 0.3);
-        u += 0.22 * smooth(wu, wv, self.seed ^ 0x3a7);
-        v += 0.22 * smooth(wu + 31.7, wv, self.seed ^ 0x91c);
-        let j0 = (v / ROW).floor() as i32;
-        let (mut lo, mut hi) = (self.edge(j0 - 1, u), self.edge(j0, u));
-        let mut strip = j0;
+    fn at(&self, x: f32, z: f32, [du, dv]: [f32; 2]) -> (f32, f32, u32) {
+        let (u, v) = self.uv(x, z);
+        let (u, v) = (u + du, v + dv);
+        let j0 = floor(v * (1.0 / ROW));
+        let (mine, above) = (self.nearest(j0, u), self.nearest(j0 + 1, u));
+        let mut lo = self.edge_under(j0 - 1, u, mine.0);
+        let mut hi = self.edge_under(j0, u, above.0);
+        let (mut strip, mut near) = (j0, mine);
         if v < lo {
             strip = j0 - 1;
             hi = lo;
-            lo = self.edge(j0 - 2, u);
+            near = self.nearest(strip, u);
+            lo = self.edge_under(j0 - 2, u, near.0);
         } else if v > hi {
             strip = j0 + 1;
             lo = hi;
+            near = above;
             hi = self.edge(j0 + 1, u);
         }
         let edge = (v - lo).min(hi - v).max(0.0) * self.slant;
-        let (c, k) = self.nearest(strip, u);
+        let (c, k) = near;
         let cell = if u >= c { k } else { k - 1 };
         (
             edge,
@@ -442,6 +474,11 @@ struct Row {
     k_depth: f32,
     /// How much of the cracks' pattern shows (0: only their mean tone).
     detail: f32,
+    /// Pixels per cell width across the strips' edges and the splits.
+    per_edge: f32,
+    per_split: f32,
+    /// How much the large patches show.
+    patches: f32,
 }
 
 /// The Racetrack prepared for one picture.
@@ -602,14 +639,22 @@ impl Racetrack {
                 let (k_across, k_depth) = (f.h / z, EYE * f.h / (z * z));
                 // The smallest side of a cell on the screen, pixels.
                 let cell_px = k_depth.min(k_across) / crust.inv_cell;
+                let (c, s) = crust.rot;
+                let px = |nx: f32, nz: f32| {
+                    ((nx * k_across) * (nx * k_across) + (nz * k_depth) * (nz * k_depth)).sqrt()
+                        / crust.inv_cell
+                };
                 Row {
+                    per_edge: px(-s, c),
+                    per_split: px(c, s),
+                    patches: smoothstep(0.01, 0.07, dy),
                     color,
                     cover: (y as f32 + 1.0 - f.horizon).clamp(0.0, 1.0),
                     z,
                     contrast: 1.0 - hz,
                     k_across,
                     k_depth,
-                    detail: smoothstep(1.8, 4.5, cell_px),
+                    detail: smoothstep(3.0, 5.0, cell_px),
                 }
             })
             .collect();
@@ -768,23 +813,15 @@ impl RacetrackDraw {
     /// The mud's brightness at pixel `x` of row `r`: its patches and
     /// cracks (and how much of a crack there is, 0..1).
     #[inline]
-    fn mud(&self, r: &Row, x: u32, y: u32) -> (f32, f32) {
+    fn mud(&self, r: &Row, x: u32, y: u32, [patch, du, dv]: [f32; 3]) -> (f32, f32) {
         let gx = (x as f32 + 0.5 - self.half_width) / self.focal * r.z;
-        let patch = 0.05
-            * (smooth(gx * 0.25, r.z * 0.25, self.patch_seed)
-                + 0.5 * smooth(gx * 0.9, r.z * 0.9, self.patch_seed ^ 0x77));
         let grain = 0.025 * lattice(x as i32, y as i32, self.patch_seed);
         let mut crack = self.crust.mean();
-        let mut k = 1.0 + patch * smoothstep(0.3, 3.0, r.k_depth / r.k_across * 20.0) + grain;
+        let mut k = 1.0 + patch + grain;
         if r.detail > 0.0 {
-            let (edge, split, cell) = self.crust.at(gx, r.z);
-            let (c, s) = self.crust.rot;
-            // Pixels per cell width across each kind of crack: the splits
-            // run along v, the edges along u.
-            let px = |nx: f32, nz: f32| {
-                ((nx * r.k_across).powi(2) + (nz * r.k_depth).powi(2)).sqrt() / self.crust.inv_cell
-            };
-            let (pe, ps) = (px(-s, c), px(c, s));
+            let (edge, split, cell) = self.crust.at(gx, r.z, [du, dv]);
+            // Pixels per cell width across each kind of crack.
+            let (pe, ps) = (r.per_edge, r.per_split);
             let width = 0.75 + 0.5 * crate::base::noise::unit(cell);
             let cov = coverage(edge * pe, self.crust.half_edge * pe * width)
                 .max(coverage(split * ps, self.crust.half_split * ps * width));
@@ -838,6 +875,7 @@ impl Draw for RacetrackDraw {
         let mut groove = vec![0.0f32; w];
         let mut dark = vec![0.0f32; w];
         let flat = self.sun * self.light[2].max(0.0) + self.sky;
+        let mut samples: Vec<[f32; 3]> = Vec::new();
         for y in first..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             key.fill(f32::INFINITY);
@@ -918,9 +956,32 @@ impl Draw for RacetrackDraw {
             }
             let op = r.cover * self.opacity;
             let row = band.row(y);
+            // The patches and the cracks' bending are smooth: worked out
+            // on every `STEP`th column of the picture and interpolated
+            // (exact quarters: the same bits in any window).
+            const STEP: u32 = 4;
+            samples.clear();
+            for i in x0 / STEP..=(x1 - 1) / STEP + 1 {
+                let gx = ((i * STEP) as f32 + 0.5 - self.half_width) * zx;
+                let patch = 0.06 * r.patches * smooth(gx * 0.3, r.z * 0.3, self.patch_seed);
+                let [du, dv] = if r.detail > 0.0 {
+                    self.crust.warp(gx, r.z)
+                } else {
+                    [0.0; 2]
+                };
+                samples.push([patch, du, dv]);
+            }
             for (j, c) in row.iter_mut().enumerate() {
                 let x = x0 + j as u32;
-                let (k, crack) = self.mud(r, x, y);
+                let i = (x / STEP - x0 / STEP) as usize;
+                let t = (x % STEP) as f32 * (1.0 / STEP as f32);
+                let (a, b) = (samples[i], samples[i + 1]);
+                let smooth = [
+                    a[0] + (b[0] - a[0]) * t,
+                    a[1] + (b[1] - a[1]) * t,
+                    a[2] + (b[2] - a[2]) * t,
+                ];
+                let (k, crack) = self.mud(r, x, y, smooth);
                 let crack = crack * self.cracks * 0.85 * (1.0 - 0.5 * groove[j]);
                 let mut gain = k * (1.0 - crack) * furrow[j] * (1.0 - dark[j]);
                 gain = 1.0 + (gain - 1.0) * r.contrast;
@@ -974,12 +1035,14 @@ impl Draw for RacetrackDraw {
                         + 0.06 * smooth(u * 13.0, v * 13.0, st.grain >> 3);
                     // Darker where it meets the mud.
                     let foot = 1.0 - 0.4 * smoothstep(0.35, 1.0, v);
+                    // The sun catches the rim on its side.
+                    let rim = 0.6 * smoothstep(0.75, 1.0, rr / outline) * lambert;
                     let mut color = [0.0; 3];
                     for ch in 0..3 {
                         color[ch] = st.albedo[ch]
                             * grain
                             * foot
-                            * (st.direct[ch] * lambert
+                            * (st.direct[ch] * (lambert + rim)
                                 + st.ambient[ch] * up
                                 + st.bounce[ch] * (1.0 - up));
                     }
