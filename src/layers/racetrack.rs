@@ -3,7 +3,7 @@
 //! it (Norris et al. 2014).
 //!
 //! Everything lies on the ground plane, in scene units (the eye
-//! [`EYE`] over the ground, 1.6 m): the mud's crack polygons, the stones
+//! eye 0.22 over the ground, 1.6 m): the mud's crack polygons, the stones
 //! and their trails, so the picture is the same at any resolution. The
 //! cracks are strips of crust split across into cells: with fresh mud the
 //! strips' edges run straight and the splits meet them in T-junctions;
@@ -395,7 +395,7 @@ impl Crust {
 /// The share of a pixel `[d − ½, d + ½]` a line `[−hw, hw]` covers.
 #[inline]
 fn coverage(d: f32, hw: f32) -> f32 {
-    ((hw.min(d + 0.5) - (-hw).max(d - 0.5)).max(0.0)).min(1.0)
+    (hw.min(d + 0.5) - (-hw).max(d - 0.5)).clamp(0.0, 1.0)
 }
 
 /// One stone and its trail, on the ground.
@@ -668,6 +668,14 @@ impl Racetrack {
             (f.rows.end.max(1) - 1) / super::BAND_ROWS,
         );
         let first_band = f.rows.start / super::BAND_ROWS;
+        // The bands of the rows to draw that rows `lo..hi` (not empty) lie in.
+        let bands_of = |lo: i32, hi: i32| {
+            let (a, b) = (
+                band_of(lo).max(first_band as usize),
+                (band_of(hi - 1) + 1).min(last_band as usize + 1),
+            );
+            a.min(b)..b
+        };
         let mut band_segments = vec![Vec::new(); bands];
         let mut band_stones = vec![Vec::new(); bands];
         let mut segments = Vec::new();
@@ -724,9 +732,9 @@ impl Racetrack {
                     reach,
                 };
                 let id = segments.len() as u32;
-                for b in band_of(seg.rows.0)..band_of(seg.rows.1 - 1) + 1 {
-                    if (first_band as usize..=last_band as usize).contains(&b) {
-                        band_segments[b].push(id);
+                if seg.rows.1 > seg.rows.0 {
+                    for list in &mut band_segments[bands_of(seg.rows.0, seg.rows.1)] {
+                        list.push(id);
                     }
                 }
                 segments.push(seg);
@@ -780,10 +788,8 @@ impl Racetrack {
             let hi = drawn.rows.1.max(drawn.shadow_rows.1);
             let id = stones.len() as u32;
             if hi > lo {
-                for b in band_of(lo)..band_of(hi - 1) + 1 {
-                    if (first_band as usize..=last_band as usize).contains(&b) {
-                        band_stones[b].push(id);
-                    }
+                for list in &mut band_stones[bands_of(lo, hi)] {
+                    list.push(id);
                 }
             }
             stones.push(drawn);
@@ -1038,8 +1044,8 @@ impl Draw for RacetrackDraw {
                     // The sun catches the rim on its side.
                     let rim = 0.6 * smoothstep(0.75, 1.0, rr / outline) * lambert;
                     let mut color = [0.0; 3];
-                    for ch in 0..3 {
-                        color[ch] = st.albedo[ch]
+                    for (ch, color) in color.iter_mut().enumerate() {
+                        *color = st.albedo[ch]
                             * grain
                             * foot
                             * (st.direct[ch] * (lambert + rim)
