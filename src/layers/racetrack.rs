@@ -3,7 +3,7 @@
 //! it (Norris et al. 2014).
 //!
 //! Everything lies on the ground plane, in scene units (the eye
-//! eye 0.22 over the ground, 1.6 m): the mud's crack polygons, the stones
+//! 0.22 over the ground is 1.6 m): the mud's crack polygons, the stones
 //! and their trails, so the picture is the same at any resolution. The
 //! cracks are strips of crust split across into cells: with fresh mud the
 //! strips' edges run straight and the splits meet them in T-junctions;
