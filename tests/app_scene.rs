@@ -209,3 +209,47 @@ fn clouds_are_added_into_the_sky_edited_and_shared_in_format_3() {
         .unwrap();
     assert_eq!(clouds, 0.9);
 }
+
+#[test]
+fn a_racetrack_is_added_over_the_floor_edited_and_shared_in_format_4() {
+    let mut h = harness();
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Racetrack").click();
+    settle(&mut h);
+    let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
+    assert_eq!(&names[2..5], ["floor", "racetrack", "rocks"]);
+    assert!(share::encode(h.state().scene()).starts_with("playa4-"));
+    // Its form: the arrow left of its checkbox opens it; set the stones.
+    let header = h.get_by_role_and_label(Role::CheckBox, "Racetrack").rect();
+    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(arrow));
+        h.event(egui::Event::PointerButton {
+            pos: arrow,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    settle(&mut h);
+    h.get_by_role_and_label(Role::SpinButton, "Stones").click();
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text("90".into()));
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let scene = h.state().scene().clone();
+    let stones = scene
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Racetrack(r) => Some(r.stones),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(stones, 90);
+    let code = share::encode(&scene);
+    assert_eq!(share::decode(&code).unwrap(), scene.quantized());
+}

@@ -71,10 +71,17 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
         "cloudy",
     )
     .unwrap();
+    let racetrack = playa::Scene::from_ron(
+        "(time: GoldenHour, wind: 200.0, layers: [Sky(()), Clouds((cover: 0.5)), Ranges(()), \
+         Floor(()), Racetrack((stones: 80, size: 0.6, trail: 150.0, age: 0.2, wander: 0.8)), \
+         Tent(())])",
+        "racetrack",
+    )
+    .unwrap();
     let scenes = presets::PRESETS
         .iter()
         .map(|p| (p.name, p.scene().unwrap()))
-        .chain([("cloudy", cloudy)]);
+        .chain([("cloudy", cloudy), ("racetrack", racetrack)]);
     for (name, scene) in scenes {
         let one = with_threads(1, || render(&scene, 333, 187).unwrap());
         let four = with_threads(4, || render(&scene, 333, 187).unwrap());

@@ -10,6 +10,7 @@
 
 pub mod clouds;
 pub mod floor;
+pub mod racetrack;
 pub mod ranges;
 pub mod rocks;
 pub mod sky;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use clouds::Clouds;
 pub use floor::Floor;
+pub use racetrack::Racetrack;
 pub use ranges::Ranges;
 pub use rocks::Rocks;
 pub use sky::Sky;
@@ -223,6 +225,9 @@ kinds!($;
     Spiral,
     /// A deck of clouds in the sky (since share-code format 3).
     Clouds,
+    /// The Racetrack: cracked mud with sailing stones and their trails
+    /// (since share-code format 4).
+    Racetrack,
 );
 
 /// The kinds of layer share codes of `format` know: the first six until
@@ -332,8 +337,9 @@ impl Layer {
     /// How much of the floor and the sky of `ground` the layer covers, and
     /// how far it reaches into the sky: each kind answers for itself (the
     /// stones by their model of where the rocks layer places them, the tent
-    /// by its dome, the clouds by their cover; the sky, the ranges, the
-    /// floor itself and the spiral cover neither).
+    /// by its dome, the clouds by their cover, the Racetrack by its stones
+    /// and their trails; the sky, the ranges, the floor itself and the
+    /// spiral cover neither).
     pub fn cover(&self, ground: &Ground) -> Cover {
         match self {
             Layer::Rocks(r) => r.cover(ground),
@@ -342,6 +348,7 @@ impl Layer {
                 sky: c.cover,
                 ..Cover::NONE
             },
+            Layer::Racetrack(r) => r.cover(ground),
             Layer::Sky(_) | Layer::Ranges(_) | Layer::Floor(_) | Layer::Spiral(_) => Cover::NONE,
         }
     }
@@ -692,6 +699,29 @@ mod tests {
                 _ => assert_eq!(cover, Cover::NONE, "{}", layer.name()),
             }
         }
+        // The Racetrack: its stones and trails, more with more stones and
+        // longer trails, never over the horizon.
+        let track = Racetrack::default();
+        let cover = Layer::Racetrack(track.clone()).cover(&ground);
+        assert!((0.005..0.3).contains(&cover.floor), "{cover:?}");
+        assert!(cover.reach <= 0.0 && cover.sky == 0.0, "{cover:?}");
+        let more = Layer::Racetrack(Racetrack {
+            stones: 3 * track.stones,
+            ..track.clone()
+        })
+        .cover(&ground);
+        assert!((more.floor / cover.floor - 3.0).abs() < 0.01, "{more:?}");
+        let bare = Layer::Racetrack(Racetrack {
+            trail: 0.0,
+            ..track.clone()
+        })
+        .cover(&ground);
+        assert!(
+            bare.floor > 0.0 && bare.floor < 0.5 * cover.floor,
+            "{bare:?}"
+        );
+        let none = Layer::Racetrack(Racetrack { stones: 0, ..track }).cover(&ground);
+        assert_eq!(none.floor, 0.0);
     }
 
     #[test]
@@ -700,7 +730,14 @@ mod tests {
         assert_eq!(
             names,
             [
-                "sky", "ranges", "floor", "rocks", "tent", "spiral", "clouds"
+                "sky",
+                "ranges",
+                "floor",
+                "rocks",
+                "tent",
+                "spiral",
+                "clouds",
+                "racetrack"
             ]
         );
         assert_eq!(KINDS, names.len());
@@ -735,6 +772,27 @@ mod tests {
             }),
         );
         scenes.push(("cloudy".into(), cloudy));
+        // The Racetrack under a low sun and clouds, its trails running
+        // toward the viewer and across, big stones near.
+        for (wind, time) in [(250.0, TimeOfDay::GoldenHour), (30.0, TimeOfDay::Noon)] {
+            let mut track = crate::Scene {
+                wind,
+                time,
+                ..crate::Scene::default()
+            };
+            track.add_layer(Layer::Racetrack(Racetrack {
+                stones: 60,
+                size: 0.8,
+                trail: 120.0,
+                age: 0.3,
+                ..Racetrack::default()
+            }));
+            track.add_layer(Layer::Clouds(Clouds {
+                cover: 0.5,
+                ..Clouds::default()
+            }));
+            scenes.push((format!("racetrack {wind}"), track));
+        }
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
         for (name, scene) in &scenes {

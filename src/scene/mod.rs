@@ -563,8 +563,9 @@ impl Scene {
     /// Adds `layer` on top of the others, placed to be seen: a tent is
     /// moved along the ground clear of the tents already there (see
     /// [`Tent::placed_apart`]); clouds go into the sky, just over the last
-    /// sky (or clouds) layer, under the ranges. False, and nothing added,
-    /// when the scene has [`MAX_LAYERS`] already.
+    /// sky (or clouds) layer, under the ranges; a Racetrack goes just over
+    /// the last floor layer, under the stones and the tent. False, and
+    /// nothing added, when the scene has [`MAX_LAYERS`] already.
     pub fn add_layer(&mut self, mut layer: Layer) -> bool {
         if self.layers.len() >= MAX_LAYERS {
             return false;
@@ -589,6 +590,17 @@ impl Scene {
                 .map_or(0, |i| i + 1);
             self.layers.insert(at, layer);
             return true;
+        }
+        if let Layer::Racetrack(_) = layer {
+            // On the floor: over the last floor, under what stands on it.
+            if let Some(i) = self
+                .layers
+                .iter()
+                .rposition(|l| matches!(l, Layer::Floor(_)))
+            {
+                self.layers.insert(i + 1, layer);
+                return true;
+            }
         }
         self.layers.push(layer);
         true
@@ -791,6 +803,36 @@ mod tests {
         scene.add_layer(Layer::Tent(Default::default()));
         scene.add_layer(Layer::Tent(Default::default()));
         scene
+    }
+
+    #[test]
+    fn a_racetrack_is_added_over_the_floor_under_the_stones() {
+        let mut scene = Scene::default();
+        assert!(scene.add_layer(Layer::Racetrack(Default::default())));
+        let names: Vec<&str> = scene.layers.iter().map(Layer::name).collect();
+        assert_eq!(
+            names,
+            [
+                "sky",
+                "ranges",
+                "floor",
+                "racetrack",
+                "rocks",
+                "tent",
+                "spiral"
+            ]
+        );
+        // Over the last floor of several.
+        scene.layers.insert(4, Layer::Floor(Default::default()));
+        assert!(scene.add_layer(Layer::Racetrack(Default::default())));
+        assert_eq!(scene.layers[4].name(), "floor");
+        assert_eq!(scene.layers[5].name(), "racetrack");
+        let mut bare = Scene {
+            layers: vec![Layer::Sky(Default::default())],
+            ..Scene::default()
+        };
+        assert!(bare.add_layer(Layer::Racetrack(Default::default())));
+        assert_eq!(bare.layers[1].name(), "racetrack");
     }
 
     #[test]
