@@ -10,6 +10,7 @@
 
 pub mod clouds;
 pub mod floor;
+pub mod plants;
 pub mod ranges;
 pub mod rocks;
 pub mod sky;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use clouds::Clouds;
 pub use floor::Floor;
+pub use plants::Plants;
 pub use ranges::Ranges;
 pub use rocks::Rocks;
 pub use sky::Sky;
@@ -223,6 +225,9 @@ kinds!($;
     Spiral,
     /// A deck of clouds in the sky (since share-code format 3).
     Clouds,
+    /// Creosote bushes and Joshua trees on the ground (since share-code
+    /// format 4).
+    Plants,
 );
 
 /// The kinds of layer share codes of `format` know: the first six until
@@ -332,12 +337,14 @@ impl Layer {
     /// How much of the floor and the sky of `ground` the layer covers, and
     /// how far it reaches into the sky: each kind answers for itself (the
     /// stones by their model of where the rocks layer places them, the tent
-    /// by its dome, the clouds by their cover; the sky, the ranges, the
+    /// by its dome, the clouds by their cover, the plants by their model of
+    /// where they stand; the sky, the ranges, the
     /// floor itself and the spiral cover neither).
     pub fn cover(&self, ground: &Ground) -> Cover {
         match self {
             Layer::Rocks(r) => r.cover(ground),
             Layer::Tent(t) => t.cover(ground),
+            Layer::Plants(p) => p.cover(ground),
             Layer::Clouds(c) => Cover {
                 sky: c.cover,
                 ..Cover::NONE
@@ -700,7 +707,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "sky", "ranges", "floor", "rocks", "tent", "spiral", "clouds"
+                "sky", "ranges", "floor", "rocks", "tent", "spiral", "clouds", "plants"
             ]
         );
         assert_eq!(KINDS, names.len());
