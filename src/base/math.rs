@@ -18,6 +18,12 @@ pub fn exp(x: f32) -> f32 {
     libm::expf(x)
 }
 
+/// The natural logarithm of `x`.
+#[inline]
+pub fn ln(x: f32) -> f32 {
+    libm::logf(x)
+}
+
 /// The sine of `x` (radians).
 #[inline]
 pub fn sin(x: f32) -> f32 {

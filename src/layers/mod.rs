@@ -674,6 +674,8 @@ mod tests {
         let grid = crate::compose::rock_grid(&scene).unwrap();
         let stones = rocks::cover::StoneField::of(&grid, scene.automaton.topology);
         assert!(stones.is_clumpy());
+        let mut scene = scene;
+        scene.add_layer(Layer::Plants(Plants::default()));
         let ground = Ground {
             aspect: scene.aspect,
             horizon: scene.horizon,
@@ -687,6 +689,14 @@ mod tests {
                     assert!((0.02..0.6).contains(&cover.floor), "{cover:?}");
                     // (The model is cautious: a hair over the horizon.)
                     assert!(cover.reach < 0.01, "stones off the sky: {cover:?}");
+                }
+                Layer::Plants(p) => {
+                    assert!((0.01..0.6).contains(&cover.floor), "{cover:?}");
+                    // The nearest trees rise over the horizon; bushes not.
+                    assert!(cover.reach > 0.0, "{cover:?}");
+                    let mut bushes = p.clone();
+                    bushes.joshua = 0;
+                    assert!(Layer::Plants(bushes).cover(&ground).reach < 0.0);
                 }
                 Layer::Tent(t) => {
                     assert!((0.001..0.1).contains(&cover.floor), "{cover:?}");
@@ -742,6 +752,15 @@ mod tests {
             }),
         );
         scenes.push(("cloudy".into(), cloudy));
+        let mut planted = crate::scene::presets::load("golden-hour").unwrap();
+        planted.add_layer(Layer::Plants(Plants {
+            creosote: 0.8,
+            clumped: 0.9,
+            joshua: 14,
+            lean: 0.6,
+            ..Plants::default()
+        }));
+        scenes.push(("planted".into(), planted));
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
         for (name, scene) in &scenes {

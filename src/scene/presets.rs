@@ -43,6 +43,7 @@ presets!(
     "salt-flat",
     "boulder-field",
     "storm-over-the-ranges",
+    "joshua-tree-flat",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,

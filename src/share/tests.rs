@@ -597,6 +597,7 @@ mod props {
             Layer::Tent(Tent::default()),
             Layer::Spiral(Spiral::default()),
             Layer::Clouds(crate::layers::Clouds::default()),
+            Layer::Plants(crate::layers::Plants::default()),
         ]
         .iter()
         .map(Layer::kind_index)

@@ -190,7 +190,8 @@ impl Plants {
         // A bush of height 1 covers about 0.75 (a lacy oval 1.3 wide); the
         // bushes per unit of ground times their area in the picture, over
         // the depths, is `density · aspect · 0.75 · ln(depth)` of h².
-        let large = place::large_density(self) * 0.75 * g.depth.ln() * ground.aspect;
+        let large =
+            place::large_density(self) * 0.75 * crate::base::math::ln(g.depth) * ground.aspect;
         // Small bushes and trees at the middle depth's size.
         let mid = g.size(0.5 * (1.0 + g.depth));
         let clumps = ground.stones.clumps_of_at_least(2);

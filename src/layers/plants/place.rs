@@ -399,7 +399,8 @@ impl<'a> Placer<'a> {
         for k in 0..self.plants.joshua {
             let mut dice = Dice::new(hash2(k, 0x7ee, self.seed));
             for _ in 0..8 {
-                let q = 1.0 + (g.depth - 1.0) * dice.unit().powi(2);
+                let u = dice.unit();
+                let q = 1.0 + (g.depth - 1.0) * u * u.sqrt();
                 let half = 0.5 * self.f.w / g.unit(q);
                 let s = Spot {
                     x: dice.signed() * 0.95 * half,
@@ -731,7 +732,7 @@ impl<'a> Placer<'a> {
             };
             for &way in ways {
                 let tilt = ((tilt + way * spread) * 0.72 + 0.12 * dice.signed()).clamp(-1.2, 1.2);
-                let azimuth = azimuth + 0.5 * dice.signed();
+                let azimuth = azimuth + 0.35 * dice.signed();
                 let len = (0.6 + 0.3 * dice.unit()) * if forks == 0 { 1.2 } else { 1.0 };
                 let (st, ct) = (math::sin(tilt), math::cos(tilt));
                 let dir = [st * math::cos(azimuth), ct, st * math::sin(azimuth)];
