@@ -692,11 +692,14 @@ mod tests {
                 }
                 Layer::Plants(p) => {
                     assert!((0.01..0.6).contains(&cover.floor), "{cover:?}");
-                    // The nearest trees rise over the horizon; bushes not.
-                    assert!(cover.reach > 0.0, "{cover:?}");
+                    // Trees reach higher than bushes, taller ones higher.
                     let mut bushes = p.clone();
                     bushes.joshua = 0;
-                    assert!(Layer::Plants(bushes).cover(&ground).reach < 0.0);
+                    let low = Layer::Plants(bushes).cover(&ground).reach;
+                    assert!(low < 0.0 && low < cover.reach, "{low} {cover:?}");
+                    let mut tall = p.clone();
+                    tall.height *= 1.5;
+                    assert!(Layer::Plants(tall).cover(&ground).reach > cover.reach);
                 }
                 Layer::Tent(t) => {
                     assert!((0.001..0.1).contains(&cover.floor), "{cover:?}");

@@ -143,11 +143,31 @@ fn the_cover_grows_with_the_plants_and_the_nearest_tree_reaches_the_sky() {
     .cover(&ground);
     assert!((0.02..0.6).contains(&some.floor), "{some:?}");
     assert!(more.floor > some.floor);
-    assert!(some.reach > 0.0, "{some:?}");
+    // Trees of 6 bush heights on the nearest ground reach into the sky.
+    let tall = Plants {
+        height: 6.0,
+        ..Plants::default()
+    }
+    .cover(&ground);
+    assert!(tall.reach > 0.0 && tall.reach > some.reach, "{tall:?}");
     let bushes = Plants {
         joshua: 0,
         ..Plants::default()
     }
     .cover(&ground);
-    assert!(bushes.reach < 0.0, "{bushes:?}");
+    assert!(
+        bushes.reach < 0.0 && bushes.reach < some.reach,
+        "{bushes:?}"
+    );
+    // And the picture agrees: no tree's top rises higher than the model
+    // says.
+    let plants = placed(
+        &s,
+        &Plants {
+            height: 6.0,
+            ..Plants::default()
+        },
+    );
+    let top = trees(&plants).map(|p| p.body[1]).min().unwrap() as f32 / 360.0;
+    assert!(s.horizon - top <= tall.reach + 0.01, "{top} {tall:?}");
 }
