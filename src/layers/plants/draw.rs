@@ -5,9 +5,11 @@
 //! as the whole picture does.
 
 use super::Plants;
-use super::place::{Bush, Limb, Look, Part, Placer, Plant, Rosette, Umbra};
+use super::place::{
+    Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, Umbra, diamond,
+};
 use crate::base::color::{Linear, mix, scale};
-use crate::base::noise::{smoothstep, value2};
+use crate::base::noise::{TILE_SIDE, noise_tile, smoothstep};
 use crate::layers::{BAND_ROWS, Band, Draw, Frame};
 
 /// The plants prepared for one picture.
@@ -111,7 +113,9 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, dark: &mut Vec<f32>) {
             if (y as i32) < b[1] || (y as i32) >= b[3] {
                 continue;
             }
-            let (a, b) = (b[0].max(x0 as i32) as u32, (b[2].max(0) as u32).min(x1));
+            let Some((a, b)) = columns(b, x0, x1, row_span(u.a, u.b, u.r + u.soft, depth)) else {
+                continue;
+            };
             for x in a..b {
                 let v = umbra(u, x as f32 + 0.5, depth);
                 let d = &mut dark[(x - x0) as usize];
@@ -131,6 +135,37 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, dark: &mut Vec<f32>) {
             }
         }
     }
+}
+
+/// The columns of box `b` within `x0..x1` and the span `xa..xb` (px) of
+/// a row (none if empty).
+#[inline]
+fn columns(b: &[i32; 4], x0: u32, x1: u32, span: Option<(f32, f32)>) -> Option<(u32, u32)> {
+    let (xa, xb) = span?;
+    let a = (b[0] as f32).max(xa.floor()).max(x0 as f32) as u32;
+    let b = (b[2] as f32).min(xb.ceil() + 1.0).min(x1 as f32).max(0.0) as u32;
+    (a < b).then_some((a, b))
+}
+
+/// Where along row `y` points lie within `r` of the segment `a`–`b`: from
+/// the part of the segment within `r` of the row, `r` either side.
+#[inline]
+fn row_span(a: [f32; 2], b: [f32; 2], r: f32, y: f32) -> Option<(f32, f32)> {
+    let dy = b[1] - a[1];
+    let (t0, t1) = if dy.abs() < 1e-6 {
+        if (y - a[1]).abs() > r {
+            return None;
+        }
+        (0.0, 1.0)
+    } else {
+        let (t0, t1) = ((y - r - a[1]) / dy, (y + r - a[1]) / dy);
+        (t0.min(t1).max(0.0), t0.max(t1).min(1.0))
+    };
+    if t0 > t1 {
+        return None;
+    }
+    let (xa, xb) = (a[0] + (b[0] - a[0]) * t0, a[0] + (b[0] - a[0]) * t1);
+    Some((xa.min(xb) - r, xa.max(xb) + r))
 }
 
 /// How much of a shadow's part covers the ground at column `x`, `depth`
@@ -172,7 +207,14 @@ fn body(plant: &Plant, band: &mut Band, opacity: f32, paint: &mut Vec<[f32; 4]>)
             if (y as i32) < b[1] || (y as i32) >= b[3] {
                 continue;
             }
-            let (a, b) = (b[0].max(x0 as i32) as u32, (b[2].max(0) as u32).min(x1));
+            let span = match part {
+                // (The frayed edge reaches 1.18 radii out.)
+                Part::Limb(l) => row_span(l.a, l.b, 1.18 * l.ra.max(l.rb) + 0.5, py),
+                _ => Some((f32::MIN, f32::MAX)),
+            };
+            let Some((a, b)) = columns(b, x0, x1, span) else {
+                continue;
+            };
             for x in a..b {
                 let p = [x as f32 + 0.5, py];
                 let (color, cov) = match part {
@@ -210,6 +252,34 @@ fn body(plant: &Plant, band: &mut Band, opacity: f32, paint: &mut Vec<[f32; 4]>)
     }
 }
 
+/// Smooth value noise in 0..1, lattice spacing 1, from the noise tile
+/// (looked up, not hashed: the plants' leaves and shag are per pixel),
+/// the tile shifted by `seed`; it repeats every [`TILE_SIDE`] cells.
+#[inline]
+fn value2(x: f32, y: f32, seed: u32) -> f32 {
+    // `floor` without a call: exact for the picture's coordinates.
+    let floor = |v: f32| {
+        let i = v as i32;
+        if (i as f32) > v { i - 1 } else { i }
+    };
+    let (ix, iy) = (floor(x), floor(y));
+    let (tx, ty) = (x - ix as f32, y - iy as f32);
+    let mask = TILE_SIDE as i32 - 1;
+    let (ix, iy) = (
+        ix.wrapping_add(seed as i32),
+        iy.wrapping_add((seed >> 8) as i32),
+    );
+    let tile = noise_tile();
+    let v = |dx: i32, dy: i32| {
+        let (i, j) = ((ix + dx) & mask, (iy + dy) & mask);
+        tile[(j * TILE_SIDE as i32 + i) as usize]
+    };
+    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+    let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
+    let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
+    0.5 + 0.5 * (top + (bottom - top) * sy)
+}
+
 /// Coverage of a line `w` pixels wide at distance `d` from its middle.
 #[inline]
 fn thin(d: f32, w: f32) -> f32 {
@@ -221,6 +291,10 @@ fn thin(d: f32, w: f32) -> f32 {
 fn limb(l: &Limb, p: [f32; 2], look: &Look) -> (Linear, f32) {
     let (dist, t, e) = segment_distance(p, l.a, l.b);
     let r = l.ra + (l.rb - l.ra) * t;
+    // (Beyond the frayed edge's reach, nothing.)
+    if dist >= 1.18 * r + 0.5 {
+        return ([0.0; 3], 0.0);
+    }
     // Dead leaves hang along it: a frayed edge, streaked up and down.
     let fibre = (0.3 * r).max(0.6);
     let n = value2(p[0] / fibre, p[1] / (2.5 * fibre), l.seed);
@@ -255,19 +329,30 @@ fn rosette(r: &Rosette, p: [f32; 2]) -> (Linear, f32) {
     if rho2 > (r.r + 1.0) * (r.r + 1.0) {
         return ([0.0; 3], 0.0);
     }
-    let core = (0.3 * r.r + 0.5 - rho2.sqrt()).clamp(0.0, 1.0);
+    let rho = rho2.sqrt();
+    let core = (0.3 * r.r + 0.5 - rho).clamp(0.0, 1.0);
     let (mut best, mut color) = (core, r.core);
-    for s in &r.spikes {
+    let mut look_at = |s: &Spike| {
         let along = dx * s.e[0] + dy * s.e[1];
         if along <= 0.0 || along >= s.len + 0.5 {
-            continue;
+            return;
         }
         let across = (dx * s.e[1] - dy * s.e[0]).abs();
-        let hw = s.w * (1.0 - along / s.len).max(0.0);
+        let hw = s.w * (1.0 - along * s.inv_len).max(0.0);
         let cov = thin(across, 2.0 * hw);
         if cov > best {
             best = cov;
             color = s.color;
+        }
+    };
+    // Near the centre every spike; farther only those of the pixel's
+    // sector, the others cover nothing there.
+    if rho < r.inner {
+        r.spikes.iter().for_each(look_at);
+    } else {
+        let k = ((diamond(dx, dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
+        for &i in &r.sectors[k] {
+            look_at(&r.spikes[i as usize]);
         }
     }
     (color, best)
@@ -316,9 +401,15 @@ fn bush(b: &Bush, p: [f32; 2], look: &Look) -> (Linear, f32) {
     // Deep in the crown, and low, the leaves are in their own shade.
     let open = (0.45 + 0.55 * (leaves + 0.5) * b.grain + 0.3 * (1.0 - b.grain)).clamp(0.2, 1.0)
         * (0.6 + 0.4 * v.clamp(0.0, 1.0));
-    let leaf = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx, ny, nz], open);
-    let wood = look.shade(b.stem, [nx, 0.0, 0.8], 0.5);
     let cov = crown + stem * (1.0 - crown);
-    let color = mix(wood, leaf, crown / cov.max(1e-6));
+    let leaf = || look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx, ny, nz], open);
+    let wood = || look.shade(b.stem, [nx, 0.0, 0.8], 0.5);
+    let color = if stem <= 0.0 {
+        leaf()
+    } else if crown <= 0.0 {
+        wood()
+    } else {
+        mix(wood(), leaf(), crown / cov.max(1e-6))
+    };
     (color, cov)
 }

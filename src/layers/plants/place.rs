@@ -148,6 +148,7 @@ pub(super) struct Spike {
     /// Unit direction on the picture (y down).
     pub e: [f32; 2],
     pub len: f32,
+    pub inv_len: f32,
     /// Half-width at its base (px).
     pub w: f32,
     /// Its colour, lit and hazed.
@@ -160,6 +161,60 @@ pub(super) struct Rosette {
     pub r: f32,
     pub core: Linear,
     pub spikes: Vec<Spike>,
+    /// Per [`SECTORS`]th of the turn around the centre, the spikes that
+    /// may cover a pixel there beyond [`Rosette::inner`] (by index, in
+    /// order).
+    pub sectors: Vec<Vec<u8>>,
+    /// Within this radius (px) every spike is looked at.
+    pub inner: f32,
+}
+
+/// Sectors of a leaf cluster's turn ([`Rosette::sectors`]).
+pub(super) const SECTORS: usize = 24;
+
+/// Where the direction (`x`, `y`) lies around the turn, 0 to 4: a
+/// "diamond angle", growing with the angle as it does, but worked out
+/// with a division alone.
+#[inline]
+pub(super) fn diamond(x: f32, y: f32) -> f32 {
+    let s = x.abs() + y.abs();
+    if s <= 0.0 {
+        return 0.0;
+    }
+    let (x, y) = (x / s, y / s);
+    if y >= 0.0 {
+        if x >= 0.0 { y } else { 1.0 - x }
+    } else if x < 0.0 {
+        2.0 - y
+    } else {
+        3.0 + x
+    }
+}
+
+impl Rosette {
+    /// Files each spike under the sectors a pixel it covers may lie in,
+    /// beyond `inner`: within its half-angle there, `asin((w + 0.5) /
+    /// inner)` of its direction, and a margin.
+    fn sectors(spikes: &[Spike], inner: f32) -> Vec<Vec<u8>> {
+        let per = SECTORS as f32 / 4.0;
+        let mut sectors = vec![Vec::new(); SECTORS];
+        for (i, s) in spikes.iter().enumerate() {
+            let a = math::atan2(s.e[1], s.e[0]);
+            let half = math::asin(((s.w + 0.5) / inner).min(1.0)) + 0.05;
+            let at = |a: f32| diamond(math::cos(a), math::sin(a));
+            let (lo, hi) = ((at(a - half) * per) as i32, (at(a + half) * per) as i32);
+            // The sectors from `lo` on to `hi`, round the turn if need be.
+            let hi = if hi < lo { hi + SECTORS as i32 } else { hi };
+            for k in lo..=hi {
+                sectors[k as usize % SECTORS].push(i as u8);
+            }
+        }
+        for list in &mut sectors {
+            list.sort_unstable();
+            list.dedup();
+        }
+        sectors
+    }
 }
 
 /// A creosote bush: a rounded, open crown of small leaves on stems that
@@ -723,7 +778,7 @@ impl<'a> Placer<'a> {
                 continue;
             }
             // The first flowering always forks; later ones, often.
-            let fork = forks == 0 || (dice.unit() < 0.6 && tips.len() + open.len() < 40);
+            let fork = forks == 0 || (dice.unit() < 0.6 && tips.len() + open.len() < 28);
             let ways: &[f32] = if fork { &[-1.0, 1.0] } else { &[0.0] };
             let spread = if forks == 0 {
                 0.45 + 0.3 * dice.unit()
@@ -787,9 +842,9 @@ impl<'a> Placer<'a> {
         dice: &mut Dice,
     ) -> Rosette {
         let dead = [0.3, 0.24, 0.14];
-        let count = 30;
+        let count = 26;
         let turn = 6.283_185 / count as f32;
-        let spikes = (0..count)
+        let spikes: Vec<Spike> = (0..count)
             .map(|k| {
                 let a = (k as f32 + 0.8 * dice.signed()) * turn;
                 let (mut ex, mut ey) = (math::cos(a), math::sin(a));
@@ -807,15 +862,19 @@ impl<'a> Placer<'a> {
                 Spike {
                     e: [ex, -ey],
                     len,
+                    inv_len: 1.0 / len.max(1e-6),
                     w: (0.09 * r).max(0.3),
                     color: look.shade(albedo, normal, 1.0),
                 }
             })
             .collect();
+        let inner = 0.35 * r + 1.0;
         Rosette {
             c,
             r,
             core: look.shade(scale(leaves, 0.55), [0.0, 0.3, 0.95], 0.8),
+            sectors: Rosette::sectors(&spikes, inner),
+            inner,
             spikes,
         }
     }
