@@ -364,7 +364,7 @@ fn bush(b: &Bush, p: [f32; 2], look: &Look) -> (Linear, f32) {
     // Up from the foot (0 to 1), and across the crown, which leans.
     let v = (b.foot[1] - p[1]) / b.ht;
     let u = (p[0] - b.foot[0] - b.lean * v * v) / b.hw;
-    if v < -0.02 || v > 1.12 || u.abs() > 1.3 {
+    if !(-0.02..=1.12).contains(&v) || u.abs() > 1.3 {
         return ([0.0; 3], 0.0);
     }
     // The crown: a rounded dome over the stems, its outline ragged.

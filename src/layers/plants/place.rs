@@ -764,7 +764,7 @@ impl<'a> Placer<'a> {
         let mut open = vec![(
             top,
             0.12 * dice.signed(),
-            6.283 * dice.unit(),
+            std::f32::consts::TAU * dice.unit(),
             trunk_r * 0.85,
             0u32,
         )];
@@ -843,7 +843,7 @@ impl<'a> Placer<'a> {
     ) -> Rosette {
         let dead = [0.3, 0.24, 0.14];
         let count = 26;
-        let turn = 6.283_185 / count as f32;
+        let turn = std::f32::consts::TAU / count as f32;
         let spikes: Vec<Spike> = (0..count)
             .map(|k| {
                 let a = (k as f32 + 0.8 * dice.signed()) * turn;
