@@ -253,3 +253,22 @@ fn a_racetrack_is_added_over_the_floor_edited_and_shared_in_format_4() {
     let code = share::encode(&scene);
     assert_eq!(share::decode(&code).unwrap(), scene.quantized());
 }
+
+#[test]
+fn plants_are_added_on_the_ground_under_the_tent_and_shared_in_format_4() {
+    let mut h = harness();
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Plants").click();
+    settle(&mut h);
+    let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
+    let (plants, tent) = (
+        names.iter().position(|&n| n == "plants").unwrap(),
+        names.iter().position(|&n| n == "tent").unwrap(),
+    );
+    let rocks = names.iter().position(|&n| n == "rocks").unwrap();
+    assert!(rocks < plants && plants < tent, "{names:?}");
+    let code = share::encode(h.state().scene());
+    assert!(code.starts_with("playa4-"), "{code}");
+    assert_eq!(share::decode(&code).unwrap(), h.state().scene().quantized());
+}

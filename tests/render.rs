@@ -78,10 +78,22 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
         "racetrack",
     )
     .unwrap();
+    // Plants under clouds' shade, at golden hour, a tent among them.
+    let planted = playa::Scene::from_ron(
+        "(time: GoldenHour, sun_x: 0.3, wind: 30, layers: [Sky(()), \
+         Clouds((cover: 0.6)), Ranges(()), Floor(()), Rocks(()), \
+         Plants((creosote: 0.7, clumped: 0.8, joshua: 12, lean: 0.5)), Tent(())])",
+        "planted",
+    )
+    .unwrap();
     let scenes = presets::PRESETS
         .iter()
         .map(|p| (p.name, p.scene().unwrap()))
-        .chain([("cloudy", cloudy), ("racetrack", racetrack)]);
+        .chain([
+            ("cloudy", cloudy),
+            ("racetrack", racetrack),
+            ("planted", planted),
+        ]);
     for (name, scene) in scenes {
         let one = with_threads(1, || render(&scene, 333, 187).unwrap());
         let four = with_threads(4, || render(&scene, 333, 187).unwrap());

@@ -18,6 +18,24 @@ pub fn exp(x: f32) -> f32 {
     libm::expf(x)
 }
 
+/// The natural logarithm of `x`.
+#[inline]
+pub fn ln(x: f32) -> f32 {
+    libm::logf(x)
+}
+
+/// The angle of the point (`x`, `y`) from the x axis, -π to π.
+#[inline]
+pub fn atan2(y: f32, x: f32) -> f32 {
+    libm::atan2f(y, x)
+}
+
+/// The angle whose sine is `x`, -π/2 to π/2.
+#[inline]
+pub fn asin(x: f32) -> f32 {
+    libm::asinf(x)
+}
+
 /// The sine of `x` (radians).
 #[inline]
 pub fn sin(x: f32) -> f32 {

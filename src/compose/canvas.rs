@@ -341,7 +341,9 @@ enum Change {
 /// shared facts and automaton grid), by scene index. A layer draws
 /// differently when its settings change, when the light or seed changes
 /// (every layer), and the rocks when their grid or the sand's colour
-/// changes, or, in part, the tents' clearings.
+/// changes, or, in part, the tents' clearings; the plants, which stand
+/// beside the grid's clumps, off the clearings and lit by the sand, when
+/// any of those change.
 fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<Change> {
     let after = Shared::of(now);
     let layers = &now.scene().layers;
@@ -359,10 +361,16 @@ fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<C
     } else {
         Change::Same
     };
+    let plants = if rocks == Change::Same {
+        Change::Same
+    } else {
+        Change::Redrawn
+    };
     (0..count)
         .map(|i| match (before.layers.get(i), layers.get(i)) {
             (Some(a), Some(b)) if a == b => match b {
                 Layer::Rocks(_) => rocks,
+                Layer::Plants(_) => plants,
                 _ => Change::Same,
             },
             _ => Change::Redrawn,
@@ -402,6 +410,11 @@ mod tests {
                     *visible = !*visible;
                 }));
             }
+            // Plants come: then the tents' clearings and the grid move
+            // them too.
+            edits.push(Box::new(|s| {
+                s.add_layer(Layer::Plants(crate::layers::Plants::default()));
+            }));
             edits.push(Box::new(|s| {
                 for l in &mut s.layers {
                     if let Layer::Tent(t) = l {

@@ -10,6 +10,7 @@
 
 pub mod clouds;
 pub mod floor;
+pub mod plants;
 pub mod racetrack;
 pub mod ranges;
 pub mod rocks;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 pub use clouds::Clouds;
 pub use floor::Floor;
+pub use plants::Plants;
 pub use racetrack::Racetrack;
 pub use ranges::Ranges;
 pub use rocks::Rocks;
@@ -228,15 +230,20 @@ kinds!($;
     /// The Racetrack: cracked mud with sailing stones and their trails
     /// (since share-code format 4).
     Racetrack,
+    /// Creosote bushes and Joshua trees on the ground (since share-code
+    /// format 4).
+    Plants,
 );
 
 /// The kinds of layer share codes of `format` know: the first six until
-/// format 2, clouds too in format 3, every kind since format 4.
+/// format 2, clouds too in format 3, the Racetrack and plants too in
+/// format 4. A format's count never changes (a layer's reference is
+/// written in bits enough for it): a later kind needs a later format.
 pub fn kinds_in_format(format: u32) -> usize {
     match format {
         ..=2 => 6,
         3 => 7,
-        _ => KINDS,
+        _ => 9,
     }
 }
 
@@ -338,12 +345,13 @@ impl Layer {
     /// how far it reaches into the sky: each kind answers for itself (the
     /// stones by their model of where the rocks layer places them, the tent
     /// by its dome, the clouds by their cover, the Racetrack by its stones
-    /// and their trails; the sky, the ranges, the floor itself and the
-    /// spiral cover neither).
+    /// and their trails, the plants by their model of where they stand;
+    /// the sky, the ranges, the floor itself and the spiral cover neither).
     pub fn cover(&self, ground: &Ground) -> Cover {
         match self {
             Layer::Rocks(r) => r.cover(ground),
             Layer::Tent(t) => t.cover(ground),
+            Layer::Plants(p) => p.cover(ground),
             Layer::Clouds(c) => Cover {
                 sky: c.cover,
                 ..Cover::NONE
@@ -674,6 +682,8 @@ mod tests {
         let grid = crate::compose::rock_grid(&scene).unwrap();
         let stones = rocks::cover::StoneField::of(&grid, scene.automaton.topology);
         assert!(stones.is_clumpy());
+        let mut scene = scene;
+        scene.add_layer(Layer::Plants(Plants::default()));
         let ground = Ground {
             aspect: scene.aspect,
             horizon: scene.horizon,
@@ -687,6 +697,17 @@ mod tests {
                     assert!((0.02..0.6).contains(&cover.floor), "{cover:?}");
                     // (The model is cautious: a hair over the horizon.)
                     assert!(cover.reach < 0.01, "stones off the sky: {cover:?}");
+                }
+                Layer::Plants(p) => {
+                    assert!((0.01..0.6).contains(&cover.floor), "{cover:?}");
+                    // Trees reach higher than bushes, taller ones higher.
+                    let mut bushes = p.clone();
+                    bushes.joshua = 0;
+                    let low = Layer::Plants(bushes).cover(&ground).reach;
+                    assert!(low < 0.0 && low < cover.reach, "{low} {cover:?}");
+                    let mut tall = p.clone();
+                    tall.height *= 1.5;
+                    assert!(Layer::Plants(tall).cover(&ground).reach > cover.reach);
                 }
                 Layer::Tent(t) => {
                     assert!((0.001..0.1).contains(&cover.floor), "{cover:?}");
@@ -737,7 +758,8 @@ mod tests {
                 "tent",
                 "spiral",
                 "clouds",
-                "racetrack"
+                "racetrack",
+                "plants"
             ]
         );
         assert_eq!(KINDS, names.len());
@@ -793,6 +815,15 @@ mod tests {
             }));
             scenes.push((format!("racetrack {wind}"), track));
         }
+        let mut planted = crate::scene::presets::load("golden-hour").unwrap();
+        planted.add_layer(Layer::Plants(Plants {
+            creosote: 0.8,
+            clumped: 0.9,
+            joshua: 14,
+            lean: 0.6,
+            ..Plants::default()
+        }));
+        scenes.push(("planted".into(), planted));
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
         for (name, scene) in &scenes {

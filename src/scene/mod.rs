@@ -564,8 +564,10 @@ impl Scene {
     /// moved along the ground clear of the tents already there (see
     /// [`Tent::placed_apart`]); clouds go into the sky, just over the last
     /// sky (or clouds) layer, under the ranges; a Racetrack goes just over
-    /// the last floor layer, under the stones and the tent. False, and
-    /// nothing added, when the scene has [`MAX_LAYERS`] already.
+    /// the last floor layer, under the stones and the tent; plants go on the
+    /// ground, under the first tent or spiral (a tent stays in front of the
+    /// trees behind it, the ornament over all). False, and nothing added,
+    /// when the scene has [`MAX_LAYERS`] already.
     pub fn add_layer(&mut self, mut layer: Layer) -> bool {
         if self.layers.len() >= MAX_LAYERS {
             return false;
@@ -601,6 +603,25 @@ impl Scene {
                 self.layers.insert(i + 1, layer);
                 return true;
             }
+        }
+        if let Layer::Plants(_) = layer {
+            // Over the ground, under the first tent or spiral after it.
+            let ground = self
+                .layers
+                .iter()
+                .rposition(|l| {
+                    matches!(
+                        l,
+                        Layer::Floor(_) | Layer::Racetrack(_) | Layer::Rocks(_) | Layer::Plants(_)
+                    )
+                })
+                .map_or(0, |i| i + 1);
+            let at = self.layers[ground..]
+                .iter()
+                .position(|l| matches!(l, Layer::Tent(_) | Layer::Spiral(_)))
+                .map_or(self.layers.len(), |i| ground + i);
+            self.layers.insert(at, layer);
+            return true;
         }
         self.layers.push(layer);
         true
@@ -833,6 +854,35 @@ mod tests {
         };
         assert!(bare.add_layer(Layer::Racetrack(Default::default())));
         assert_eq!(bare.layers[1].name(), "racetrack");
+    }
+
+    #[test]
+    fn plants_are_added_on_the_ground_under_the_tent() {
+        let mut scene = Scene::default();
+        assert!(scene.add_layer(Layer::Plants(Default::default())));
+        let names: Vec<&str> = scene.layers.iter().map(Layer::name).collect();
+        assert_eq!(
+            names,
+            [
+                "sky", "ranges", "floor", "rocks", "plants", "tent", "spiral"
+            ]
+        );
+        // A second one over the first, still under the tent.
+        assert!(scene.add_layer(Layer::Plants(Default::default())));
+        assert_eq!(scene.layers[5].name(), "plants");
+        assert_eq!(scene.layers[6].name(), "tent");
+        // Without a tent or spiral: on top.
+        let mut open = Scene::default();
+        open.layers
+            .retain(|l| !matches!(l, Layer::Tent(_) | Layer::Spiral(_)));
+        assert!(open.add_layer(Layer::Plants(Default::default())));
+        assert_eq!(open.layers.last().map(Layer::name), Some("plants"));
+        let mut bare = Scene {
+            layers: Vec::new(),
+            ..Scene::default()
+        };
+        assert!(bare.add_layer(Layer::Plants(Default::default())));
+        assert_eq!(bare.layers.len(), 1);
     }
 
     #[test]

@@ -44,6 +44,7 @@ presets!(
     "boulder-field",
     "storm-over-the-ranges",
     "racetrack",
+    "joshua-tree-flat",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,

@@ -598,6 +598,7 @@ mod props {
             Layer::Spiral(Spiral::default()),
             Layer::Clouds(crate::layers::Clouds::default()),
             Layer::Racetrack(crate::layers::Racetrack::default()),
+            Layer::Plants(crate::layers::Plants::default()),
         ]
         .iter()
         .map(Layer::kind_index)
@@ -701,4 +702,11 @@ fn any_hour_is_written_since_format_4() {
         assert!(code.starts_with("playa4-"), "{time:?}: {code}");
         assert_eq!(decode(&code).unwrap().time, time, "{code}");
     }
+}
+
+/// The newest format knows every kind: a kind added later needs a new
+/// format, since a format's count of kinds is part of its codes.
+#[test]
+fn the_newest_format_knows_every_kind() {
+    assert_eq!(crate::layers::kinds_in_format(FORMAT), KINDS);
 }

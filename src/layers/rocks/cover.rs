@@ -105,6 +105,16 @@ impl StoneField {
         (ALIVE.0..=ALIVE.1).contains(&self.alive) && self.largest <= LARGEST_CLUMP
     }
 
+    /// The number of clumps of at least `cells` live cells (none for a
+    /// bare plain or a carpet, whose cells are not labelled).
+    pub fn clumps_of_at_least(&self, cells: u32) -> f32 {
+        self.cells
+            .iter()
+            .filter(|c| c.cells >= cells)
+            .map(|c| 1.0 / c.cells as f32)
+            .sum()
+    }
+
     /// What `rocks` will visibly cover of the floor of `ground` (whose
     /// stones are this field), and how far above the horizon they reach.
     pub(crate) fn estimate(&self, ground: &Ground, rocks: &Rocks) -> Cover {
