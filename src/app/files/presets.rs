@@ -207,24 +207,7 @@ impl Presets {
 
         ui.set_min_width(320.0);
         ui.spacing_mut().item_spacing.y = 4.0;
-        ui.weak("Built-in");
-        for shipped in &self.shipped {
-            let selected = state.preset == shipped.name;
-            let (clicked, _) = self.row(ui, shipped.name, &shipped.code, selected, false);
-            if clicked {
-                events.push(Event::Load(
-                    shipped
-                        .scene
-                        .clone()
-                        .map(|scene| {
-                            let from = format!("preset {}", shipped.name);
-                            (scene, from, shipped.name.to_string())
-                        })
-                        .ok_or_else(|| format!("preset {} does not load", shipped.name)),
-                ));
-            }
-        }
-        ui.separator();
+        // Yours first, in sight above the long list of built-in ones.
         ui.weak("Yours")
             .on_hover_text(format!("Your presets are kept in {}", self.store.place()));
         if self.yours.is_empty() {
@@ -256,6 +239,24 @@ impl Presets {
         }
         for note in &self.notes {
             ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {note}"));
+        }
+        ui.separator();
+        ui.weak("Built-in");
+        for shipped in &self.shipped {
+            let selected = state.preset == shipped.name;
+            let (clicked, _) = self.row(ui, shipped.name, &shipped.code, selected, false);
+            if clicked {
+                events.push(Event::Load(
+                    shipped
+                        .scene
+                        .clone()
+                        .map(|scene| {
+                            let from = format!("preset {}", shipped.name);
+                            (scene, from, shipped.name.to_string())
+                        })
+                        .ok_or_else(|| format!("preset {} does not load", shipped.name)),
+                ));
+            }
         }
     }
 

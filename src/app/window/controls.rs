@@ -243,7 +243,8 @@ impl Controls {
             let combo = egui::ComboBox::from_id_salt("preset")
                 .selected_text(shown)
                 .width(ui.available_width() - 80.0)
-                .height(560.0)
+                // As tall as the window allows: every preset in sight.
+                .height((ui.ctx().content_rect().height() - 96.0).max(560.0))
                 .show_ui(ui, |ui| self.presets.menu_ui(ui, state, events));
             combo.response.labelled_by(label.id);
             let opening = self.open_dialog.is_some();
