@@ -45,6 +45,8 @@ presets!(
     "storm-over-the-ranges",
     "racetrack",
     "joshua-tree-flat",
+    "alluvial-fan",
+    "moonlit-playa",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,
