@@ -294,3 +294,39 @@ fn only_a_tent_that_shows_clears_stones() {
         assert!(with_tent != without);
     }
 }
+
+/// Clouds cast their shade on the ranges too: under a late-morning sun,
+/// the ranges' faces just above the horizon are darker in places with the
+/// clouds shown than without them, and nowhere lighter.
+#[test]
+fn clouds_shade_the_ranges() {
+    let scene = |visible: bool| {
+        playa::Scene::from_ron(
+            &format!(
+                "(time: Hour(11.0), sun_x: 0.7, layers: [Sky(()), \
+                 Clouds((visible: {visible}, cover: 0.45, size: 0.5)), \
+                 Ranges((height: 0.25, haze: 0.4)), Floor(())])"
+            ),
+            "cloudy ranges",
+        )
+        .unwrap()
+    };
+    let (w, h) = (320, 180);
+    let shaded = render(&scene(true), w, h).unwrap();
+    let clear = render(&scene(false), w, h).unwrap();
+    let horizon = (0.56 * h as f32) as u32;
+    let (mut darker, mut total) = (0, 0);
+    for y in horizon - 12..horizon - 2 {
+        for x in 0..w {
+            let (a, b) = (shaded.get_pixel(x, y), clear.get_pixel(x, y));
+            let (la, lb) = (
+                a.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>(),
+                b.0[..3].iter().map(|&c| u32::from(c)).sum::<u32>(),
+            );
+            assert!(la <= lb + 3, "({x}, {y}) is lighter under the clouds");
+            darker += u32::from(la + 9 <= lb);
+            total += 1;
+        }
+    }
+    assert!(darker * 10 > total, "{darker} of {total} pixels shaded");
+}

@@ -310,6 +310,9 @@ pub(crate) struct CloudShade {
     horizon: f32,
 }
 
+/// How far off the ranges' faces stand, in deck heights, for their shade.
+const RANGES_AWAY: f32 = 5.0;
+
 /// The camera's height over the ground, in deck heights.
 const EYE: f32 = 1.0 / 24.0;
 
@@ -364,6 +367,49 @@ impl CloudShade {
             cols,
             light,
         }
+    }
+
+    /// The shade on every [`SHADE_STEP`]th column and row around pixels
+    /// `x0..x1` of rows `y0..y1` (not empty) of the ranges, for
+    /// [`ShadeSamples::at`]: see [`CloudShade::light_on_ranges`].
+    pub(crate) fn samples_on_ranges(
+        &self,
+        (x0, x1): (u32, u32),
+        (y0, y1): (u32, u32),
+    ) -> ShadeSamples {
+        let (i0, i1) = (x0 / SHADE_STEP, (x1 - 1) / SHADE_STEP + 1);
+        let (j0, j1) = (y0 / SHADE_STEP, (y1 - 1) / SHADE_STEP + 1);
+        let cols = (i1 - i0 + 1) as usize;
+        let mut light = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
+        for j in j0..=j1 {
+            let y = (j * SHADE_STEP) as f32 + 0.5;
+            light.extend((i0..=i1).map(|i| self.light_on_ranges((i * SHADE_STEP) as f32 + 0.5, y)));
+        }
+        ShadeSamples {
+            i0,
+            j0,
+            cols,
+            light,
+        }
+    }
+
+    /// How much light the ranges at pixel centre `(x, y)` get: their faces
+    /// stand [`RANGES_AWAY`] deck heights off and slope back, so a point
+    /// higher on them lies further off and nearer the deck, and its ray to
+    /// the sun meets the deck sooner. The haze between takes some of the
+    /// shadow.
+    pub(crate) fn light_on_ranges(&self, x: f32, y: f32) -> f32 {
+        let rise = (self.horizon - y).max(0.0) / self.focal * RANGES_AWAY;
+        let up = rise.min(0.9);
+        let across = (x - self.half_width) / self.focal * RANGES_AWAY;
+        let k = 1.0 - up;
+        let n = self.deck.noise(
+            across + self.toward.0 * k,
+            RANGES_AWAY + 1.5 * rise + self.toward.1 * k,
+            SHADE_OCTAVES,
+        );
+        let (density, thick) = self.deck.shape(n);
+        1.0 - 0.7 * self.strength * density * (0.7 + 0.3 * thick)
     }
 
     /// How much light the ground at pixel centre `(x, y)` (below the

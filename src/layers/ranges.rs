@@ -224,6 +224,7 @@ impl Ranges {
             top: top.max(0.0) as u32,
             bottom: (f.horizon + 1.0) as u32,
             horizon: f.horizon,
+            shade: f.shade.clone(),
         }
     }
 }
@@ -325,6 +326,8 @@ pub(crate) struct RangesDraw {
     top: u32,
     bottom: u32,
     horizon: f32,
+    /// The clouds' shade, if any: a cloud's shadow on the faces.
+    shade: Option<super::clouds::CloudShade>,
 }
 
 impl Draw for RangesDraw {
@@ -332,8 +335,21 @@ impl Draw for RangesDraw {
         let y0 = band.y0.max(self.top);
         let y1 = band.y1().min(self.bottom);
         let (bx0, bx1) = (band.x0, band.x1());
+        let shade = self
+            .shade
+            .as_ref()
+            .filter(|_| y0 < y1 && bx0 < bx1)
+            .map(|s| s.samples_on_ranges((bx0, bx1), (y0, y1)));
+        // The light each pixel of a row gets: exactly 1 without clouds, so
+        // their pixels are as they were.
+        let mut light = vec![1.0f32; (bx1 - bx0) as usize];
         for y in y0..y1 {
             let py = y as f32 + 0.5;
+            if let Some(s) = &shade {
+                for (x, l) in (bx0..).zip(light.iter_mut()) {
+                    *l = s.at(x, y);
+                }
+            }
             let row = band.row(y);
             for r in &self.ranges {
                 if py < r.top - r.soft - 1.0 {
@@ -352,19 +368,20 @@ impl Draw for RangesDraw {
                 let (a0, a1) = ((bx0 - self.x0) as usize, (bx1 - self.x0) as usize);
                 // No branches: above the ridge the coverage is 0 and the
                 // blend leaves the pixel exactly as it was.
-                for ((((px, &ridge), &inv), &shade), &gully) in row
+                for (((((px, &ridge), &inv), &shade), &gully), &light) in row
                     .iter_mut()
                     .zip(&c.ridge[a0..a1])
                     .zip(&c.inv[a0..a1])
                     .zip(&c.shade[a0..a1])
                     .zip(&c.gully[a0..a1])
+                    .zip(&light)
                 {
                     let below = py - ridge;
                     let cov = (below * inv * inv_soft + 0.5).clamp(0.0, 1.0) * op;
                     // The slope's light fades down the face.
                     let fall = crate::base::math::at_least(1.0 - below * fall_k, 0.0);
                     let streak = (below * gully_k).clamp(0.0, 1.0);
-                    let s = 1.0 + (shade - 1.0) * fall + gully * streak;
+                    let s = (1.0 + (shade - 1.0) * fall + gully * streak) * light;
                     for (i, p) in px.iter_mut().enumerate() {
                         *p += (a[i] * s + b[i] - *p) * cov;
                     }
