@@ -33,7 +33,7 @@ pub struct Floor {
     /// Strength of the mirage on a hot floor: a band just below the
     /// horizon showing the sky mirrored, shimmering (gone at night). Range
     /// 0 to 1. Default: 0 (since share-code format 5; left out of RON at 0).
-    #[serde(skip_serializing_if = "crate::scene::is_zero")]
+    #[serde(skip_serializing_if = "crate::setting::is_zero")]
     pub mirage: f32,
 }
 

@@ -51,11 +51,6 @@ macro_rules! checked {
     };
 }
 
-/// Whether a float is 0 (a setting left out of RON at its default).
-pub(crate) fn is_zero(v: &f32) -> bool {
-    *v == 0.0
-}
-
 /// Reads a seed, naming its range when the number is outside it.
 fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
     struct Seed;
@@ -239,7 +234,10 @@ pub struct Scene {
     /// clouds' drift, dunes, ripples, trails). Range 0 to 360, precision
     /// 0.1 (since share-code format 4). Default: 0. Left out of RON when 0,
     /// so a scene written before it existed reads and writes as it did.
-    #[serde(deserialize_with = "de_wind", skip_serializing_if = "is_zero")]
+    #[serde(
+        deserialize_with = "de_wind",
+        skip_serializing_if = "crate::setting::is_zero"
+    )]
     pub wind: f32,
     /// The layers, drawn in order (back to front). Default: sky, ranges,
     /// floor, rocks, tent and a hidden spiral.

@@ -474,6 +474,12 @@ pub fn serde_fields<T: serde::Serialize>(t: &T) -> Vec<String> {
     }
 }
 
+/// Whether a float is 0: a setting added in a later format whose base is
+/// 0 is left out of RON there, so older scenes' RON stays as it was.
+pub(crate) fn is_zero(v: &f32) -> bool {
+    *v == 0.0
+}
+
 /// The format a setting is written since: `since!()` is 1, `since!(n)` is
 /// `n`.
 macro_rules! since {
