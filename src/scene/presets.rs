@@ -45,6 +45,7 @@ presets!(
     "storm-over-the-ranges",
     "racetrack",
     "joshua-tree-flat",
+    "dune-sea",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,

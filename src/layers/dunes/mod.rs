@@ -1,0 +1,590 @@
+//! Dunes: a sand sea on the floor, or instead of it. Barchans (crescents,
+//! their horns downwind), transverse ridges across the wind, or star dunes
+//! with arms in several directions, each with its slip face at the angle of
+//! repose on the lee; ripples run across the wind on the gentle slopes.
+//!
+//! The relief is a heightfield on the ground ([`relief`]), turned to the
+//! scene's wind, in scene units (the eye 0.22 over the ground is 1.6 m), so
+//! the picture is the same at any resolution. Where there is sand to stand
+//! on, the viewer stands on a dune as high as the others, looking over the
+//! sea; on a bare floor, on the floor among the barchans. It is drawn as a
+//! "voxel space" terrain: `prepare` marches each column of the picture
+//! from near to far, in steps of a few pixels on the screen, keeping the
+//! highest row drawn so far (what is behind a crest stays hidden), and
+//! lights every visible step once: the sun on the slope's true normal
+//! (lee faces dark away from the sun), the sky from above, a bounce from
+//! the sand, and the haze of distance. `draw` interpolates between a
+//! column's steps, perspective-correct, and adds the ripples and the
+//! clouds' shade per pixel. A pixel depends only on its column's march,
+//! so every window and band comes out the same.
+
+mod relief;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::{Band, Draw, Frame, Ground, Kind, Prepare, blend};
+use crate::base::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::math;
+use crate::base::noise::{smoothstep, sub_seed};
+use crate::error::Result;
+use crate::layers::racetrack::{floor, lattice};
+use crate::setting::{Roll, Setting, float, other, uint};
+use relief::{Form, Relief};
+
+/// Settings of the dunes layer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Dunes {
+    /// Whether the layer is drawn. Default: true.
+    pub visible: bool,
+    /// Opacity, 0 to 1. Default: 1.
+    pub opacity: f32,
+    /// The dunes' form: 0 barchans, 1 transverse ridges, 2 star dunes.
+    /// Default: 1.
+    pub form: u32,
+    /// The tallest dunes' height, metres (1 to 150). A dune is at most an
+    /// eighth of its spacing high. Default: 20.
+    pub height: f32,
+    /// How far apart the dunes are, metres (20 to 2000). Default: 240.
+    pub spacing: f32,
+    /// How much sand there is, 0 to 1: a few barchans on the floor to a
+    /// sand sea to the horizon. Default: 0.9.
+    pub cover: f32,
+    /// How plain the ripples are, 0 to 1. Default: 0.6.
+    pub ripples: f32,
+    /// Colour of the sand in full light. Default: (224, 174, 120).
+    pub color: Rgb,
+}
+
+impl Default for Dunes {
+    fn default() -> Self {
+        Dunes {
+            visible: true,
+            opacity: 1.0,
+            form: 1,
+            height: 20.0,
+            spacing: 240.0,
+            cover: 0.9,
+            ripples: 0.6,
+            color: Rgb(224, 174, 120),
+        }
+    }
+}
+
+/// Sand colours New scene picks from (sRGB): Saharan, Namib red, pale
+/// gypsum-tinged, Arabian gold.
+const SANDS: &[Rgb] = &[
+    Rgb(224, 174, 120),
+    Rgb(214, 146, 98),
+    Rgb(232, 206, 168),
+    Rgb(226, 184, 128),
+    Rgb(206, 160, 112),
+];
+
+impl Kind for Dunes {
+    const NAME: &'static str = "dunes";
+    const TITLE: &'static str = "Dunes";
+    const SETTINGS: &'static [Setting<Dunes>] = &[
+        super::visible(),
+        super::opacity(),
+        uint!(
+            "form",
+            form,
+            0,
+            2,
+            "Form",
+            "0 barchans (crescents), 1 transverse ridges, 2 star dunes",
+            Roll::Pick(&[0, 1, 1, 2])
+        ),
+        float!(log "height", height, 1.0, 150.0, 10, "Height",
+            "The tallest dunes' height, metres", Roll::Range(6.0, 40.0)),
+        float!(log "spacing", spacing, 20.0, 2000.0, 1, "Spacing",
+            "How far apart the dunes are, metres", Roll::Range(120.0, 500.0)),
+        float!(
+            "cover",
+            cover,
+            0.0,
+            1.0,
+            1000,
+            "Sand",
+            "A few barchans on the floor to a sand sea to the horizon",
+            Roll::Range(0.3, 1.0)
+        ),
+        float!(
+            "ripples",
+            ripples,
+            0.0,
+            1.0,
+            1000,
+            "Ripples",
+            "How plain the ripples across the wind are",
+            Roll::Range(0.3, 0.9)
+        ),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Sand colour",
+            "Colour of the sand",
+            Roll::Pick(SANDS)
+        ),
+    ];
+
+    super::common_settings!();
+}
+
+/// The eye's height over the ground, scene units (as the floor's).
+const EYE: f32 = 0.22;
+/// A metre in scene units: the eye is 1.6 m over the ground.
+const METRE: f32 = EYE / 1.6;
+/// A ripple's wavelength, scene units (15 cm).
+const RIPPLE: f32 = 0.15 * METRE;
+/// How far the haze thickens per scene unit of distance (nine tenths of
+/// the way at about 5 km).
+const HAZE: f32 = 0.0033;
+/// The most the haze hides.
+const HAZE_MOST: f32 = 0.92;
+/// The march's step on flat ground, pixels on the screen.
+const STEP_PX: f32 = 2.0;
+/// The march's step on a slope facing the viewer, pixels.
+const SLOPE_PX: f32 = 5.0;
+
+impl Dunes {
+    /// The field of these settings blown along `wind`, seeded by `seed`.
+    fn relief(&self, wind: [f32; 2], seed: u32) -> Relief {
+        Relief::new(
+            Form::of(self.form),
+            self.height * METRE,
+            self.spacing * METRE,
+            self.cover,
+            wind,
+            seed,
+        )
+    }
+
+    /// How much of the ground is sand between the dunes: none with little
+    /// sand, all of it in a sand sea.
+    fn sheet(&self) -> f32 {
+        smoothstep(0.45, 0.8, self.cover)
+    }
+
+    /// Where the viewer stands: its height over the base of the dunes (on
+    /// a dune as high as the tallest where there is sand to stand on), and
+    /// the distances from it where its dune gives way to the field.
+    fn stand(&self, relief: &Relief) -> (f32, f32, f32) {
+        let lift = 0.7 * relief.tallest * smoothstep(0.35, 0.85, self.cover);
+        let r0 = 5.0 * METRE * smoothstep(0.0, 0.2, lift);
+        (lift, r0, r0 + lift / 0.6 + 0.1 * self.spacing * METRE)
+    }
+
+    /// How much of the floor of `ground` the dunes cover, and how far
+    /// above the horizon the nearest crests may rise (when the viewer
+    /// stands below them, among barchans).
+    pub(crate) fn cover(&self, _ground: &Ground) -> super::Cover {
+        let relief = self.relief([1.0, 0.0], 0);
+        let sheet = self.sheet();
+        let dunes = match relief.form {
+            // A crescent's footprint in its cell, in cells that have one.
+            Form::Barchan => {
+                let rb = 0.36 * (relief.tallest / (0.072 * self.spacing * METRE)).min(1.0);
+                (0.3 + 0.65 * self.cover) * 2.2 * rb * rb * 0.8
+            }
+            Form::Transverse => smoothstep(0.2, 0.6, self.cover),
+            Form::Star => (0.35 + 0.65 * self.cover) * 0.6,
+        };
+        let (lift, _, r1) = self.stand(&relief);
+        let rise = (relief.tallest - lift - EYE).max(0.0) / r1;
+        super::Cover {
+            floor: (self.opacity * (sheet + (1.0 - sheet) * dunes)).min(1.0),
+            sky: 0.0,
+            reach: if rise > 0.0 { rise } else { -0.01 },
+        }
+    }
+}
+
+impl Prepare for Dunes {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+/// One visible step of a column's march: where it lands on the screen and
+/// how it is lit.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    /// Its row on the screen (fractional, down from the top).
+    y: f32,
+    /// One over its depth on the ground (interpolated along the screen,
+    /// perspective-correct).
+    inv_z: f32,
+    /// The cosine of the sun on its slope (negative facing away).
+    sun: f32,
+    /// How much of the sky it sees, 0.5 to 1.
+    sky: f32,
+    /// How plain its ripples are (0 on slip faces and far off).
+    ripples: f32,
+    /// The ripples' phase offset there, in wavelengths.
+    warp: f32,
+    /// How much of the haze is over it.
+    haze: f32,
+    /// How much of it is sand.
+    sand: f32,
+}
+
+impl Step {
+    /// `self` moved `t` of the way to `o`.
+    #[inline]
+    fn lerp(&self, o: &Step, t: f32) -> Step {
+        let f = |a: f32, b: f32| a + (b - a) * t;
+        Step {
+            y: f(self.y, o.y),
+            inv_z: f(self.inv_z, o.inv_z),
+            sun: f(self.sun, o.sun),
+            sky: f(self.sky, o.sky),
+            ripples: f(self.ripples, o.ripples),
+            warp: f(self.warp, o.warp),
+            haze: f(self.haze, o.haze),
+            sand: f(self.sand, o.sand),
+        }
+    }
+}
+
+/// What a column's march needs to know.
+struct March<'a> {
+    relief: &'a Relief,
+    /// The viewer's eye over the base, and its own dune (see
+    /// [`Dunes::stand`]).
+    eye: f32,
+    lift: f32,
+    r0: f32,
+    r1: f32,
+    focal: f32,
+    half_width: f32,
+    horizon: f32,
+    bottom: f32,
+    /// Toward the light on the ground: across, away, up.
+    light: [f32; 3],
+    wind: [f32; 2],
+    ripples: f32,
+    sheet: f32,
+    far: f32,
+    step_cap: f32,
+    seed: u32,
+}
+
+impl March<'_> {
+    /// The sand's height and slope at ground `(x, z)`, the viewer's own
+    /// dune blended in near it.
+    #[inline]
+    fn height(&self, x: f32, z: f32) -> relief::Height {
+        let at = self.relief.at(x, z);
+        let d2 = x * x + z * z;
+        if d2 >= self.r1 * self.r1 {
+            return at;
+        }
+        let d = d2.sqrt().max(1e-6);
+        let t = ((d - self.r0) / (self.r1 - self.r0)).clamp(0.0, 1.0);
+        let s = t * t * (3.0 - 2.0 * t);
+        let ds = 6.0 * t * (1.0 - t) / (self.r1 - self.r0) / d;
+        let rise = at.h - self.lift;
+        relief::Height {
+            h: self.lift + rise * s,
+            dx: at.dx * s + rise * ds * x,
+            dz: at.dz * s + rise * ds * z,
+        }
+    }
+
+    /// The visible steps of column `x`, from the bottom of the picture up:
+    /// a step hidden behind a nearer crest is left out, and where the
+    /// ground comes out from behind one, a step is added on the crest's
+    /// row with the far ground's light (a sharp edge).
+    fn column(&self, x: u32) -> Vec<Step> {
+        let across = (x as f32 + 0.5 - self.half_width) / self.focal;
+        let mut steps: Vec<Step> = Vec::with_capacity(256);
+        let mut top = f32::INFINITY;
+        let mut z = 0.8 * EYE * self.focal / (self.bottom - self.horizon).max(1.0);
+        let mut hidden = false;
+        while z < self.far {
+            let gx = across * z;
+            let at = self.height(gx, z);
+            let over = self.eye - at.h;
+            let y = self.horizon + over * self.focal / z;
+            if y < top {
+                let step = self.light_at(gx, z, y, &at);
+                if hidden {
+                    steps.push(Step { y: top, ..step });
+                    hidden = false;
+                }
+                steps.push(step);
+                top = y;
+            } else {
+                hidden = true;
+            }
+            // Nothing further can rise over what is drawn.
+            let highest =
+                self.horizon + (self.eye - self.relief.tallest.max(self.lift)) * self.focal / z;
+            if top <= highest - 0.01 {
+                return steps;
+            }
+            // A few pixels on the screen, fewer on a slope facing the
+            // viewer; never so far as to step over a dune.
+            let flat = over.max(0.3 * EYE) * self.focal / (z * z);
+            let rising = (at.dx * across + at.dz).max(0.0) * self.focal / z;
+            let dz = (STEP_PX / flat)
+                .min(SLOPE_PX / rising.max(1e-6))
+                .min(self.step_cap.max(0.012 * z))
+                .max(0.002 * z);
+            z += dz;
+        }
+        // The ground beyond, to the horizon, as hazy as the last.
+        if let Some(&last) = steps.last()
+            && last.y > self.horizon
+        {
+            steps.push(Step {
+                y: self.horizon,
+                inv_z: 0.0,
+                ..last
+            });
+        }
+        steps
+    }
+
+    /// How the ground at `(x, z)`, seen on row `y`, is lit.
+    #[inline]
+    fn light_at(&self, x: f32, z: f32, y: f32, at: &relief::Height) -> Step {
+        let [lx, lz, lu] = self.light;
+        let len = (1.0 + at.dx * at.dx + at.dz * at.dz).sqrt();
+        let slope = (at.dx * at.dx + at.dz * at.dz).sqrt();
+        let dist = (x * x + z * z).sqrt();
+        // The ripples' wavelength on the screen, pixels, along the wind.
+        let [wa, wz] = self.wind;
+        let over = (self.eye - at.h).max(0.3 * EYE);
+        let sx = (wa - x / z * wz) / z;
+        let sy = over * wz / (z * z);
+        let px = RIPPLE * self.focal * (sx * sx + sy * sy).sqrt();
+        let ripples = self.ripples
+            * smoothstep(3.0, 8.0, px)
+            * (1.0 - smoothstep(0.3, 0.5, slope));
+        let warp = if ripples > 0.0 {
+            // Ripples fork and bend: their phase drifts across the wind.
+            let a = (z * wa - x * wz) / (12.0 * RIPPLE);
+            let b = (x * wa + z * wz) / (30.0 * RIPPLE);
+            1.2 * smooth(a, b, self.seed)
+        } else {
+            0.0
+        };
+        Step {
+            y,
+            inv_z: 1.0 / z,
+            sun: (lu - at.dx * lx - at.dz * lz) / len,
+            sky: 0.5 + 0.5 / len,
+            ripples,
+            warp,
+            haze: HAZE_MOST * (1.0 - math::exp(-HAZE * dist)),
+            sand: self
+                .sheet
+                .max(smoothstep(0.0, 0.05 * self.relief.tallest.max(1e-3), at.h)),
+        }
+    }
+}
+
+/// Smooth value noise in -1..1, lattice spacing 1, from the noise tile.
+#[inline]
+fn smooth(x: f32, y: f32, seed: u32) -> f32 {
+    let (ix, iy) = (floor(x), floor(y));
+    let (tx, ty) = (x - ix as f32, y - iy as f32);
+    let v = |dx: i32, dy: i32| lattice(ix + dx, iy + dy, seed);
+    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+    let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
+    let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
+    top + (bottom - top) * sy
+}
+
+/// The luminance of a linear colour.
+fn lum(c: Linear) -> f32 {
+    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+}
+
+/// The dunes prepared for one picture.
+struct DunesDraw {
+    opacity: f32,
+    /// The first column marched, and each column's visible steps from the
+    /// bottom up.
+    x0: u32,
+    columns: Vec<Vec<Step>>,
+    /// The highest row any column reaches (partly), and the row from which
+    /// every column is wholly sand.
+    top: u32,
+    full: u32,
+    half_width: f32,
+    focal: f32,
+    wind: [f32; 2],
+    /// The sun's light on the sand (per unit of its cosine), the sky's,
+    /// the bounce from below, the haze's colour.
+    sun: Linear,
+    sky: Linear,
+    bounce: Linear,
+    haze: Linear,
+    /// How much a ripple's slope turns the sun's cosine.
+    tilt: f32,
+    shade: Option<super::clouds::CloudShade>,
+}
+
+impl Dunes {
+    fn prepare_draw(&self, f: &Frame) -> DunesDraw {
+        let p = &f.palette;
+        let seed = sub_seed(f.seed, 800);
+        let relief = self.relief(f.wind, seed);
+        let (lift, r0, r1) = self.stand(&relief);
+        let light = [p.light[0], -p.light[2], p.light[1]];
+        let albedo = self.color.linear();
+        // The light on a fair slope toward the sun matches the floor's on
+        // flat ground.
+        let reference = lum(p.direct) * light[2].max(0.4) + lum(p.ambient);
+        let g = lum(p.ground) / reference.max(1e-4);
+        let lit = mul(albedo, p.ground);
+        let march = March {
+            relief: &relief,
+            eye: lift + EYE,
+            lift,
+            r0,
+            r1,
+            focal: f.h,
+            half_width: 0.5 * f.w,
+            horizon: f.horizon,
+            bottom: f.h,
+            light,
+            wind: f.wind,
+            ripples: self.ripples,
+            sheet: self.sheet(),
+            far: 3.5 / HAZE,
+            step_cap: self.spacing * METRE / 14.0,
+            seed: sub_seed(f.seed, 801),
+        };
+        let columns: Vec<Vec<Step>> = f
+            .cols
+            .clone()
+            .into_par_iter()
+            .map(|x| march.column(x))
+            .collect();
+        let highest = columns
+            .iter()
+            .filter_map(|c| c.last())
+            .map(|s| s.y)
+            .fold(f32::INFINITY, f32::min);
+        let lowest = columns
+            .iter()
+            .filter_map(|c| c.last())
+            .map(|s| s.y)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let sheet = self.sheet();
+        DunesDraw {
+            opacity: self.opacity,
+            x0: f.cols.start,
+            top: highest.floor().clamp(0.0, f.height as f32) as u32,
+            full: if sheet >= 1.0 {
+                lowest.ceil().clamp(0.0, f.height as f32) as u32
+            } else {
+                f.height
+            },
+            columns,
+            half_width: 0.5 * f.w,
+            focal: f.h,
+            wind: f.wind,
+            sun: scale(mul(albedo, p.direct), g),
+            sky: scale(mul(albedo, p.ambient), g),
+            bounce: scale(mul(albedo, lit), 0.3 * g * light[2].max(0.15)),
+            haze: mix(p.horizon, lit, 0.3),
+            tilt: -0.07 * (f.wind[0] * light[0] + f.wind[1] * light[1]) - 0.02,
+            shade: f.shade.clone(),
+        }
+    }
+}
+
+/// A ripple's slope at `f` (0..1 along its wavelength from a trough): a
+/// long gentle stoss up, a short steep lee down; and its height.
+#[inline]
+fn ripple(f: f32) -> (f32, f32) {
+    let slope = 1.0 - 3.3 * smoothstep(0.62, 0.78, f) + 3.3 * smoothstep(0.9, 1.0, f);
+    let height = if f < 0.7 { f / 0.7 } else { (1.0 - f) / 0.3 };
+    (slope, height)
+}
+
+impl DunesDraw {
+    /// The colour of step `s` of a column at pixel `x`, the sun on it
+    /// `light` (less under a cloud).
+    #[inline]
+    fn color(&self, s: &Step, x: u32, light: f32) -> Linear {
+        let mut sun = s.sun;
+        let mut sky = s.sky;
+        if s.ripples > 0.0 && s.inv_z > 0.0 {
+            let z = 1.0 / s.inv_z;
+            let gx = (x as f32 + 0.5 - self.half_width) / self.focal * z;
+            let phase = (gx * self.wind[0] + z * self.wind[1]) * (1.0 / RIPPLE) + s.warp;
+            let (slope, height) = ripple(phase - floor(phase) as f32);
+            sun += s.ripples * self.tilt * slope;
+            sky *= 1.0 + 0.12 * s.ripples * (height - 0.5);
+        }
+        let sun = sun.max(0.0) * light;
+        let keep = 1.0 - s.haze;
+        let mut c = [0.0; 3];
+        for (ch, c) in c.iter_mut().enumerate() {
+            let lit = self.sun[ch] * sun + self.sky[ch] * sky + self.bounce[ch] * (1.0 - sky);
+            *c = lit * keep + self.haze[ch] * s.haze;
+        }
+        c
+    }
+}
+
+impl Draw for DunesDraw {
+    fn covers(&self, y0: u32, _y1: u32) -> bool {
+        self.opacity >= 1.0 && y0 >= self.full
+    }
+
+    fn touches(&self, y0: u32, y1: u32) -> bool {
+        y1 > self.top && y0 < y1
+    }
+
+    fn draw(&self, band: &mut Band) {
+        let (x0, x1) = (band.x0, band.x1());
+        let (y0, y1) = (band.y0.max(self.top), band.y1());
+        if y0 >= y1 || x0 >= x1 {
+            return;
+        }
+        let shade = self.shade.as_ref().map(|s| s.samples((x0, x1), (y0, y1)));
+        let width = band.width as usize;
+        for x in x0..x1 {
+            let steps = &self.columns[(x - self.x0) as usize];
+            let Some(last) = steps.last() else {
+                continue;
+            };
+            // The steps below the band's last row, then up row by row.
+            let mut k = steps.partition_point(|s| s.y > y1 as f32 - 0.5).max(1);
+            for y in (y0..y1).rev() {
+                let py = y as f32 + 0.5;
+                while k < steps.len() && steps[k].y > py {
+                    k += 1;
+                }
+                let (step, cover) = if k < steps.len() {
+                    let (a, b) = (&steps[k - 1], &steps[k]);
+                    let t = (a.y - py) / (a.y - b.y).max(1e-6);
+                    (a.lerp(b, t), 1.0)
+                } else {
+                    (*last, (y as f32 + 1.0 - last.y).clamp(0.0, 1.0))
+                };
+                if cover <= 0.0 {
+                    break;
+                }
+                let light = shade.as_ref().map_or(1.0, |s| s.at(x, y));
+                let over = self.color(&step, x, light);
+                let a = step.sand * cover * self.opacity;
+                let px = &mut band.px[(y - band.y0) as usize * width + (x - x0) as usize];
+                if a >= 1.0 {
+                    *px = over;
+                } else {
+                    blend(px, over, a);
+                }
+            }
+        }
+    }
+}
