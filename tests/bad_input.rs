@@ -192,10 +192,19 @@ fn huge_files_are_refused_without_being_read() {
 #[test]
 fn dunes_out_of_range_are_refused_in_one_line() {
     for (text, needle) in [
-        ("(layers: [Dunes((form: 3))])", "dunes.form 3 is out of range"),
-        ("(layers: [Dunes((height: 0.2))])", "dunes.height 0.2 is out of range"),
+        (
+            "(layers: [Dunes((form: 3))])",
+            "dunes.form 3 is out of range",
+        ),
+        (
+            "(layers: [Dunes((height: 0.2))])",
+            "dunes.height 0.2 is out of range",
+        ),
         ("(layers: [Dunes((spacing: 1e9))])", "dunes.spacing"),
-        ("(layers: [\n  Dunes((cover: -0.1)),\n])", "dunes.cover -0.1"),
+        (
+            "(layers: [\n  Dunes((cover: -0.1)),\n])",
+            "dunes.cover -0.1",
+        ),
         ("(layers: [Dunes((ripples: NaN))])", "dunes.ripples NaN"),
     ] {
         let err = Scene::from_ron(text, "sand.ron").unwrap_err().to_string();

@@ -351,9 +351,19 @@ fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<C
     let after = Shared::of(now);
     let layers = &now.scene().layers;
     let count = before.layers.len().max(layers.len());
-    if (shared.seed, shared.time, shared.sun_x, shared.horizon, shared.wind)
-        != (after.seed, after.time, after.sun_x, after.horizon, after.wind)
-        || shared.shade != after.shade
+    if (
+        shared.seed,
+        shared.time,
+        shared.sun_x,
+        shared.horizon,
+        shared.wind,
+    ) != (
+        after.seed,
+        after.time,
+        after.sun_x,
+        after.horizon,
+        after.wind,
+    ) || shared.shade != after.shade
     {
         return vec![Change::Redrawn; count];
     }

@@ -6,7 +6,7 @@
 //! The relief is a heightfield on the ground ([`relief`]), turned to the
 //! scene's wind, in scene units (the eye 0.22 over the ground is 1.6 m), so
 //! the picture is the same at any resolution. Where there is sand to stand
-//! on, the viewer stands on a dune as high as the others, looking over the
+//! on, the viewer stands on a great dune, looking down over the
 //! sea; on a bare floor, on the floor among the barchans. It is drawn as a
 //! "voxel space" terrain: `prepare` marches each column of the picture
 //! from near to far, in steps of a few pixels on the screen, keeping the
@@ -145,9 +145,9 @@ const HAZE: f32 = 0.0033;
 /// The most the haze hides.
 const HAZE_MOST: f32 = 0.92;
 /// The march's step on flat ground, pixels on the screen.
-const STEP_PX: f32 = 2.0;
+const STEP_PX: f32 = 3.5;
 /// The march's step on a slope facing the viewer, pixels.
-const SLOPE_PX: f32 = 5.0;
+const SLOPE_PX: f32 = 8.0;
 
 impl Dunes {
     /// The field of these settings blown along `wind`, seeded by `seed`.
@@ -169,10 +169,11 @@ impl Dunes {
     }
 
     /// Where the viewer stands: its height over the base of the dunes (on
-    /// a dune as high as the tallest where there is sand to stand on), and
+    /// a great dune, the others' height and more, where there is sand to
+    /// stand on: the sea is seen from above), and
     /// the distances from it where its dune gives way to the field.
     fn stand(&self, relief: &Relief) -> (f32, f32, f32) {
-        let lift = 0.7 * relief.tallest * smoothstep(0.35, 0.85, self.cover);
+        let lift = 2.5 * relief.tallest * smoothstep(0.35, 0.85, self.cover);
         let r0 = 5.0 * METRE * smoothstep(0.0, 0.2, lift);
         (lift, r0, r0 + lift / 0.6 + 0.1 * self.spacing * METRE)
     }
@@ -332,8 +333,8 @@ impl March<'_> {
             let rising = (at.dx * across + at.dz).max(0.0) * self.focal / z;
             let dz = (STEP_PX / flat)
                 .min(SLOPE_PX / rising.max(1e-6))
-                .min(self.step_cap.max(0.012 * z))
-                .max(0.002 * z);
+                .min(self.step_cap.max(0.02 * z))
+                .max(0.004 * z);
             z += dz;
         }
         // The ground beyond, to the horizon, as hazy as the last.
@@ -362,9 +363,7 @@ impl March<'_> {
         let sx = (wa - x / z * wz) / z;
         let sy = over * wz / (z * z);
         let px = RIPPLE * self.focal * (sx * sx + sy * sy).sqrt();
-        let ripples = self.ripples
-            * smoothstep(3.0, 8.0, px)
-            * (1.0 - smoothstep(0.3, 0.5, slope));
+        let ripples = self.ripples * smoothstep(3.0, 8.0, px) * (1.0 - smoothstep(0.3, 0.5, slope));
         let warp = if ripples > 0.0 {
             // Ripples fork and bend: their phase drifts across the wind.
             let a = (z * wa - x * wz) / (12.0 * RIPPLE);
@@ -457,8 +456,8 @@ impl Dunes {
             wind: f.wind,
             ripples: self.ripples,
             sheet: self.sheet(),
-            far: 3.5 / HAZE,
-            step_cap: self.spacing * METRE / 14.0,
+            far: 2.6 / HAZE,
+            step_cap: self.spacing * METRE / 10.0,
             seed: sub_seed(f.seed, 801),
         };
         let columns: Vec<Vec<Step>> = f

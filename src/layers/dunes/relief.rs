@@ -82,7 +82,14 @@ pub(super) struct Relief {
 impl Relief {
     /// The field of `form` with dunes up to `height` high, `spacing` apart
     /// (scene units), with sand `cover` (0 to 1), blown along `wind`.
-    pub(super) fn new(form: Form, height: f32, spacing: f32, cover: f32, wind: [f32; 2], seed: u32) -> Relief {
+    pub(super) fn new(
+        form: Form,
+        height: f32,
+        spacing: f32,
+        cover: f32,
+        wind: [f32; 2],
+        seed: u32,
+    ) -> Relief {
         // A dune is at most this share of its spacing high, so that its
         // slip face fits before the next.
         let tallest = match form {
@@ -243,7 +250,8 @@ impl Relief {
         let turn0 = dice.unit() * std::f32::consts::TAU;
         let mut best = (0.0f32, 0.0f32, 0.0f32);
         for k in 0..arms {
-            let angle = turn0 + std::f32::consts::TAU * (k as f32 + 0.3 * dice.signed()) / arms as f32;
+            let angle =
+                turn0 + std::f32::consts::TAU * (k as f32 + 0.3 * dice.signed()) / arms as f32;
             // The arm curls a little as it runs out.
             let curl = 0.5 * dice.signed();
             let (c, s) = (math::cos(angle), math::sin(angle));
@@ -253,7 +261,11 @@ impl Relief {
             }
             let perp = -a * s + b * c - curl * along * along;
             let dperp_along = -2.0 * curl * along;
-            let side = if (k & 1 == 0) == (perp >= 0.0) { steep } else { gentle };
+            let side = if (k & 1 == 0) == (perp >= 0.0) {
+                steep
+            } else {
+                gentle
+            };
             let sign = if perp >= 0.0 { 1.0 } else { -1.0 };
             let h = top - fall * along.max(0.0) - side * perp.abs();
             if h > best.0 {
@@ -307,8 +319,16 @@ mod tests {
                 // Only where both sides are on the same piece.
                 let smooth = (px.dx - mx.dx).abs() < 0.05 && (pz.dz - mz.dz).abs() < 0.05;
                 if at.h > 0.0 && smooth {
-                    assert!((nx - at.dx).abs() < 0.02, "{form:?} {x} {z}: {nx} {}", at.dx);
-                    assert!((nz - at.dz).abs() < 0.02, "{form:?} {x} {z}: {nz} {}", at.dz);
+                    assert!(
+                        (nx - at.dx).abs() < 0.02,
+                        "{form:?} {x} {z}: {nx} {}",
+                        at.dx
+                    );
+                    assert!(
+                        (nz - at.dz).abs() < 0.02,
+                        "{form:?} {x} {z}: {nz} {}",
+                        at.dz
+                    );
                     checked += 1;
                 }
             }
