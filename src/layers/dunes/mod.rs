@@ -175,7 +175,9 @@ impl Dunes {
     fn stand(&self, relief: &Relief) -> (f32, f32, f32) {
         let lift = 2.5 * relief.tallest * smoothstep(0.35, 0.85, self.cover);
         let r0 = 5.0 * METRE * smoothstep(0.0, 0.2, lift);
-        (lift, r0, r0 + lift / 0.6 + 0.1 * self.spacing * METRE)
+        // Among barchans, the nearest stand half a spacing off at least.
+        let clear = 0.5 - 0.4 * smoothstep(0.0, 0.2, lift);
+        (lift, r0, r0 + lift / 0.6 + clear * self.spacing * METRE)
     }
 
     /// How much of the floor of `ground` the dunes cover, and how far
