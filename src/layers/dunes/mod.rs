@@ -3,7 +3,7 @@
 //! with arms in several directions, each with its slip face at the angle of
 //! repose on the lee; ripples run across the wind on the gentle slopes.
 //!
-//! The relief is a heightfield on the ground ([`relief`]), turned to the
+//! The relief is a heightfield on the ground (the `relief` module), turned to the
 //! scene's wind, in scene units (the eye 0.22 over the ground is 1.6 m), so
 //! the picture is the same at any resolution. Where there is sand to stand
 //! on, the viewer stands on a great dune, looking down over the
