@@ -93,6 +93,13 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
         "barchans",
     )
     .unwrap();
+    // The ground's relief, a mirage on the floor, clouds' shade on the rise.
+    let relief = playa::Scene::from_ron(
+        "(time: Morning, sun_x: 0.8, layers: [Sky(()), Clouds((cover: 0.5)), Ranges(()), \
+         Floor((mirage: 0.8)), Relief((fans: 0.8, wash: 0.7, rise: 0.6, tilt: -0.5)), Rocks(())])",
+        "relief",
+    )
+    .unwrap();
     let scenes = presets::PRESETS
         .iter()
         .map(|p| (p.name, p.scene().unwrap()))
@@ -101,6 +108,7 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
             ("racetrack", racetrack),
             ("planted", planted),
             ("barchans", barchans),
+            ("relief", relief),
         ]);
     for (name, scene) in scenes {
         let one = with_threads(1, || render(&scene, 333, 187).unwrap());

@@ -66,6 +66,7 @@ fn layer() -> impl Strategy<Value = Layer> {
                     grain,
                     patches,
                     cracks: warmth / 2.0,
+                    mirage: patches / 2.0,
                 })
             }
         ),

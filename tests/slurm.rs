@@ -358,8 +358,18 @@ fn the_array_script_runs_on_slurm_and_a_cancelled_task_resumes() {
     playa_ok(&work, &["manifest", "check", "small"]);
 
     // A batch long enough to cancel task 2 once it has made a picture, and
-    // before it has made them all; its folder from PLAYA_OUT.
-    let big = ["death-valley", "--seeds", "0..18", "--size", "1920x1080"];
+    // before it has made them all (the best compression makes each picture
+    // take about a second, however fast the rendering); its folder from
+    // PLAYA_OUT.
+    let big = [
+        "death-valley",
+        "--seeds",
+        "0..18",
+        "--size",
+        "1920x1080",
+        "--compression",
+        "best",
+    ];
     let mut args = vec!["--parsable", "--array=1-3", script.as_str()];
     args.extend(big);
     let submit = |args: &[&str]| {

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::color::{Linear, Rgb, scale};
+use crate::base::color::{Linear, Rgb, mix, scale};
 use crate::base::math;
 
 /// The time of day: the hour of a desert day, on which the sun rises at 6
@@ -208,6 +208,18 @@ pub(crate) struct Palette {
 }
 
 impl Palette {
+    /// The sky's colour at `t`, 0 at the top of the picture to 1 at the
+    /// horizon: zenith to the middle colour, then to the horizon's.
+    pub fn sky(&self, t: f32) -> Linear {
+        if t < self.mid_at {
+            let u = t / self.mid_at;
+            mix(self.zenith, self.mid, u * u * (3.0 - 2.0 * u))
+        } else {
+            let u = (t - self.mid_at) / (1.0 - self.mid_at);
+            mix(self.mid, self.horizon, math::powf(u, self.sky_curve))
+        }
+    }
+
     /// The palette of `time` with the sun at horizontal position `sun_x`
     /// (fraction of the width) over a horizon at `horizon` (fraction of the
     /// height from the top).

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::base::color::{Linear, Rgb, mix, mul, scale};
 use crate::base::math;
-use crate::base::noise::{hash2, hash32, smoothstep, sub_seed, unit};
+use crate::base::noise::{hash2, hash32, smoothstep, sub_seed, unit, value2};
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other};
 
@@ -30,6 +30,11 @@ pub struct Floor {
     /// Strength of the polygon cracks of a dried crust (salt pans, mud
     /// flats). Range 0 to 1. Default: 0.
     pub cracks: f32,
+    /// Strength of the mirage on a hot floor: a band just below the
+    /// horizon showing the sky mirrored, shimmering (gone at night). Range
+    /// 0 to 1. Default: 0 (since share-code format 5; left out of RON at 0).
+    #[serde(skip_serializing_if = "crate::scene::is_zero")]
+    pub mirage: f32,
 }
 
 impl Default for Floor {
@@ -42,6 +47,7 @@ impl Default for Floor {
             grain: 0.05,
             patches: 0.3,
             cracks: 0.0,
+            mirage: 0.0,
         }
     }
 }
@@ -123,6 +129,17 @@ impl Kind for Floor {
             "Polygon cracks of a dried crust (salt pans, mud flats)",
             Roll::Pick(&[0.0, 0.0, 0.0, 0.3, 0.6])
         ),
+        float!(
+            "mirage",
+            mirage,
+            0.0,
+            1.0,
+            1000,
+            "Mirage",
+            "The sky mirrored in a shimmering band below the horizon, on a hot floor",
+            Roll::Pick(&[0.0, 0.0, 0.0, 0.0, 0.4, 0.7]),
+            since 5
+        ),
     ];
 
     super::common_settings!();
@@ -141,6 +158,9 @@ impl Floor {
         let warm = mix([1.0, 1.0, 1.0], [0.78, 0.6, 0.46], self.warmth);
         let first = f.horizon.floor().max(0.0) as u32;
         let depth = (f.h - f.horizon).max(1.0);
+        // A mirage needs a hot floor: none once the stars are out.
+        let day = 1.0 - p.stars.clamp(0.0, 1.0);
+        let haze_glare = scale(p.horizon, 1.08);
         let rows = (first..f.height)
             .map(|y| {
                 let py = y as f32 + 0.5;
@@ -154,6 +174,17 @@ impl Floor {
                 let mut color = mix(lit, haze, hz * 1.4);
                 color = mul(color, mix([1.0; 3], warm, near));
                 let cover = (y as f32 + 1.0 - f.horizon).clamp(0.0, 1.0);
+                // The mirage: strongest on the horizon, gone a band below
+                // it; each row mirrors the sky as far above the horizon as
+                // the row lies below it, stretched.
+                let s = (py - f.horizon) / (MIRAGE_DEPTH * f.h);
+                let mirage = if s < 1.0 && self.mirage > 0.0 {
+                    let strength = self.mirage * day * math::powf(1.0 - s.max(0.0), 1.3);
+                    let t = (1.0 - 0.1 - s.max(0.0) * 0.4).clamp(0.0, 1.0);
+                    Some((strength, mix(p.sky(t), haze_glare, 0.2)))
+                } else {
+                    None
+                };
                 FloorRow {
                     color,
                     cover,
@@ -161,6 +192,7 @@ impl Floor {
                     patches: self.patches * smoothstep(0.01, 0.07, dy),
                     cracks: self.cracks * smoothstep(0.012, 0.06, dy),
                     z_step: 0.22 / (dy * dy) / f.h,
+                    mirage,
                 }
             })
             .collect();
@@ -171,6 +203,7 @@ impl Floor {
             grain: self.grain,
             aspect: f.w / f.h,
             w: f.w,
+            h: f.h,
             seed: sub_seed(f.seed, 200),
             shade: f.shade.clone(),
         }
@@ -190,7 +223,13 @@ struct FloorRow {
     cracks: f32,
     /// Change of depth from this row to the next.
     z_step: f32,
+    /// The mirage on this row: its strength and the mirrored sky's colour.
+    mirage: Option<(f32, Linear)>,
 }
+
+/// Depth of the mirage's band below the horizon at full strength, fraction
+/// of the picture's height.
+const MIRAGE_DEPTH: f32 = 0.035;
 
 /// The floor prepared for one picture.
 pub(crate) struct FloorDraw {
@@ -200,6 +239,7 @@ pub(crate) struct FloorDraw {
     grain: f32,
     aspect: f32,
     w: f32,
+    h: f32,
     seed: u32,
     /// The clouds' shade on the ground, if any.
     shade: Option<super::clouds::CloudShade>,
@@ -293,6 +333,44 @@ impl FloorDraw {
             cells,
             strength: r.cracks,
         })
+    }
+}
+
+impl FloorDraw {
+    /// Row `y` of the floor from column `x0` on, with the mirage over it:
+    /// the ground (brightness `gain`) blended toward the mirrored `sky` by
+    /// up to `strength`, in streaks that shimmer along the row; the whole
+    /// blended over the band's pixels by `op`.
+    fn mirage(
+        &self,
+        row: &mut [Linear],
+        (x0, y): (usize, u32),
+        strength: f32,
+        sky: Linear,
+        gain: &[f32],
+        op: f32,
+    ) {
+        // Streaks: value noise stretched along the row, a few pixels high,
+        // in the picture's coordinates (the same in any window).
+        let (sx, sy) = (1.0 / (0.03 * self.h), 1.0 / (0.004 * self.h));
+        let yv = (y as f32 + 0.5) * sy;
+        for ((x, c), &k) in (x0..).zip(row.iter_mut()).zip(gain) {
+            let n = value2((x as f32 + 0.5) * sx, yv, self.seed ^ 0x3a1e);
+            let a = strength * (0.25 + 1.1 * n).clamp(0.0, 1.0);
+            let over = mix(scale(self.base(y), k), sky, a);
+            if op >= 1.0 {
+                *c = over;
+            } else {
+                c[0] += (over[0] - c[0]) * op;
+                c[1] += (over[1] - c[1]) * op;
+                c[2] += (over[2] - c[2]) * op;
+            }
+        }
+    }
+
+    /// The floor's colour on row `y` before grain and patches.
+    fn base(&self, y: u32) -> Linear {
+        self.rows[(y - self.first) as usize].color
     }
 }
 
@@ -399,6 +477,10 @@ impl Draw for FloorDraw {
             }
             let op = r.cover * self.opacity;
             let row = band.row(y);
+            if let Some((strength, sky)) = r.mirage {
+                self.mirage(row, (bx0, y), strength, sky, &gain, op);
+                continue;
+            }
             if op >= 1.0 {
                 // Exactly, not blended: covered rows start from an
                 // uncleared scratch buffer (see `covers`).

@@ -14,6 +14,7 @@ pub mod floor;
 pub mod plants;
 pub mod racetrack;
 pub mod ranges;
+pub mod relief;
 pub mod rocks;
 pub mod sky;
 pub mod spiral;
@@ -27,6 +28,7 @@ pub use floor::Floor;
 pub use plants::Plants;
 pub use racetrack::Racetrack;
 pub use ranges::Ranges;
+pub use relief::Relief;
 pub use rocks::Rocks;
 pub use sky::Sky;
 pub use spiral::Spiral;
@@ -235,6 +237,9 @@ kinds!($;
     /// Creosote bushes and Joshua trees on the ground (since share-code
     /// format 4).
     Plants,
+    /// The ground's relief: alluvial fans, a dry wash, a near rise (since
+    /// share-code format 5).
+    Relief,
     /// A sand sea: barchans, transverse or star dunes (since share-code
     /// format 5).
     Dunes,
@@ -242,15 +247,15 @@ kinds!($;
 
 /// The kinds of layer share codes of `format` know: the first six until
 /// format 2, clouds too in format 3, the Racetrack and plants too in
-/// format 4, dunes too in format 5. A format's count never changes (a
-/// layer's reference is written in bits enough for it): a later kind needs
-/// a later format.
+/// format 4, the relief and the dunes too in format 5. A format's count
+/// never changes (a layer's reference is written in bits enough for it): a
+/// later kind needs a later format.
 pub fn kinds_in_format(format: u32) -> usize {
     match format {
         ..=2 => 6,
         3 => 7,
         4 => 9,
-        _ => 10,
+        _ => 11,
     }
 }
 
@@ -365,6 +370,7 @@ impl Layer {
                 ..Cover::NONE
             },
             Layer::Racetrack(r) => r.cover(ground),
+            Layer::Relief(r) => r.cover(ground),
             Layer::Dunes(d) => d.cover(ground),
             Layer::Sky(_) | Layer::Ranges(_) | Layer::Floor(_) | Layer::Spiral(_) => Cover::NONE,
         }
@@ -616,7 +622,18 @@ mod tests {
     #[test]
     fn tables_match_their_structs() {
         fn check<K: Kind>(_: &K) {
+            // A field left out of RON at its default is written at its
+            // largest value.
+            let mut largest = K::default();
+            for s in K::SETTINGS {
+                if let setting::Value::Float { put, max, .. } = s.value {
+                    put(&mut largest, max);
+                }
+            }
             let mut fields = setting::serde_fields(&K::default());
+            fields.extend(setting::serde_fields(&largest));
+            fields.sort();
+            fields.dedup();
             let mut names: Vec<String> = K::SETTINGS.iter().map(|s| s.name.to_string()).collect();
             assert_eq!(&names[..2], ["visible", "opacity"], "{}", K::NAME);
             fields.sort();
@@ -786,6 +803,7 @@ mod tests {
                 "clouds",
                 "racetrack",
                 "plants",
+                "relief",
                 "dunes"
             ]
         );

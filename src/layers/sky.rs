@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Band, Draw, Frame, Kind, Prepare, blend};
-use crate::base::color::{Linear, add, mix, scale};
+use crate::base::color::{Linear, add, scale};
 use crate::base::math;
 use crate::base::noise::{hash2, smoothstep, sub_seed, unit, value2};
 use crate::error::Result;
@@ -109,16 +109,7 @@ impl Sky {
         let p = &f.palette;
         let horizon = f.horizon.max(1.0);
         let rows = (0..f.height)
-            .map(|y| {
-                let t = ((y as f32 + 0.5) / horizon).min(1.0);
-                if t < p.mid_at {
-                    let u = t / p.mid_at;
-                    mix(p.zenith, p.mid, u * u * (3.0 - 2.0 * u))
-                } else {
-                    let u = (t - p.mid_at) / (1.0 - p.mid_at);
-                    mix(p.mid, p.horizon, math::powf(u, p.sky_curve))
-                }
-            })
+            .map(|y| p.sky(((y as f32 + 0.5) / horizon).min(1.0)))
             .collect();
         let (cx, cy) = (f.sun_x * f.w, p.sun_y * f.h);
         let glow = (self.glow > 0.0).then(|| {

@@ -52,7 +52,7 @@ macro_rules! checked {
 }
 
 /// Whether a float is 0 (a setting left out of RON at its default).
-fn is_zero(v: &f32) -> bool {
+pub(crate) fn is_zero(v: &f32) -> bool {
     *v == 0.0
 }
 
@@ -604,6 +604,19 @@ impl Scene {
                 return true;
             }
         }
+        if let Layer::Relief(_) = layer {
+            // Over the floor, the mud and the dunes, under the stones and
+            // what stands on the ground.
+            if let Some(i) = self.layers.iter().rposition(|l| {
+                matches!(
+                    l,
+                    Layer::Floor(_) | Layer::Racetrack(_) | Layer::Relief(_) | Layer::Dunes(_)
+                )
+            }) {
+                self.layers.insert(i + 1, layer);
+                return true;
+            }
+        }
         if let Layer::Plants(_) = layer {
             // Over the ground, under the first tent or spiral after it.
             let ground = self
@@ -614,6 +627,7 @@ impl Scene {
                         l,
                         Layer::Floor(_)
                             | Layer::Racetrack(_)
+                            | Layer::Relief(_)
                             | Layer::Dunes(_)
                             | Layer::Rocks(_)
                             | Layer::Plants(_)

@@ -45,6 +45,8 @@ presets!(
     "storm-over-the-ranges",
     "racetrack",
     "joshua-tree-flat",
+    "alluvial-fan",
+    "moonlit-playa",
     "dune-sea",
 );
 

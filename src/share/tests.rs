@@ -599,6 +599,7 @@ mod props {
             Layer::Clouds(crate::layers::Clouds::default()),
             Layer::Racetrack(crate::layers::Racetrack::default()),
             Layer::Plants(crate::layers::Plants::default()),
+            Layer::Relief(crate::layers::Relief::default()),
             Layer::Dunes(crate::layers::Dunes::default()),
         ]
         .iter()
@@ -736,4 +737,25 @@ fn dunes_are_written_in_format_5_and_older_codes_stay() {
 #[test]
 fn the_newest_format_knows_every_kind() {
     assert_eq!(crate::layers::kinds_in_format(FORMAT), KINDS);
+}
+
+/// The relief and the floor's mirage came with format 5: a scene with
+/// either is written in it and reads back the same; a floor without a
+/// mirage keeps its older code.
+#[test]
+fn the_relief_and_the_mirage_are_written_since_format_5() {
+    let plain = Scene::default();
+    assert!(encode(&plain).starts_with("playa1-"));
+    let mut relief = Scene::default();
+    assert!(relief.add_layer(Layer::Relief(crate::layers::Relief::default())));
+    let mut mirage = Scene::default();
+    let Layer::Floor(floor) = &mut mirage.layers[2] else {
+        panic!("the default scene's third layer is its floor");
+    };
+    floor.mirage = 0.4;
+    for scene in [relief, mirage] {
+        let code = encode(&scene);
+        assert!(code.starts_with("playa5-"), "{code}");
+        assert_eq!(decode(&code).unwrap(), scene);
+    }
 }
