@@ -145,9 +145,15 @@ const HAZE: f32 = 0.0033;
 /// The most the haze hides.
 const HAZE_MOST: f32 = 0.92;
 /// The march's step on flat ground, pixels on the screen.
-const STEP_PX: f32 = 3.5;
+const STEP_PX: f32 = 5.0;
 /// The march's step on a slope facing the viewer, pixels.
 const SLOPE_PX: f32 = 8.0;
+/// The march's step on the viewer's own dune (smooth, its ripples drawn
+/// per pixel), pixels.
+const NEAR_PX: f32 = 12.0;
+/// How much the sun's cosine may change between two steps before the
+/// crease between them is looked for.
+const CREASE: f32 = 0.12;
 
 impl Dunes {
     /// The field of these settings blown along `wind`, seeded by `seed`.
@@ -232,6 +238,10 @@ struct Step {
     haze: f32,
     /// How much of it is sand.
     sand: f32,
+    /// Whether it is the far side of an edge: the ground coming out from
+    /// behind a nearer crest, on the crest's row (the step before it is the
+    /// crest's own, on the same row).
+    edge: bool,
 }
 
 impl Step {
@@ -248,6 +258,56 @@ impl Step {
             warp: f(self.warp, o.warp),
             haze: f(self.haze, o.haze),
             sand: f(self.sand, o.sand),
+            edge: false,
+        }
+    }
+}
+
+/// The haze's table: entries over the distances up to [`HAZE_SPAN`] haze
+/// lengths.
+const HAZE_TABLE: usize = 256;
+/// How far the haze's table reaches, in haze lengths (`1 / HAZE`).
+const HAZE_SPAN: f32 = 4.0;
+
+/// The field's look far off, where its dunes are smaller than the rows
+/// of the screen: the mean of the sand's height, of the sun's cosine, of
+/// the sky seen and of the sand's share, over the slopes a low eye sees
+/// (those facing it count more).
+#[derive(Clone, Copy, Debug)]
+struct Far {
+    h: f32,
+    sun: f32,
+    sky: f32,
+    sand: f32,
+}
+
+impl Far {
+    /// The means over a patch of the field six spacings wide, far off
+    /// (the field looks the same everywhere), seen at `grazing` (the
+    /// eye's height over the distance), lit from `light`.
+    fn of(relief: &Relief, spacing: f32, grazing: f32, light: [f32; 3], sheet: f32) -> Far {
+        const N: u32 = 48;
+        let [lx, lz, lu] = light;
+        let (mut w_sum, mut h, mut sun, mut sky, mut sand) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for j in 0..N {
+            for i in 0..N {
+                let x = ((i as f32 + 0.5) / N as f32 - 0.5) * 6.0 * spacing;
+                let z = (500.0 + 6.0 * (j as f32 + 0.5) / N as f32) * spacing;
+                let at = relief.at(x, z);
+                let w = (grazing + at.dz).max(0.0) + 1e-3;
+                let len = (1.0 + at.dx * at.dx + at.dz * at.dz).sqrt();
+                w_sum += w;
+                h += w * at.h;
+                sun += w * (lu - at.dx * lx - at.dz * lz) / len;
+                sky += w * (0.5 + 0.5 / len);
+                sand += w * sheet.max(smoothstep(0.0, 0.05 * relief.tallest.max(1e-3), at.h));
+            }
+        }
+        Far {
+            h: h / w_sum,
+            sun: sun / w_sum,
+            sky: sky / w_sum,
+            sand: sand / w_sum,
         }
     }
 }
@@ -271,7 +331,14 @@ struct March<'a> {
     ripples: f32,
     sheet: f32,
     far: f32,
+    /// The dunes' spacing, scene units, and the longest step while they
+    /// show.
+    spacing: f32,
     step_cap: f32,
+    /// The field far off, and how hazy the ground is at each entry of the
+    /// haze's table.
+    far_look: Far,
+    haze: Vec<f32>,
     seed: u32,
 }
 
@@ -297,47 +364,195 @@ impl March<'_> {
         }
     }
 
+    /// How much of the relief shows at distance `z`: all of it while a
+    /// spacing spans several rows of the screen, none where it spans
+    /// under two (the field there lies at its mean height, lit as on
+    /// average, rather than in streaks of crests stepped over).
+    #[inline]
+    fn detail(&self, z: f32) -> f32 {
+        let rows = self.spacing * self.eye * self.focal / (z * z);
+        smoothstep(2.0, 6.0, rows)
+    }
+
+    /// How much of the relief's light shows at distance `z`: it fades
+    /// sooner than the relief, while a spacing still spans a dozen rows,
+    /// where the march's steps would pick a slip face or a stoss slope
+    /// by chance.
+    #[inline]
+    fn shading(&self, z: f32) -> f32 {
+        let rows = self.spacing * self.eye * self.focal / (z * z);
+        smoothstep(5.0, 14.0, rows)
+    }
+
+    /// The sand at ground `(x, z)`: its height, faded to the mean far off,
+    /// its true slope, and how much of the relief shows there.
+    #[inline]
+    fn ground(&self, x: f32, z: f32) -> (relief::Height, f32) {
+        let d = self.detail(z);
+        if d <= 0.0 {
+            let h = self.far_look.h;
+            return (relief::Height { h, dx: 0.0, dz: 0.0 }, 0.0);
+        }
+        let at = self.height(x, z);
+        let h = self.far_look.h + d * (at.h - self.far_look.h);
+        (relief::Height { h, ..at }, d)
+    }
+
+    /// The row on the screen of ground `h` high at distance `z`.
+    #[inline]
+    fn row(&self, h: f32, z: f32) -> f32 {
+        self.horizon + (self.eye - h) * self.focal / z
+    }
+
+    /// The highest row (the least) the ground rises to on column `across`
+    /// between distances `a` and `b`, and where: a crest passed between
+    /// two points of the march, found by a golden-section search.
+    fn crest(&self, across: f32, mut a: f32, mut b: f32) -> (f32, f32) {
+        const G: f32 = 0.618_034;
+        let y = |z: f32| self.row(self.ground(across * z, z).0.h, z);
+        let (mut c, mut d) = (b - G * (b - a), a + G * (b - a));
+        let (mut yc, mut yd) = (y(c), y(d));
+        for _ in 0..7 {
+            if yc < yd {
+                b = d;
+                (d, yd) = (c, yc);
+                c = b - G * (b - a);
+                yc = y(c);
+            } else {
+                a = c;
+                (c, yc) = (d, yd);
+                d = a + G * (b - a);
+                yd = y(d);
+            }
+        }
+        if yc < yd { (c, yc) } else { (d, yd) }
+    }
+
+    /// The most the sand can rise at distance `z` or beyond: the viewer's
+    /// own dune as it falls to the field, the tallest crest, the mean far
+    /// off where the relief fades (it never grows with `z`).
+    #[inline]
+    fn h_most(&self, z: f32) -> f32 {
+        let tallest = self.relief.tallest.max(self.far_look.h);
+        let raw = if tallest >= self.lift || z >= self.r1 {
+            tallest
+        } else {
+            let t = ((z - self.r0) / (self.r1 - self.r0)).clamp(0.0, 1.0);
+            self.lift + (tallest - self.lift) * t * t * (3.0 - 2.0 * t)
+        };
+        self.far_look.h + self.detail(z) * (raw - self.far_look.h)
+    }
+
+    /// The cosine of the sun on the sand of slope `at`, as on the field
+    /// far off as its light fades (`shading`).
+    #[inline]
+    fn sun(&self, at: &relief::Height, shading: f32) -> f32 {
+        let [lx, lz, lu] = self.light;
+        let len = (1.0 + at.dx * at.dx + at.dz * at.dz).sqrt();
+        let near = (lu - at.dx * lx - at.dz * lz) / len;
+        self.far_look.sun + (near - self.far_look.sun) * shading
+    }
+
     /// The visible steps of column `x`, from the bottom of the picture up:
-    /// a step hidden behind a nearer crest is left out, and where the
-    /// ground comes out from behind one, a step is added on the crest's
-    /// row with the far ground's light (a sharp edge).
+    /// a step hidden behind a nearer crest is left out. Where the ground
+    /// passes behind a crest, a step is added on the crest's top (found
+    /// between the march's points), and where it comes out again, one on
+    /// the same row with the far ground's light: a sharp edge, which
+    /// `draw` smooths over its pixel. Where the light changes sharply
+    /// between two steps (at a brink or the foot of a slip face), the
+    /// crease is found between them and made such an edge too.
     fn column(&self, x: u32) -> Vec<Step> {
         let across = (x as f32 + 0.5 - self.half_width) / self.focal;
-        let mut steps: Vec<Step> = Vec::with_capacity(256);
+        let mut steps: Vec<Step> = Vec::with_capacity(160);
         let mut top = f32::INFINITY;
         let mut z = 0.8 * EYE * self.focal / (self.bottom - self.horizon).max(1.0);
-        let mut hidden = false;
+        let (mut hidden, mut seen) = (false, false);
+        // The point marched before the last, and the last.
+        let (mut before, mut last_z) = (z, z);
         while z < self.far {
             let gx = across * z;
-            let at = self.height(gx, z);
-            let over = self.eye - at.h;
-            let y = self.horizon + over * self.focal / z;
+            let (at, d) = self.ground(gx, z);
+            let y = self.row(at.h, z);
             if y < top {
                 let step = self.light_at(gx, z, y, &at);
                 if hidden {
-                    steps.push(Step { y: top, ..step });
+                    steps.push(Step {
+                        y: top,
+                        edge: true,
+                        ..step
+                    });
                     hidden = false;
+                } else if let Some(&prev) = steps.last()
+                    && (step.sun - prev.sun).abs() > CREASE
+                    && prev.y - y > 1.0
+                {
+                    self.crease(across, (prev, 1.0 / prev.inv_z), (step, z), &mut steps);
                 }
                 steps.push(step);
                 top = y;
+                seen = true;
             } else {
+                if seen {
+                    let (zc, yc) = self.crest(across, before, z);
+                    if yc < top
+                        && let Some(&last) = steps.last()
+                    {
+                        steps.push(Step {
+                            y: yc,
+                            inv_z: 1.0 / zc,
+                            edge: false,
+                            ..last
+                        });
+                        top = yc;
+                    }
+                }
                 hidden = true;
+                seen = false;
             }
-            // Nothing further can rise over what is drawn.
-            let highest =
-                self.horizon + (self.eye - self.relief.tallest.max(self.lift)) * self.focal / z;
-            if top <= highest - 0.01 {
+            if top <= self.horizon {
                 return steps;
             }
-            // A few pixels on the screen, fewer on a slope facing the
-            // viewer; never so far as to step over a dune.
+            // A few pixels on the screen (more on the viewer's own dune,
+            // smooth), fewer on a slope facing the viewer; never so far as
+            // to step over a dune while they show.
+            let over = self.eye - at.h;
             let flat = over.max(0.3 * EYE) * self.focal / (z * z);
-            let rising = (at.dx * across + at.dz).max(0.0) * self.focal / z;
-            let dz = (STEP_PX / flat)
-                .min(SLOPE_PX / rising.max(1e-6))
-                .min(self.step_cap.max(0.02 * z))
-                .max(0.004 * z);
-            z += dz;
+            let rising = ((at.dx * across + at.dz) * d).max(0.0) * self.focal / z;
+            let px = if z < 0.5 * (self.r0 + self.r1) {
+                NEAR_PX
+            } else {
+                STEP_PX
+            };
+            let mut dz = (px / flat).min(SLOPE_PX / rising.max(1e-6));
+            if d > 0.0 {
+                dz = dz.min(self.step_cap.max(0.02 * z));
+            }
+            let mut next = z + dz.max(0.004 * z);
+            // Behind a crest, on to where the sand could first rise over
+            // it; past the last, nothing further shows.
+            let over_top = (top - self.horizon) / self.focal;
+            if over_top > 0.0 {
+                for _ in 0..4 {
+                    let lowest = (self.eye - self.h_most(next)) / over_top;
+                    if lowest <= next {
+                        break;
+                    }
+                    next = lowest;
+                }
+                let most = self.h_most(next);
+                if self.eye > most && self.row(most, self.far) >= top {
+                    break;
+                }
+            }
+            // Where the crests rise over the horizon, those further off
+            // stand lower on the screen: past them, nothing shows.
+            let most = self.h_most(next);
+            if self.eye <= most && top <= self.row(most, next) {
+                return steps;
+            }
+            before = last_z;
+            last_z = z;
+            z = next;
         }
         // The ground beyond, to the horizon, as hazy as the last.
         if let Some(&last) = steps.last()
@@ -346,45 +561,109 @@ impl March<'_> {
             steps.push(Step {
                 y: self.horizon,
                 inv_z: 0.0,
+                edge: false,
                 ..last
             });
         }
         steps
     }
 
-    /// How the ground at `(x, z)`, seen on row `y`, is lit.
+    /// Finds the crease between visible steps `a` and `b` (each with its
+    /// distance), where the light changes sharply, and pushes a step on
+    /// each side of it: the far one marked an edge.
+    fn crease(&self, across: f32, (a, za): (Step, f32), (b, zb): (Step, f32), steps: &mut Vec<Step>) {
+        let (mut z0, mut z1) = (za, zb);
+        for _ in 0..6 {
+            let zm = 0.5 * (z0 + z1);
+            let (at, _) = self.ground(across * zm, zm);
+            let sun = self.sun(&at, self.shading(zm));
+            if (sun - a.sun).abs() < (sun - b.sun).abs() {
+                z0 = zm;
+            } else {
+                z1 = zm;
+            }
+        }
+        let (at0, _) = self.ground(across * z0, z0);
+        let (at1, _) = self.ground(across * z1, z1);
+        let y0 = self.row(at0.h, z0).min(a.y);
+        let y1 = self.row(at1.h, z1).min(y0);
+        if y1 <= b.y {
+            return;
+        }
+        steps.push(self.light_at(across * z0, z0, y0, &at0));
+        steps.push(Step {
+            y: y0,
+            edge: true,
+            ..self.light_at(across * z1, z1, y1, &at1)
+        });
+    }
+
+    /// How hazy ground `dist` away is, from the haze's table.
+    #[inline]
+    fn haze_at(&self, dist: f32) -> f32 {
+        let t = (dist * HAZE / HAZE_SPAN * HAZE_TABLE as f32).min(HAZE_TABLE as f32 - 1e-3);
+        let i = t as usize;
+        self.haze[i] + (self.haze[i + 1] - self.haze[i]) * (t - i as f32)
+    }
+
+    /// How the ground at `(x, z)`, seen on row `y`, is lit: on its true
+    /// slope as much as its light shows (see `shading`), else as the
+    /// field far off.
     #[inline]
     fn light_at(&self, x: f32, z: f32, y: f32, at: &relief::Height) -> Step {
-        let [lx, lz, lu] = self.light;
-        let len = (1.0 + at.dx * at.dx + at.dz * at.dz).sqrt();
-        let slope = (at.dx * at.dx + at.dz * at.dz).sqrt();
+        let far = &self.far_look;
         let dist = (x * x + z * z).sqrt();
+        let haze = self.haze_at(dist);
+        let shading = self.shading(z);
+        if shading <= 0.0 {
+            return Step {
+                y,
+                inv_z: 1.0 / z,
+                sun: far.sun,
+                sky: far.sky,
+                haze,
+                sand: far.sand,
+                ..Step::default()
+            };
+        }
+        let s2 = at.dx * at.dx + at.dz * at.dz;
+        let len = (1.0 + s2).sqrt();
+        let slope = s2.sqrt();
         // The ripples' wavelength on the screen, pixels, along the wind.
         let [wa, wz] = self.wind;
         let over = (self.eye - at.h).max(0.3 * EYE);
         let sx = (wa - x / z * wz) / z;
         let sy = over * wz / (z * z);
         let px = RIPPLE * self.focal * (sx * sx + sy * sy).sqrt();
-        let ripples = self.ripples * smoothstep(3.0, 8.0, px) * (1.0 - smoothstep(0.3, 0.5, slope));
-        let warp = if ripples > 0.0 {
-            // Ripples fork and bend: their phase drifts across the wind.
-            let a = (z * wa - x * wz) / (12.0 * RIPPLE);
-            let b = (x * wa + z * wz) / (30.0 * RIPPLE);
-            1.2 * smooth(a, b, self.seed)
-        } else {
-            0.0
-        };
+        let mut ripples =
+            self.ripples * smoothstep(4.0, 14.0, px) * (1.0 - smoothstep(0.2, 0.42, slope));
+        let mut warp = 0.0;
+        if ripples > 0.0 {
+            // Across the wind and along it, in wavelengths.
+            let a = (z * wa - x * wz) / RIPPLE;
+            let b = (x * wa + z * wz) / RIPPLE;
+            // Fainter in patches, where the wind scoured or sand settled.
+            let patch = smooth(a / 90.0, b / 70.0, self.seed ^ 0x3c);
+            ripples *= 0.35 + 0.65 * smoothstep(-0.6, 0.5, patch);
+            // Ripples fork, bend and change wavelength: their phase
+            // drifts across the wind and along it.
+            warp = 2.4 * smooth(a / 14.0, b / 20.0, self.seed)
+                + 0.9 * smooth(a / 5.0 + 7.3, b / 6.0, self.seed ^ 0x51);
+        }
+        let sand = self
+            .sheet
+            .max(smoothstep(0.0, 0.05 * self.relief.tallest.max(1e-3), at.h));
+        let f = |far: f32, near: f32| far + (near - far) * shading;
         Step {
             y,
             inv_z: 1.0 / z,
-            sun: (lu - at.dx * lx - at.dz * lz) / len,
-            sky: 0.5 + 0.5 / len,
-            ripples,
+            sun: self.sun(at, shading),
+            sky: f(far.sky, 0.5 + 0.5 / len),
+            ripples: ripples * shading,
             warp,
-            haze: HAZE_MOST * (1.0 - math::exp(-HAZE * dist)),
-            sand: self
-                .sheet
-                .max(smoothstep(0.0, 0.05 * self.relief.tallest.max(1e-3), at.h)),
+            haze,
+            sand: f(far.sand, sand),
+            edge: false,
         }
     }
 }
@@ -444,9 +723,21 @@ impl Dunes {
         let reference = lum(p.direct) * light[2].max(0.4) + lum(p.ambient);
         let g = lum(p.ground) / reference.max(1e-4);
         let lit = mul(albedo, p.ground);
+        let spacing = self.spacing * METRE;
+        let eye = lift + EYE;
+        // The field far off is seen at the angle where its light fades
+        // (a spacing over nine rows: see `March::shading`).
+        let fade = (spacing * eye * f.h / 9.0).sqrt();
+        let far_look = Far::of(&relief, spacing, eye / fade, light, self.sheet());
+        let haze = (0..=HAZE_TABLE)
+            .map(|i| {
+                let dist = i as f32 / HAZE_TABLE as f32 * HAZE_SPAN / HAZE;
+                HAZE_MOST * (1.0 - math::exp(-HAZE * dist))
+            })
+            .collect();
         let march = March {
             relief: &relief,
-            eye: lift + EYE,
+            eye,
             lift,
             r0,
             r1,
@@ -459,7 +750,10 @@ impl Dunes {
             ripples: self.ripples,
             sheet: self.sheet(),
             far: 2.6 / HAZE,
-            step_cap: self.spacing * METRE / 10.0,
+            spacing,
+            step_cap: spacing / 10.0,
+            far_look,
+            haze,
             seed: sub_seed(f.seed, 801),
         };
         let columns: Vec<Vec<Step>> = f
@@ -496,7 +790,7 @@ impl Dunes {
             sky: scale(mul(albedo, p.ambient), g),
             bounce: scale(mul(albedo, lit), 0.3 * g * light[2].max(0.15)),
             haze: mix(p.horizon, lit, 0.3),
-            tilt: -0.07 * (f.wind[0] * light[0] + f.wind[1] * light[1]) - 0.02,
+            tilt: -0.045 * (f.wind[0] * light[0] + f.wind[1] * light[1]) - 0.012,
             shade: f.shade.clone(),
         }
     }
@@ -566,6 +860,7 @@ impl Draw for DunesDraw {
                 while k < steps.len() && steps[k].y > py {
                     k += 1;
                 }
+                let light = shade.as_ref().map_or(1.0, |s| s.at(x, y));
                 let (step, cover) = if k < steps.len() {
                     let (a, b) = (&steps[k - 1], &steps[k]);
                     let t = (a.y - py) / (a.y - b.y).max(1e-6);
@@ -573,12 +868,25 @@ impl Draw for DunesDraw {
                 } else {
                     (*last, (y as f32 + 1.0 - last.y).clamp(0.0, 1.0))
                 };
+                // An edge across the pixel: the near side below it, the
+                // far side above, each over its share of the pixel.
+                let mut over = self.color(&step, x, light);
+                let mut sand = step.sand;
+                if k >= 2 && steps[k - 1].edge && steps[k - 2].y < y as f32 + 1.0 {
+                    let near = &steps[k - 2];
+                    let share = y as f32 + 1.0 - near.y;
+                    over = mix(over, self.color(near, x, light), share);
+                    sand += (near.sand - sand) * share;
+                } else if k + 1 < steps.len() && steps[k + 1].edge && steps[k].y > y as f32 {
+                    let far = &steps[k + 1];
+                    let share = steps[k].y - y as f32;
+                    over = mix(over, self.color(far, x, light), share);
+                    sand += (far.sand - sand) * share;
+                }
                 if cover <= 0.0 {
                     break;
                 }
-                let light = shade.as_ref().map_or(1.0, |s| s.at(x, y));
-                let over = self.color(&step, x, light);
-                let a = step.sand * cover * self.opacity;
+                let a = sand * cover * self.opacity;
                 let px = &mut band.px[(y - band.y0) as usize * width + (x - x0) as usize];
                 if a >= 1.0 {
                     *px = over;
