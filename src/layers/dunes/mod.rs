@@ -244,24 +244,8 @@ struct Step {
     edge: bool,
 }
 
-impl Step {
-    /// `self` moved `t` of the way to `o`.
-    #[inline]
-    fn lerp(&self, o: &Step, t: f32) -> Step {
-        let f = |a: f32, b: f32| a + (b - a) * t;
-        Step {
-            y: f(self.y, o.y),
-            inv_z: f(self.inv_z, o.inv_z),
-            sun: f(self.sun, o.sun),
-            sky: f(self.sky, o.sky),
-            ripples: f(self.ripples, o.ripples),
-            warp: f(self.warp, o.warp),
-            haze: f(self.haze, o.haze),
-            sand: f(self.sand, o.sand),
-            edge: false,
-        }
-    }
-}
+/// Rows in a group of the steps' index (see `DunesDraw::starts`).
+const GROUP: u32 = 8;
 
 /// The haze's table: entries over the distances up to [`HAZE_SPAN`] haze
 /// lengths.
@@ -685,13 +669,97 @@ fn lum(c: Linear) -> f32 {
     0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
 }
 
+/// A step as `draw` takes it: its light worked out but for the ripples
+/// and the clouds' shade.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lit {
+    /// Its row on the screen, and one over its depth (see [`Step`]).
+    y: f32,
+    inv_z: f32,
+    /// The cosine of the sun on its slope.
+    sun: f32,
+    /// How much of it shows through the haze.
+    keep: f32,
+    /// How much a ripple's slope turns the sun's cosine there, and its
+    /// height the sky's light.
+    ripple_sun: f32,
+    ripple_sky: f32,
+    /// The ripples' phase offset there, in wavelengths.
+    warp: f32,
+    /// How much of it is sand.
+    sand: f32,
+    /// Its light from the sky and the bounce, through the haze, and the
+    /// haze's own.
+    base: Linear,
+    /// Whether it is the far side of an edge (see [`Step`]).
+    edge: bool,
+}
+
+impl Lit {
+    /// `self` moved `t` of the way to `o`.
+    #[inline]
+    fn lerp(&self, o: &Lit, t: f32) -> Lit {
+        let f = |a: f32, b: f32| a + (b - a) * t;
+        Lit {
+            y: f(self.y, o.y),
+            inv_z: f(self.inv_z, o.inv_z),
+            sun: f(self.sun, o.sun),
+            keep: f(self.keep, o.keep),
+            ripple_sun: f(self.ripple_sun, o.ripple_sun),
+            ripple_sky: f(self.ripple_sky, o.ripple_sky),
+            warp: f(self.warp, o.warp),
+            sand: f(self.sand, o.sand),
+            base: mix(self.base, o.base, t),
+            edge: false,
+        }
+    }
+}
+
+/// The colours of the sand's light: the sun's (per unit of its cosine),
+/// the sky's, the bounce from below, the haze's.
+struct Colours {
+    sun: Linear,
+    sky: Linear,
+    bounce: Linear,
+    haze: Linear,
+    /// How much a ripple's slope turns the sun's cosine.
+    tilt: f32,
+}
+
+impl Colours {
+    /// Step `s` as `draw` takes it.
+    fn lit(&self, s: &Step) -> Lit {
+        let keep = 1.0 - s.haze;
+        let mut base = [0.0; 3];
+        for (ch, c) in base.iter_mut().enumerate() {
+            let lit = self.sky[ch] * s.sky + self.bounce[ch] * (1.0 - s.sky);
+            *c = lit * keep + self.haze[ch] * s.haze;
+        }
+        Lit {
+            y: s.y,
+            inv_z: s.inv_z,
+            sun: s.sun,
+            keep,
+            ripple_sun: s.ripples * self.tilt,
+            ripple_sky: 0.12 * s.ripples * s.sky * keep,
+            warp: s.warp,
+            sand: s.sand,
+            base,
+            edge: s.edge,
+        }
+    }
+}
+
 /// The dunes prepared for one picture.
 struct DunesDraw {
     opacity: f32,
     /// The first column marched, and each column's visible steps from the
     /// bottom up.
     x0: u32,
-    columns: Vec<Vec<Step>>,
+    columns: Vec<Vec<Lit>>,
+    /// For each column, where each group of [`GROUP`] rows starts among
+    /// its steps (so a band finds its own without searching them all).
+    starts: Vec<Vec<u32>>,
     /// The highest row any column reaches (partly), and the row from which
     /// every column is wholly sand.
     top: u32,
@@ -699,14 +767,10 @@ struct DunesDraw {
     half_width: f32,
     focal: f32,
     wind: [f32; 2],
-    /// The sun's light on the sand (per unit of its cosine), the sky's,
-    /// the bounce from below, the haze's colour.
+    /// The sun's light on the sand per unit of its cosine, and the sky's
+    /// less the bounce's (what a ripple's height turns).
     sun: Linear,
-    sky: Linear,
-    bounce: Linear,
-    haze: Linear,
-    /// How much a ripple's slope turns the sun's cosine.
-    tilt: f32,
+    sky_less_bounce: Linear,
     shade: Option<super::clouds::CloudShade>,
 }
 
@@ -756,12 +820,34 @@ impl Dunes {
             haze,
             seed: sub_seed(f.seed, 801),
         };
-        let columns: Vec<Vec<Step>> = f
+        let colours = Colours {
+            sun: scale(mul(albedo, p.direct), g),
+            sky: scale(mul(albedo, p.ambient), g),
+            bounce: scale(mul(albedo, lit), 0.3 * g * light[2].max(0.15)),
+            haze: mix(p.horizon, lit, 0.3),
+            tilt: -0.045 * (f.wind[0] * light[0] + f.wind[1] * light[1]) - 0.012,
+        };
+        let groups = f.height.div_ceil(GROUP) as usize;
+        let (columns, starts): (Vec<Vec<Lit>>, Vec<Vec<u32>>) = f
             .cols
             .clone()
             .into_par_iter()
-            .map(|x| march.column(x))
-            .collect();
+            .map(|x| {
+                let steps: Vec<Lit> = march.column(x).iter().map(|s| colours.lit(s)).collect();
+                // Where each group of rows starts among the steps (the
+                // first step above its last row's centre).
+                let mut starts = vec![0; groups];
+                let mut k = 0;
+                for g in (0..groups).rev() {
+                    let py = ((g as u32 + 1) * GROUP) as f32 - 0.5;
+                    while k < steps.len() && steps[k].y > py {
+                        k += 1;
+                    }
+                    starts[g] = k as u32;
+                }
+                (steps, starts)
+            })
+            .unzip();
         let highest = columns
             .iter()
             .filter_map(|c| c.last())
@@ -783,14 +869,16 @@ impl Dunes {
                 f.height
             },
             columns,
+            starts,
             half_width: 0.5 * f.w,
             focal: f.h,
             wind: f.wind,
-            sun: scale(mul(albedo, p.direct), g),
-            sky: scale(mul(albedo, p.ambient), g),
-            bounce: scale(mul(albedo, lit), 0.3 * g * light[2].max(0.15)),
-            haze: mix(p.horizon, lit, 0.3),
-            tilt: -0.045 * (f.wind[0] * light[0] + f.wind[1] * light[1]) - 0.012,
+            sun: colours.sun,
+            sky_less_bounce: [
+                colours.sky[0] - colours.bounce[0],
+                colours.sky[1] - colours.bounce[1],
+                colours.sky[2] - colours.bounce[2],
+            ],
             shade: f.shade.clone(),
         }
     }
@@ -800,32 +888,33 @@ impl Dunes {
 /// long gentle stoss up, a short steep lee down; and its height.
 #[inline]
 fn ripple(f: f32) -> (f32, f32) {
-    let slope = 1.0 - 3.3 * smoothstep(0.62, 0.78, f) + 3.3 * smoothstep(0.9, 1.0, f);
+    let down = ((f - 0.62) * (1.0 / 0.16)).clamp(0.0, 1.0);
+    let up = ((f - 0.9) * 10.0).clamp(0.0, 1.0);
+    let slope = 1.0 - 3.3 * down * down * (3.0 - 2.0 * down) + 3.3 * up * up * (3.0 - 2.0 * up);
     let height = if f < 0.7 { f / 0.7 } else { (1.0 - f) / 0.3 };
     (slope, height)
 }
 
 impl DunesDraw {
-    /// The colour of step `s` of a column at pixel `x`, the sun on it
-    /// `light` (less under a cloud).
+    /// The colour of step `s` of a column whose ripples' phase grows by
+    /// `rate` per unit of depth, the sun on it `light` (less under a
+    /// cloud).
     #[inline]
-    fn color(&self, s: &Step, x: u32, light: f32) -> Linear {
+    fn color(&self, s: &Lit, rate: f32, light: f32) -> Linear {
         let mut sun = s.sun;
-        let mut sky = s.sky;
-        if s.ripples > 0.0 && s.inv_z > 0.0 {
-            let z = 1.0 / s.inv_z;
-            let gx = (x as f32 + 0.5 - self.half_width) / self.focal * z;
-            let phase = (gx * self.wind[0] + z * self.wind[1]) * (1.0 / RIPPLE) + s.warp;
+        let mut c = s.base;
+        if s.ripple_sky > 0.0 && s.inv_z > 0.0 {
+            let phase = rate / s.inv_z + s.warp;
             let (slope, height) = ripple(phase - floor(phase) as f32);
-            sun += s.ripples * self.tilt * slope;
-            sky *= 1.0 + 0.12 * s.ripples * (height - 0.5);
+            sun += s.ripple_sun * slope;
+            let k = s.ripple_sky * (height - 0.5);
+            for (c, d) in c.iter_mut().zip(self.sky_less_bounce) {
+                *c += d * k;
+            }
         }
-        let sun = sun.max(0.0) * light;
-        let keep = 1.0 - s.haze;
-        let mut c = [0.0; 3];
-        for (ch, c) in c.iter_mut().enumerate() {
-            let lit = self.sun[ch] * sun + self.sky[ch] * sky + self.bounce[ch] * (1.0 - sky);
-            *c = lit * keep + self.haze[ch] * s.haze;
+        let sun = sun.max(0.0) * light * s.keep;
+        for (c, d) in c.iter_mut().zip(self.sun) {
+            *c += d * sun;
         }
         c
     }
@@ -853,8 +942,11 @@ impl Draw for DunesDraw {
             let Some(last) = steps.last() else {
                 continue;
             };
+            let across = (x as f32 + 0.5 - self.half_width) / self.focal;
+            let rate = (across * self.wind[0] + self.wind[1]) * (1.0 / RIPPLE);
             // The steps below the band's last row, then up row by row.
-            let mut k = steps.partition_point(|s| s.y > y1 as f32 - 0.5).max(1);
+            let starts = &self.starts[(x - self.x0) as usize];
+            let mut k = (starts[((y1 - 1) / GROUP) as usize] as usize).max(1);
             for y in (y0..y1).rev() {
                 let py = y as f32 + 0.5;
                 while k < steps.len() && steps[k].y > py {
@@ -870,17 +962,17 @@ impl Draw for DunesDraw {
                 };
                 // An edge across the pixel: the near side below it, the
                 // far side above, each over its share of the pixel.
-                let mut over = self.color(&step, x, light);
+                let mut over = self.color(&step, rate, light);
                 let mut sand = step.sand;
                 if k >= 2 && steps[k - 1].edge && steps[k - 2].y < y as f32 + 1.0 {
                     let near = &steps[k - 2];
                     let share = y as f32 + 1.0 - near.y;
-                    over = mix(over, self.color(near, x, light), share);
+                    over = mix(over, self.color(near, rate, light), share);
                     sand += (near.sand - sand) * share;
                 } else if k + 1 < steps.len() && steps[k + 1].edge && steps[k].y > y as f32 {
                     let far = &steps[k + 1];
                     let share = steps[k].y - y as f32;
-                    over = mix(over, self.color(far, x, light), share);
+                    over = mix(over, self.color(far, rate, light), share);
                     sand += (far.sand - sand) * share;
                 }
                 if cover <= 0.0 {
