@@ -391,7 +391,14 @@ impl March<'_> {
         let d = self.detail(z);
         if d <= 0.0 {
             let h = self.far_look.h;
-            return (relief::Height { h, dx: 0.0, dz: 0.0 }, 0.0);
+            return (
+                relief::Height {
+                    h,
+                    dx: 0.0,
+                    dz: 0.0,
+                },
+                0.0,
+            );
         }
         let at = self.height(x, z);
         let h = self.far_look.h + d * (at.h - self.far_look.h);
@@ -412,7 +419,7 @@ impl March<'_> {
         let y = |z: f32| self.row(self.ground(across * z, z).0.h, z);
         let (mut c, mut d) = (b - G * (b - a), a + G * (b - a));
         let (mut yc, mut yd) = (y(c), y(d));
-        for _ in 0..7 {
+        for _ in 0..5 {
             if yc < yd {
                 b = d;
                 (d, yd) = (c, yc);
@@ -497,12 +504,14 @@ impl March<'_> {
                     if yc < top
                         && let Some(&last) = steps.last()
                     {
-                        steps.push(Step {
-                            y: yc,
-                            inv_z: 1.0 / zc,
-                            edge: false,
-                            ..last
-                        });
+                        // Lit as the slope up to it, just short of it.
+                        let zn = zc * (1.0 - 1e-4);
+                        let (at, _) = self.ground(across * zn, zn);
+                        let crest = self.light_at(across * zn, zn, yc, &at);
+                        if (crest.sun - last.sun).abs() > CREASE && last.y - yc > 1.0 {
+                            self.crease(across, (last, 1.0 / last.inv_z), (crest, zn), &mut steps);
+                        }
+                        steps.push(crest);
                         top = yc;
                     }
                 }
@@ -531,22 +540,22 @@ impl March<'_> {
             // Behind a crest, on to where the sand could first rise over
             // it; past the last, nothing further shows.
             let over_top = (top - self.horizon) / self.focal;
+            let mut most = self.h_most(next);
             if over_top > 0.0 {
                 for _ in 0..4 {
-                    let lowest = (self.eye - self.h_most(next)) / over_top;
+                    let lowest = (self.eye - most) / over_top;
                     if lowest <= next {
                         break;
                     }
                     next = lowest;
+                    most = self.h_most(next);
                 }
-                let most = self.h_most(next);
                 if self.eye > most && self.row(most, self.far) >= top {
                     break;
                 }
             }
             // Where the crests rise over the horizon, those further off
             // stand lower on the screen: past them, nothing shows.
-            let most = self.h_most(next);
             if self.eye <= most && top <= self.row(most, next) {
                 return steps;
             }
@@ -571,9 +580,15 @@ impl March<'_> {
     /// Finds the crease between visible steps `a` and `b` (each with its
     /// distance), where the light changes sharply, and pushes a step on
     /// each side of it: the far one marked an edge.
-    fn crease(&self, across: f32, (a, za): (Step, f32), (b, zb): (Step, f32), steps: &mut Vec<Step>) {
+    fn crease(
+        &self,
+        across: f32,
+        (a, za): (Step, f32),
+        (b, zb): (Step, f32),
+        steps: &mut Vec<Step>,
+    ) {
         let (mut z0, mut z1) = (za, zb);
-        for _ in 0..6 {
+        for _ in 0..5 {
             let zm = 0.5 * (z0 + z1);
             let (at, _) = self.ground(across * zm, zm);
             let sun = self.sun(&at, self.shading(zm));

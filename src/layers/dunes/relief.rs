@@ -175,7 +175,9 @@ impl Relief {
         let peak0 = self.tallest * size;
         let lw = 1.2 * rb;
         let horn = 0.9 * rb;
-        let room = (0.5 - 1.3 * rb).max(0.0);
+        // Room to stand off the cell's middle, the windward foot kept
+        // inside the cell (no seam where a neighbour's cell begins).
+        let room = (0.5 - 1.45 * rb).max(0.0);
         let h2 = crate::base::noise::hash32(h ^ 0x9e37);
         let cu = row as f32 + 0.5 + room * (2.0 * unit(h2) - 1.0) - 0.2 * rb;
         let cv = col as f32 + 0.5 + room * (2.0 * unit(crate::base::noise::hash32(h2)) - 1.0);
@@ -256,9 +258,6 @@ impl Relief {
             let curl = 0.5 * dice.signed();
             let (c, s) = (math::cos(angle), math::sin(angle));
             let along = a * c + b * s;
-            if along < -0.05 {
-                continue;
-            }
             let perp = -a * s + b * c - curl * along * along;
             let dperp_along = -2.0 * curl * along;
             let side = if (k & 1 == 0) == (perp >= 0.0) {
@@ -267,10 +266,12 @@ impl Relief {
                 gentle
             };
             let sign = if perp >= 0.0 { 1.0 } else { -1.0 };
-            let h = top - fall * along.max(0.0) - side * perp.abs();
+            // Behind the summit the arm falls at the angle of repose (no
+            // seam where another arm takes over).
+            let h = top - fall * along.max(0.0) - steep * (-along).max(0.0) - side * perp.abs();
             if h > best.0 {
                 // d h / d along and d h / d perp, turned back to u and v.
-                let dal = if along > 0.0 { -fall } else { 0.0 } - side * sign * dperp_along;
+                let dal = if along > 0.0 { -fall } else { steep } - side * sign * dperp_along;
                 let dpe = -side * sign;
                 best = (h, dal * c - dpe * s, dal * s + dpe * c);
             }
