@@ -10,13 +10,19 @@
 //! sea; on a bare floor, on the floor among the barchans. It is drawn as a
 //! "voxel space" terrain: `prepare` marches each column of the picture
 //! from near to far, in steps of a few pixels on the screen, keeping the
-//! highest row drawn so far (what is behind a crest stays hidden), and
-//! lights every visible step once: the sun on the slope's true normal
-//! (lee faces dark away from the sun), the sky from above, a bounce from
-//! the sand, and the haze of distance. `draw` interpolates between a
-//! column's steps, perspective-correct, and adds the ripples and the
-//! clouds' shade per pixel. A pixel depends only on its column's march,
-//! so every window and band comes out the same.
+//! highest row drawn so far (what is behind a crest stays hidden, and the
+//! march skips on to where sand could rise over it), and lights every
+//! visible step once: the sun on the slope's true normal (lee faces dark
+//! away from the sun), the sky from above, a bounce from the sand, and the
+//! haze of distance. A crest's top is searched for between two steps and
+//! a sharp change of light (a brink, a slip face's foot) bisected, so
+//! both fall where they are, not where a step happened to land; `draw`
+//! smooths each over its pixel. Far off, where a dune spans a few rows,
+//! the relief and its light fade to the field's means (no streaks of
+//! crests stepped over). `draw` interpolates between a column's steps,
+//! perspective-correct, and adds the ripples and the clouds' shade per
+//! pixel. A pixel depends only on its column's march, so every window and
+//! band comes out the same.
 
 mod relief;
 

@@ -147,8 +147,14 @@ impl Relief {
         // The crest's height, its own along its length, and gaps where
         // sand is short.
         let swell = lattice(crest, 0x5a, s);
-        let (n, _, _) = noise_d(v * 0.7 + 3.0 * swell, crest as f32 * 0.9, s ^ 0x77);
-        let gap = smoothstep(-0.25, 0.3, n + 3.0 * (self.cover - 0.5));
+        let short = 3.0 * (self.cover - 0.5);
+        // The noise is within -1..1: with sand enough, no gaps to look for.
+        let gap = if short - 1.0 >= 0.3 {
+            1.0
+        } else {
+            let (n, _, _) = noise_d(v * 0.7 + 3.0 * swell, crest as f32 * 0.9, s ^ 0x77);
+            smoothstep(-0.25, 0.3, n + short)
+        };
         let amp = self.tallest * (0.78 + 0.22 * swell) * gap;
         if amp <= 0.0 {
             return (0.0, 0.0, 0.0);
