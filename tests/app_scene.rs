@@ -316,3 +316,47 @@ fn relief_is_added_over_the_floor_edited_and_shared_in_format_5() {
     let code = share::encode(&scene);
     assert_eq!(share::decode(&code).unwrap(), scene.quantized());
 }
+
+#[test]
+fn dunes_are_added_over_the_floor_edited_and_shared_in_format_5() {
+    let mut h = harness();
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Dunes").click();
+    settle(&mut h);
+    let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
+    assert_eq!(&names[2..5], ["floor", "dunes", "rocks"]);
+    assert!(share::encode(h.state().scene()).starts_with("playa5-"));
+    // Its form: the arrow left of its checkbox opens it; set the height.
+    let header = h.get_by_role_and_label(Role::CheckBox, "Dunes").rect();
+    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(arrow));
+        h.event(egui::Event::PointerButton {
+            pos: arrow,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    settle(&mut h);
+    h.get_by_role_and_label(Role::SpinButton, "Height").click();
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text("42.5".into()));
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let scene = h.state().scene().clone();
+    let height = scene
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Dunes(d) => Some(d.height),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(height, 42.5);
+    let code = share::encode(&scene);
+    assert_eq!(share::decode(&code).unwrap(), scene.quantized());
+}
