@@ -24,8 +24,11 @@ pub(super) struct Height {
     pub dz: f32,
 }
 
-/// The form of a dune field (the `form` setting).
+/// The form of a dune field. Only transverse ridges are drawn so far:
+/// barchans and star dunes have their relief (tested here) but the march
+/// does not yet draw them cleanly, so no setting picks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(super) enum Form {
     /// Crescents, horns downwind, on a floor where sand is scarce.
     Barchan,
@@ -35,8 +38,9 @@ pub(super) enum Form {
     Star,
 }
 
+#[cfg(test)]
 impl Form {
-    /// The form of the setting's number (0, 1 or 2).
+    /// The form of a number (0, 1 or 2).
     pub(super) fn of(n: u32) -> Form {
         match n {
             0 => Form::Barchan,
