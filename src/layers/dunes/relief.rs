@@ -38,6 +38,18 @@ pub(super) enum Form {
     Star,
 }
 
+#[cfg(test)]
+impl Form {
+    /// The form of a number (0, 1 or 2).
+    pub(super) fn of(n: u32) -> Form {
+        match n {
+            0 => Form::Barchan,
+            1 => Form::Transverse,
+            _ => Form::Star,
+        }
+    }
+}
+
 /// Smooth value noise in -1..1 and its derivatives along `x` and `y`, from
 /// the noise tile (lattice spacing 1).
 #[inline]
