@@ -193,8 +193,8 @@ fn huge_files_are_refused_without_being_read() {
 fn dunes_out_of_range_are_refused_in_one_line() {
     for (text, needle) in [
         (
-            "(layers: [Dunes((cover: 3.0))])",
-            "dunes.cover 3 is out of range",
+            "(layers: [Dunes((form: 3))])",
+            "dunes.form 3 is out of range",
         ),
         (
             "(layers: [Dunes((height: 0.2))])",

@@ -86,10 +86,10 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
         "planted",
     )
     .unwrap();
-    // Dunes on the floor, under clouds.
+    // Barchans on the floor, rising over the horizon, under clouds.
     let barchans = playa::Scene::from_ron(
         "(time: Morning, wind: 60.0, layers: [Sky(()), Clouds((cover: 0.5)), Ranges(()), \
-         Floor(()), Dunes((cover: 0.3, height: 8.0, spacing: 120.0)), Rocks(())])",
+         Floor(()), Dunes((form: 0, cover: 0.3, height: 8.0, spacing: 120.0)), Rocks(())])",
         "barchans",
     )
     .unwrap();

@@ -102,22 +102,22 @@ fn every_preset_s_windows_are_the_picture_there() {
     }
 }
 
-/// Dunes from a little sand to a sand sea, in three winds: a window is the
-/// picture there, crests and slip faces and all.
+/// Dunes of every form, barchans rising over the horizon among them: a
+/// window is the picture there, crests and slip faces and all.
 #[test]
 fn dunes_windows_are_the_picture_there() {
     let mut dice = Dice(0x5eed_d0e5_0000_0005);
-    for (cover, wind) in [(0.25, 80.0), (0.6, 250.0), (0.9, 10.0)] {
+    for (form, cover, wind) in [(0, 0.25, 80.0), (1, 0.6, 250.0), (2, 0.9, 10.0)] {
         let scene = Scene::from_ron(
             &format!(
                 "(time: Dawn, sun_x: 0.2, wind: {wind}, layers: [Sky(()), Ranges(()), Floor(()), \
-                 Dunes((cover: {cover}, height: 10.0, spacing: 140.0)), Rocks(())])"
+                 Dunes((form: {form}, cover: {cover}, height: 10.0, spacing: 140.0)), Rocks(())])"
             ),
             "dunes",
         )
         .unwrap();
         let windows = windows(&scene, 400, 225, &mut dice);
-        check(&format!("dunes {cover}"), &scene, 400, 225, &windows);
+        check(&format!("dunes {form}"), &scene, 400, 225, &windows);
     }
 }
 

@@ -769,20 +769,23 @@ mod tests {
         );
         let none = Layer::Racetrack(Racetrack { stones: 0, ..track }).cover(&ground);
         assert_eq!(none.floor, 0.0);
-        // Dunes: a sand sea covers the floor; ridges breaking up on it
-        // cover less, more with more sand.
+        // Dunes: a sand sea covers the floor; a few barchans on it cover
+        // a little, more with more sand, and rise over the horizon as the
+        // viewer stands among them.
         let sea = Layer::Dunes(Dunes::default()).cover(&ground);
         assert!(sea.floor > 0.95 && sea.reach < 0.0, "{sea:?}");
-        let sand = |cover| Dunes {
+        let barchans = |cover| Dunes {
+            form: 0,
             cover,
             ..Dunes::default()
         };
         let (few, more) = (
-            Layer::Dunes(sand(0.1)).cover(&ground),
-            Layer::Dunes(sand(0.3)).cover(&ground),
+            Layer::Dunes(barchans(0.1)).cover(&ground),
+            Layer::Dunes(barchans(0.3)).cover(&ground),
         );
-        assert!(few.floor < sea.floor, "{few:?}");
-        assert!(more.floor >= few.floor, "{more:?}");
+        assert!((0.01..0.3).contains(&few.floor), "{few:?}");
+        assert!(more.floor > few.floor, "{more:?}");
+        assert!(few.reach > 0.0 && few.reach < 0.2, "{few:?}");
     }
 
     #[test]
@@ -866,15 +869,16 @@ mod tests {
             ..Plants::default()
         }));
         scenes.push(("planted".into(), planted));
-        // Dunes from a sand sea to a little sand on the floor, under
-        // clouds, the wind every way.
-        for (cover, wind) in [(0.95, 205.0), (0.3, 90.0), (0.7, 330.0)] {
+        // Dunes of each form, in a sand sea and as barchans on the floor
+        // rising over the horizon, under clouds, the wind every way.
+        for (form, cover, wind) in [(1, 0.95, 205.0), (0, 0.3, 90.0), (2, 0.7, 330.0)] {
             let mut sandy = crate::Scene {
                 wind,
                 time: TimeOfDay::Dawn,
                 ..crate::Scene::default()
             };
             sandy.add_layer(Layer::Dunes(Dunes {
+                form,
                 cover,
                 height: 12.0,
                 spacing: 150.0,
@@ -884,7 +888,7 @@ mod tests {
                 cover: 0.5,
                 ..Clouds::default()
             }));
-            scenes.push((format!("dunes {cover}"), sandy));
+            scenes.push((format!("dunes {form}"), sandy));
         }
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];

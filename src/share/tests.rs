@@ -718,6 +718,7 @@ fn dunes_are_written_in_format_5_and_older_codes_stay() {
     assert!(old.starts_with("playa4-"), "{old}");
     let mut sandy = windy.clone();
     sandy.add_layer(Layer::Dunes(crate::layers::Dunes {
+        form: 2,
         height: 35.5,
         cover: 0.42,
         ..Default::default()

@@ -35,7 +35,7 @@ use crate::base::math;
 use crate::base::noise::{smoothstep, sub_seed};
 use crate::error::Result;
 use crate::layers::racetrack::{floor, lattice};
-use crate::setting::{Roll, Setting, float, other};
+use crate::setting::{Roll, Setting, float, other, uint};
 use relief::{Form, Relief};
 
 /// Settings of the dunes layer.
@@ -45,6 +45,9 @@ pub struct Dunes {
     pub visible: bool,
     /// Opacity, 0 to 1. Default: 1.
     pub opacity: f32,
+    /// The dunes' form: 0 barchans, 1 transverse ridges, 2 star dunes.
+    /// Default: 1.
+    pub form: u32,
     /// The tallest dunes' height, metres (1 to 150). A dune is at most an
     /// eighth of its spacing high. Default: 20.
     pub height: f32,
@@ -64,6 +67,7 @@ impl Default for Dunes {
         Dunes {
             visible: true,
             opacity: 1.0,
+            form: 1,
             height: 20.0,
             spacing: 240.0,
             cover: 0.9,
@@ -89,6 +93,15 @@ impl Kind for Dunes {
     const SETTINGS: &'static [Setting<Dunes>] = &[
         super::visible(),
         super::opacity(),
+        uint!(
+            "form",
+            form,
+            0,
+            2,
+            "Form",
+            "0 barchans (crescents), 1 transverse ridges, 2 star dunes",
+            Roll::Pick(&[0, 1, 1, 2])
+        ),
         float!(log "height", height, 1.0, 150.0, 10, "Height",
             "The tallest dunes' height, metres", Roll::Range(6.0, 40.0)),
         float!(log "spacing", spacing, 20.0, 2000.0, 1, "Spacing",
@@ -152,9 +165,7 @@ impl Dunes {
     /// The field of these settings blown along `wind`, seeded by `seed`.
     fn relief(&self, wind: [f32; 2], seed: u32) -> Relief {
         Relief::new(
-            // Barchans and star dunes (see `relief`) are not drawn yet: a
-            // form setting comes with them, in a later share-code format.
-            Form::Transverse,
+            Form::of(self.form),
             self.height * METRE,
             self.spacing * METRE,
             self.cover,

@@ -24,11 +24,8 @@ pub(super) struct Height {
     pub dz: f32,
 }
 
-/// The form of a dune field. Only transverse ridges are drawn so far:
-/// barchans and star dunes have their relief (tested here) but the march
-/// does not yet draw them cleanly, so no setting picks them.
+/// The form of a dune field (the `form` setting).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(not(test), allow(dead_code))]
 pub(super) enum Form {
     /// Crescents, horns downwind, on a floor where sand is scarce.
     Barchan,
@@ -38,9 +35,8 @@ pub(super) enum Form {
     Star,
 }
 
-#[cfg(test)]
 impl Form {
-    /// The form of a number (0, 1 or 2).
+    /// The form of the setting's number (0, 1 or 2).
     pub(super) fn of(n: u32) -> Form {
         match n {
             0 => Form::Barchan,
