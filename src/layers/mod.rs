@@ -9,7 +9,6 @@
 //! out the same on any thread.
 
 pub mod clouds;
-pub mod dunes;
 pub mod floor;
 pub mod plants;
 pub mod racetrack;
@@ -23,7 +22,6 @@ pub mod tent;
 use serde::{Deserialize, Serialize};
 
 pub use clouds::Clouds;
-pub use dunes::Dunes;
 pub use floor::Floor;
 pub use plants::Plants;
 pub use racetrack::Racetrack;
@@ -240,22 +238,19 @@ kinds!($;
     /// The ground's relief: alluvial fans, a dry wash, a near rise (since
     /// share-code format 5).
     Relief,
-    /// A sand sea: barchans, transverse or star dunes (since share-code
-    /// format 5).
-    Dunes,
 );
 
 /// The kinds of layer share codes of `format` know: the first six until
 /// format 2, clouds too in format 3, the Racetrack and plants too in
-/// format 4, the relief and the dunes too in format 5. A format's count
-/// never changes (a layer's reference is written in bits enough for it): a
-/// later kind needs a later format.
+/// format 4, the relief too in format 5. A format's count never changes
+/// (a layer's reference is written in bits enough for it): a later kind
+/// needs a later format.
 pub fn kinds_in_format(format: u32) -> usize {
     match format {
         ..=2 => 6,
         3 => 7,
         4 => 9,
-        _ => 11,
+        _ => 10,
     }
 }
 
@@ -357,9 +352,8 @@ impl Layer {
     /// how far it reaches into the sky: each kind answers for itself (the
     /// stones by their model of where the rocks layer places them, the tent
     /// by its dome, the clouds by their cover, the Racetrack by its stones
-    /// and their trails, the plants by their model of where they stand,
-    /// the dunes by their sand; the sky, the ranges, the floor itself and
-    /// the spiral cover neither).
+    /// and their trails, the plants by their model of where they stand;
+    /// the sky, the ranges, the floor itself and the spiral cover neither).
     pub fn cover(&self, ground: &Ground) -> Cover {
         match self {
             Layer::Rocks(r) => r.cover(ground),
@@ -371,7 +365,6 @@ impl Layer {
             },
             Layer::Racetrack(r) => r.cover(ground),
             Layer::Relief(r) => r.cover(ground),
-            Layer::Dunes(d) => d.cover(ground),
             Layer::Sky(_) | Layer::Ranges(_) | Layer::Floor(_) | Layer::Spiral(_) => Cover::NONE,
         }
     }
@@ -769,23 +762,6 @@ mod tests {
         );
         let none = Layer::Racetrack(Racetrack { stones: 0, ..track }).cover(&ground);
         assert_eq!(none.floor, 0.0);
-        // Dunes: a sand sea covers the floor; a few barchans on it cover
-        // a little, more with more sand, and rise over the horizon as the
-        // viewer stands among them.
-        let sea = Layer::Dunes(Dunes::default()).cover(&ground);
-        assert!(sea.floor > 0.95 && sea.reach < 0.0, "{sea:?}");
-        let barchans = |cover| Dunes {
-            form: 0,
-            cover,
-            ..Dunes::default()
-        };
-        let (few, more) = (
-            Layer::Dunes(barchans(0.1)).cover(&ground),
-            Layer::Dunes(barchans(0.3)).cover(&ground),
-        );
-        assert!((0.01..0.3).contains(&few.floor), "{few:?}");
-        assert!(more.floor > few.floor, "{more:?}");
-        assert!(few.reach > 0.0 && few.reach < 0.2, "{few:?}");
     }
 
     #[test]
@@ -803,8 +779,7 @@ mod tests {
                 "clouds",
                 "racetrack",
                 "plants",
-                "relief",
-                "dunes"
+                "relief"
             ]
         );
         assert_eq!(KINDS, names.len());
@@ -869,27 +844,6 @@ mod tests {
             ..Plants::default()
         }));
         scenes.push(("planted".into(), planted));
-        // Dunes of each form, in a sand sea and as barchans on the floor
-        // rising over the horizon, under clouds, the wind every way.
-        for (form, cover, wind) in [(1, 0.95, 205.0), (0, 0.3, 90.0), (2, 0.7, 330.0)] {
-            let mut sandy = crate::Scene {
-                wind,
-                time: TimeOfDay::Dawn,
-                ..crate::Scene::default()
-            };
-            sandy.add_layer(Layer::Dunes(Dunes {
-                form,
-                cover,
-                height: 12.0,
-                spacing: 150.0,
-                ..Dunes::default()
-            }));
-            sandy.add_layer(Layer::Clouds(Clouds {
-                cover: 0.5,
-                ..Clouds::default()
-            }));
-            scenes.push((format!("dunes {form}"), sandy));
-        }
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
         for (name, scene) in &scenes {

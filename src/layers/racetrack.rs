@@ -236,7 +236,7 @@ impl Prepare for Racetrack {
 /// `x.floor()` as an integer, without a call to the maths library (the
 /// baseline x86-64 has no rounding instruction); exact for `|x| < 2^31`.
 #[inline(always)]
-pub(crate) fn floor(x: f32) -> i32 {
+fn floor(x: f32) -> i32 {
     let i = x as i32;
     i - i32::from((i as f32) > x)
 }
@@ -255,7 +255,7 @@ fn smooth(x: f32, y: f32, seed: u32) -> f32 {
 
 /// A value in -1..1 for lattice point `(i, j)`, from the noise tile.
 #[inline]
-pub(crate) fn lattice(i: i32, j: i32, seed: u32) -> f32 {
+fn lattice(i: i32, j: i32, seed: u32) -> f32 {
     const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
     let tile = crate::base::noise::noise_tile();
     let x = (i as u32).wrapping_add(seed) % SIDE;

@@ -561,8 +561,8 @@ impl Scene {
     /// Adds `layer` on top of the others, placed to be seen: a tent is
     /// moved along the ground clear of the tents already there (see
     /// [`Tent::placed_apart`]); clouds go into the sky, just over the last
-    /// sky (or clouds) layer, under the ranges; a Racetrack or dunes go just
-    /// over the last floor layer, under the stones and the tent; plants go on the
+    /// sky (or clouds) layer, under the ranges; a Racetrack goes just over
+    /// the last floor layer, under the stones and the tent; plants go on the
     /// ground, under the first tent or spiral (a tent stays in front of the
     /// trees behind it, the ornament over all). False, and nothing added,
     /// when the scene has [`MAX_LAYERS`] already.
@@ -591,7 +591,7 @@ impl Scene {
             self.layers.insert(at, layer);
             return true;
         }
-        if let Layer::Racetrack(_) | Layer::Dunes(_) = layer {
+        if let Layer::Racetrack(_) = layer {
             // On the floor: over the last floor, under what stands on it.
             if let Some(i) = self
                 .layers
@@ -603,13 +603,10 @@ impl Scene {
             }
         }
         if let Layer::Relief(_) = layer {
-            // Over the floor, the mud and the dunes, under the stones and
-            // what stands on the ground.
+            // Over the floor and the mud, under the stones and what stands
+            // on the ground.
             if let Some(i) = self.layers.iter().rposition(|l| {
-                matches!(
-                    l,
-                    Layer::Floor(_) | Layer::Racetrack(_) | Layer::Relief(_) | Layer::Dunes(_)
-                )
+                matches!(l, Layer::Floor(_) | Layer::Racetrack(_) | Layer::Relief(_))
             }) {
                 self.layers.insert(i + 1, layer);
                 return true;
@@ -626,7 +623,6 @@ impl Scene {
                         Layer::Floor(_)
                             | Layer::Racetrack(_)
                             | Layer::Relief(_)
-                            | Layer::Dunes(_)
                             | Layer::Rocks(_)
                             | Layer::Plants(_)
                     )
@@ -899,26 +895,6 @@ mod tests {
         };
         assert!(bare.add_layer(Layer::Plants(Default::default())));
         assert_eq!(bare.layers.len(), 1);
-    }
-
-    #[test]
-    fn dunes_are_added_over_the_floor_under_the_stones_and_plants() {
-        let mut scene = Scene::default();
-        assert!(scene.add_layer(Layer::Dunes(Default::default())));
-        assert!(scene.add_layer(Layer::Plants(Default::default())));
-        let names: Vec<&str> = scene.layers.iter().map(Layer::name).collect();
-        assert_eq!(
-            names,
-            [
-                "sky", "ranges", "floor", "dunes", "rocks", "plants", "tent", "spiral"
-            ]
-        );
-        let mut bare = Scene {
-            layers: vec![Layer::Sky(Default::default())],
-            ..Scene::default()
-        };
-        assert!(bare.add_layer(Layer::Dunes(Default::default())));
-        assert_eq!(bare.layers[1].name(), "dunes");
     }
 
     #[test]
