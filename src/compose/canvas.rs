@@ -66,6 +66,8 @@ struct Shared {
     time: crate::base::palette::TimeOfDay,
     sun_x: f32,
     horizon: f32,
+    /// The wind (the Racetrack's trails and the clouds' drift follow it).
+    wind: f32,
     clearings: Vec<crate::layers::tent::Clearing>,
     ground: Linear,
     /// The clouds' shade on the ground (the floor, stones and tent read it).
@@ -82,6 +84,7 @@ impl Shared {
             time: s.time,
             sun_x: s.sun_x,
             horizon: s.horizon,
+            wind: s.wind,
             clearings: frame.clearings,
             ground: frame.ground,
             shade: frame.shade,
@@ -348,9 +351,19 @@ fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<C
     let after = Shared::of(now);
     let layers = &now.scene().layers;
     let count = before.layers.len().max(layers.len());
-    if (shared.seed, shared.time, shared.sun_x, shared.horizon)
-        != (after.seed, after.time, after.sun_x, after.horizon)
-        || shared.shade != after.shade
+    if (
+        shared.seed,
+        shared.time,
+        shared.sun_x,
+        shared.horizon,
+        shared.wind,
+    ) != (
+        after.seed,
+        after.time,
+        after.sun_x,
+        after.horizon,
+        after.wind,
+    ) || shared.shade != after.shade
     {
         return vec![Change::Redrawn; count];
     }
@@ -398,6 +411,8 @@ mod tests {
                 Box::new(|s| s.automaton.density = 0.45),
                 Box::new(|s| s.automaton.columns = 300),
                 Box::new(|s| s.sun_x = 0.3),
+                // The wind turns: the trails and the clouds with it.
+                Box::new(|s| s.wind = 120.0),
                 Box::new(|_| {}),
             ];
             for i in 0..scene.layers.len() {

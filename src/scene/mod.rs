@@ -231,9 +231,10 @@ pub struct Scene {
     /// Where the wind blows to, in degrees on the ground: 0 across the
     /// picture to the right, 90 away from the viewer, 180 to the left, 270
     /// toward the viewer. Every layer that the wind shapes reads it (the
-    /// clouds' drift, dunes, ripples, trails). Range 0 to 360, precision
-    /// 0.1 (since share-code format 4). Default: 0. Left out of RON when 0,
-    /// so a scene written before it existed reads and writes as it did.
+    /// clouds' drift, the Racetrack's trails, the plants' lean). Range 0 to
+    /// 360, precision 0.1 (since share-code format 4). Default: 0. Left out
+    /// of RON when 0, so a scene written before it existed reads and
+    /// writes as it did.
     #[serde(
         deserialize_with = "de_wind",
         skip_serializing_if = "crate::setting::is_zero"
