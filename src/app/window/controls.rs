@@ -503,7 +503,8 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
     section(ui, "Light", Some((randomize::LIGHT, locks)), true, |ui| {
         form(ui, "light", |ui| {
             let time = ui.label("Time of day");
-            // Tight, to fit the narrowest panel; wrapping below that.
+            // Tight, to fit the narrowest panel; wrapping below that. The
+            // other named times are on the hour's slider.
             ui.horizontal_wrapped(|ui| {
                 ui.spacing_mut().item_spacing.x = 0.0;
                 ui.spacing_mut().button_padding.x = 3.0;
@@ -513,6 +514,25 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             })
             .response
             .labelled_by(time.id);
+            ui.end_row();
+            // Any hour between the named ones (lit between them); on a
+            // named hour the time takes its name.
+            let hour_label = ui.label("Hour");
+            let mut hour = scene.time.hour();
+            let slider = ui
+                .add(
+                    egui::Slider::new(&mut hour, 0.0..=TimeOfDay::LAST_HOUR)
+                        .step_by(0.1)
+                        .custom_formatter(|h, _| {
+                            let t = TimeOfDay::at(h as f32);
+                            t.name().map_or_else(|| format!("{h:.1} h"), str::to_string)
+                        }),
+                )
+                .labelled_by(hour_label.id)
+                .on_hover_text("The hour of the day, lit between the named times");
+            if slider.changed() {
+                scene.time = TimeOfDay::at((hour * 10.0).round() / 10.0);
+            }
             ui.end_row();
             row(ui, "sun_x", scene);
             row(ui, "horizon", scene);
