@@ -220,7 +220,7 @@ fn a_racetrack_is_added_over_the_floor_edited_and_shared_in_format_4() {
     let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
     assert_eq!(&names[2..5], ["floor", "racetrack", "rocks"]);
     assert!(share::encode(h.state().scene()).starts_with("playa4-"));
-    // Its form: the arrow left of its checkbox opens it; age the crust.
+    // Its form: the arrow left of its checkbox opens it; set the stones.
     let header = h.get_by_role_and_label(Role::CheckBox, "Racetrack").rect();
     let arrow = egui::pos2(header.left() - 9.0, header.center().y);
     for pressed in [true, false] {
@@ -234,23 +234,22 @@ fn a_racetrack_is_added_over_the_floor_edited_and_shared_in_format_4() {
         h.step();
     }
     settle(&mut h);
-    h.get_by_role_and_label(Role::SpinButton, "Crust age")
-        .click();
+    h.get_by_role_and_label(Role::SpinButton, "Stones").click();
     settle(&mut h);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.event(egui::Event::Text("0.9".into()));
+    h.event(egui::Event::Text("90".into()));
     h.key_press(egui::Key::Enter);
     settle(&mut h);
     let scene = h.state().scene().clone();
-    let age = scene
+    let stones = scene
         .layers
         .iter()
         .find_map(|l| match l {
-            Layer::Racetrack(r) => Some(r.age),
+            Layer::Racetrack(r) => Some(r.stones),
             _ => None,
         })
         .unwrap();
-    assert_eq!(age, 0.9);
+    assert_eq!(stones, 90);
     let code = share::encode(&scene);
     assert_eq!(share::decode(&code).unwrap(), scene.quantized());
 }
@@ -319,7 +318,7 @@ fn relief_is_added_over_the_floor_edited_and_shared_in_format_5() {
 }
 
 #[test]
-fn the_hour_slider_sets_any_hour_and_names_the_named_ones() {
+fn the_hour_field_sets_any_hour_and_names_the_named_ones() {
     let mut h = harness();
     for (typed, time) in [
         ("6", playa::base::palette::TimeOfDay::Dawn),
@@ -334,7 +333,7 @@ fn the_hour_slider_sets_any_hour_and_names_the_named_ones() {
         settle(&mut h);
         assert_eq!(h.state().scene().time, time, "typed {typed}");
     }
-    // On a named hour the slider shows the name.
+    // On a named hour the field shows the name.
     let shown = h.get_by_role_and_label(Role::SpinButton, "Hour").value();
     assert_eq!(shown.as_deref(), Some("moonlight"), "{shown:?}");
 }

@@ -511,28 +511,33 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
                 for t in TimeOfDay::ALL {
                     ui.selectable_value(&mut scene.time, t, time_label(t));
                 }
+                // Any hour between them (lit between the named times),
+                // showing the name on a named one.
+                ui.add_space(6.0);
+                let mut hour = scene.time.hour();
+                let field = ui
+                    .add(
+                        egui::DragValue::new(&mut hour)
+                            .range(0.0..=TimeOfDay::LAST_HOUR)
+                            .speed(0.05)
+                            .custom_formatter(|h, _| {
+                                let t = TimeOfDay::at(h as f32);
+                                t.name().map_or_else(|| format!("{h:.1} h"), str::to_string)
+                            })
+                            .update_while_editing(false),
+                    )
+                    .accessible_name("Hour")
+                    .on_hover_text(
+                        "Any hour of the day (drag or type 0 to 24), lit between the named \
+                         times: dawn 6, morning 8.5, noon 12, golden hour 17.2, dusk 18.3, \
+                         blue hour 18.8, night 21, moonlight 0",
+                    );
+                if field.changed() {
+                    scene.time = TimeOfDay::at((hour * 10.0).round() / 10.0);
+                }
             })
             .response
             .labelled_by(time.id);
-            ui.end_row();
-            // Any hour between the named ones (lit between them); on a
-            // named hour the time takes its name.
-            let hour_label = ui.label("Hour");
-            let mut hour = scene.time.hour();
-            let slider = ui
-                .add(
-                    egui::Slider::new(&mut hour, 0.0..=TimeOfDay::LAST_HOUR)
-                        .step_by(0.1)
-                        .custom_formatter(|h, _| {
-                            let t = TimeOfDay::at(h as f32);
-                            t.name().map_or_else(|| format!("{h:.1} h"), str::to_string)
-                        }),
-                )
-                .labelled_by(hour_label.id)
-                .on_hover_text("The hour of the day, lit between the named times");
-            if slider.changed() {
-                scene.time = TimeOfDay::at((hour * 10.0).round() / 10.0);
-            }
             ui.end_row();
             row(ui, "sun_x", scene);
             row(ui, "horizon", scene);
