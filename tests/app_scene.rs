@@ -175,28 +175,9 @@ fn clouds_are_added_into_the_sky_edited_and_shared_in_format_3() {
     let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
     assert_eq!(&names[..3], ["sky", "clouds", "ranges"]);
     assert!(share::encode(h.state().scene()).starts_with("playa3-"));
-    // Its form: open it and set the cover.
-    // The arrow left of its checkbox opens it.
-    let header = h.get_by_role_and_label(Role::CheckBox, "Clouds").rect();
-    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerMoved(arrow));
-        h.event(egui::Event::PointerButton {
-            pos: arrow,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.step();
-    }
-    settle(&mut h);
-    let cover = h.get_by_role_and_label(Role::SpinButton, "Cover");
-    cover.click();
-    settle(&mut h);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.event(egui::Event::Text("0.9".into()));
-    h.key_press(egui::Key::Enter);
-    settle(&mut h);
+    // Its form: the arrow left of its checkbox opens it; set the cover.
+    open_form(&mut h, "Clouds");
+    retype(&mut h, "Cover", "0.9");
     let clouds = h
         .state()
         .scene()
@@ -221,25 +202,8 @@ fn a_racetrack_is_added_over_the_floor_edited_and_shared_in_format_4() {
     assert_eq!(&names[2..5], ["floor", "racetrack", "rocks"]);
     assert!(share::encode(h.state().scene()).starts_with("playa4-"));
     // Its form: the arrow left of its checkbox opens it; set the stones.
-    let header = h.get_by_role_and_label(Role::CheckBox, "Racetrack").rect();
-    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerMoved(arrow));
-        h.event(egui::Event::PointerButton {
-            pos: arrow,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.step();
-    }
-    settle(&mut h);
-    h.get_by_role_and_label(Role::SpinButton, "Stones").click();
-    settle(&mut h);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.event(egui::Event::Text("90".into()));
-    h.key_press(egui::Key::Enter);
-    settle(&mut h);
+    open_form(&mut h, "Racetrack");
+    retype(&mut h, "Stones", "90");
     let scene = h.state().scene().clone();
     let stones = scene
         .layers
@@ -284,25 +248,8 @@ fn relief_is_added_over_the_floor_edited_and_shared_in_format_5() {
     assert_eq!(&names[2..5], ["floor", "relief", "rocks"]);
     assert!(share::encode(h.state().scene()).starts_with("playa5-"));
     // Its form: the arrow left of its checkbox opens it; widen the wash.
-    let header = h.get_by_role_and_label(Role::CheckBox, "Relief").rect();
-    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerMoved(arrow));
-        h.event(egui::Event::PointerButton {
-            pos: arrow,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.step();
-    }
-    settle(&mut h);
-    h.get_by_role_and_label(Role::SpinButton, "Wash").click();
-    settle(&mut h);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.event(egui::Event::Text("0.85".into()));
-    h.key_press(egui::Key::Enter);
-    settle(&mut h);
+    open_form(&mut h, "Relief");
+    retype(&mut h, "Wash", "0.85");
     let scene = h.state().scene().clone();
     let wash = scene
         .layers
@@ -325,15 +272,38 @@ fn the_hour_field_sets_any_hour_and_names_the_named_ones() {
         ("7.5", playa::base::palette::TimeOfDay::Hour(7.5)),
         ("0", playa::base::palette::TimeOfDay::Moonlight),
     ] {
-        h.get_by_role_and_label(Role::SpinButton, "Hour").click();
-        settle(&mut h);
-        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-        h.event(egui::Event::Text(typed.into()));
-        h.key_press(egui::Key::Enter);
-        settle(&mut h);
+        retype(&mut h, "Hour", typed);
         assert_eq!(h.state().scene().time, time, "typed {typed}");
     }
     // On a named hour the field shows the name.
     let shown = h.get_by_role_and_label(Role::SpinButton, "Hour").value();
     assert_eq!(shown.as_deref(), Some("moonlight"), "{shown:?}");
+}
+
+/// Opens the form of the layer titled `title`: the arrow left of its
+/// checkbox.
+fn open_form(h: &mut Harness<'_, PlayaApp>, title: &str) {
+    let header = h.get_by_role_and_label(Role::CheckBox, title).rect();
+    let arrow = egui::pos2(header.left() - 9.0, header.center().y);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(arrow));
+        h.event(egui::Event::PointerButton {
+            pos: arrow,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    settle(h);
+}
+
+/// Types `text` over the number field `label` and presses Enter.
+fn retype(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::SpinButton, label).click();
+    settle(h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text(text.into()));
+    h.key_press(egui::Key::Enter);
+    settle(h);
 }

@@ -330,6 +330,29 @@ pub(crate) struct ShadeSamples {
 }
 
 impl ShadeSamples {
+    /// `light` at every [`SHADE_STEP`]th column and row around pixels
+    /// `x0..x1` of rows `y0..y1` (not empty), at the pixels' centres.
+    fn of(
+        (x0, x1): (u32, u32),
+        (y0, y1): (u32, u32),
+        light: impl Fn(f32, f32) -> f32,
+    ) -> ShadeSamples {
+        let (i0, i1) = (x0 / SHADE_STEP, (x1 - 1) / SHADE_STEP + 1);
+        let (j0, j1) = (y0 / SHADE_STEP, (y1 - 1) / SHADE_STEP + 1);
+        let cols = (i1 - i0 + 1) as usize;
+        let mut values = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
+        for j in j0..=j1 {
+            let y = (j * SHADE_STEP) as f32 + 0.5;
+            values.extend((i0..=i1).map(|i| light((i * SHADE_STEP) as f32 + 0.5, y)));
+        }
+        ShadeSamples {
+            i0,
+            j0,
+            cols,
+            light: values,
+        }
+    }
+
     /// The light at pixel `(x, y)` of the block, interpolated between its
     /// four samples (at exact quarters: the same bits in any window).
     pub(crate) fn at(&self, x: u32, y: u32) -> f32 {
@@ -352,45 +375,14 @@ impl ShadeSamples {
 impl CloudShade {
     /// The shade on every [`SHADE_STEP`]th column and row around pixels
     /// `x0..x1` of rows `y0..y1` (not empty), for [`ShadeSamples::at`].
-    pub(crate) fn samples(&self, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> ShadeSamples {
-        let (i0, i1) = (x0 / SHADE_STEP, (x1 - 1) / SHADE_STEP + 1);
-        let (j0, j1) = (y0 / SHADE_STEP, (y1 - 1) / SHADE_STEP + 1);
-        let cols = (i1 - i0 + 1) as usize;
-        let mut light = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
-        for j in j0..=j1 {
-            let y = (j * SHADE_STEP) as f32 + 0.5;
-            light.extend((i0..=i1).map(|i| self.light((i * SHADE_STEP) as f32 + 0.5, y)));
-        }
-        ShadeSamples {
-            i0,
-            j0,
-            cols,
-            light,
-        }
+    pub(crate) fn samples(&self, cols: (u32, u32), rows: (u32, u32)) -> ShadeSamples {
+        ShadeSamples::of(cols, rows, |x, y| self.light(x, y))
     }
 
-    /// The shade on every [`SHADE_STEP`]th column and row around pixels
-    /// `x0..x1` of rows `y0..y1` (not empty) of the ranges, for
-    /// [`ShadeSamples::at`]: see [`CloudShade::light_on_ranges`].
-    pub(crate) fn samples_on_ranges(
-        &self,
-        (x0, x1): (u32, u32),
-        (y0, y1): (u32, u32),
-    ) -> ShadeSamples {
-        let (i0, i1) = (x0 / SHADE_STEP, (x1 - 1) / SHADE_STEP + 1);
-        let (j0, j1) = (y0 / SHADE_STEP, (y1 - 1) / SHADE_STEP + 1);
-        let cols = (i1 - i0 + 1) as usize;
-        let mut light = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
-        for j in j0..=j1 {
-            let y = (j * SHADE_STEP) as f32 + 0.5;
-            light.extend((i0..=i1).map(|i| self.light_on_ranges((i * SHADE_STEP) as f32 + 0.5, y)));
-        }
-        ShadeSamples {
-            i0,
-            j0,
-            cols,
-            light,
-        }
+    /// [`CloudShade::samples`] on the ranges: see
+    /// [`CloudShade::light_on_ranges`].
+    pub(crate) fn samples_on_ranges(&self, cols: (u32, u32), rows: (u32, u32)) -> ShadeSamples {
+        ShadeSamples::of(cols, rows, |x, y| self.light_on_ranges(x, y))
     }
 
     /// How much light the ranges at pixel centre `(x, y)` get: their faces

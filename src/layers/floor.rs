@@ -338,15 +338,14 @@ impl FloorDraw {
 
 impl FloorDraw {
     /// Row `y` of the floor from column `x0` on, with the mirage over it:
-    /// the ground (brightness `gain`) blended toward the mirrored `sky` by
-    /// up to `strength`, in streaks that shimmer along the row; the whole
+    /// the ground (colour `base`, brightness `gain`) blended toward the
+    /// mirrored `sky` by up to `strength`, in streaks that shimmer along the row; the whole
     /// blended over the band's pixels by `op`.
     fn mirage(
         &self,
         row: &mut [Linear],
         (x0, y): (usize, u32),
-        strength: f32,
-        sky: Linear,
+        (base, strength, sky): (Linear, f32, Linear),
         gain: &[f32],
         op: f32,
     ) {
@@ -357,20 +356,13 @@ impl FloorDraw {
         for ((x, c), &k) in (x0..).zip(row.iter_mut()).zip(gain) {
             let n = value2((x as f32 + 0.5) * sx, yv, self.seed ^ 0x3a1e);
             let a = strength * (0.25 + 1.1 * n).clamp(0.0, 1.0);
-            let over = mix(scale(self.base(y), k), sky, a);
+            let over = mix(scale(base, k), sky, a);
             if op >= 1.0 {
                 *c = over;
             } else {
-                c[0] += (over[0] - c[0]) * op;
-                c[1] += (over[1] - c[1]) * op;
-                c[2] += (over[2] - c[2]) * op;
+                super::blend(c, over, op);
             }
         }
-    }
-
-    /// The floor's colour on row `y` before grain and patches.
-    fn base(&self, y: u32) -> Linear {
-        self.rows[(y - self.first) as usize].color
     }
 }
 
@@ -478,7 +470,7 @@ impl Draw for FloorDraw {
             let op = r.cover * self.opacity;
             let row = band.row(y);
             if let Some((strength, sky)) = r.mirage {
-                self.mirage(row, (bx0, y), strength, sky, &gain, op);
+                self.mirage(row, (bx0, y), (r.color, strength, sky), &gain, op);
                 continue;
             }
             if op >= 1.0 {
