@@ -9,6 +9,7 @@
 //! out the same on any thread.
 
 pub mod clouds;
+pub mod dunes;
 pub mod floor;
 pub mod plants;
 pub mod racetrack;
@@ -22,6 +23,7 @@ pub mod tent;
 use serde::{Deserialize, Serialize};
 
 pub use clouds::Clouds;
+pub use dunes::Dunes;
 pub use floor::Floor;
 pub use plants::Plants;
 pub use racetrack::Racetrack;
@@ -238,19 +240,23 @@ kinds!($;
     /// The ground's relief: alluvial fans, a dry wash, a near rise (since
     /// share-code format 5).
     Relief,
+    /// A sand sea: transverse ridges, barchans or star dunes (since
+    /// share-code format 6).
+    Dunes,
 );
 
 /// The kinds of layer share codes of `format` know: the first six until
 /// format 2, clouds too in format 3, the Racetrack and plants too in
-/// format 4, the relief too in format 5. A format's count never changes
-/// (a layer's reference is written in bits enough for it): a later kind
-/// needs a later format.
+/// format 4, the relief too in format 5, the dunes too in format 6. A
+/// format's count never changes (a layer's reference is written in bits
+/// enough for it): a later kind needs a later format.
 pub fn kinds_in_format(format: u32) -> usize {
     match format {
         ..=2 => 6,
         3 => 7,
         4 => 9,
-        _ => 10,
+        5 => 10,
+        _ => 11,
     }
 }
 
@@ -352,8 +358,9 @@ impl Layer {
     /// how far it reaches into the sky: each kind answers for itself (the
     /// stones by their model of where the rocks layer places them, the tent
     /// by its dome, the clouds by their cover, the Racetrack by its stones
-    /// and their trails, the plants by their model of where they stand;
-    /// the sky, the ranges, the floor itself and the spiral cover neither).
+    /// and their trails, the plants by their model of where they stand,
+    /// the dunes by their sand; the sky, the ranges, the floor itself and
+    /// the spiral cover neither).
     pub fn cover(&self, ground: &Ground) -> Cover {
         match self {
             Layer::Rocks(r) => r.cover(ground),
@@ -365,6 +372,7 @@ impl Layer {
             },
             Layer::Racetrack(r) => r.cover(ground),
             Layer::Relief(r) => r.cover(ground),
+            Layer::Dunes(d) => d.cover(ground),
             Layer::Sky(_) | Layer::Ranges(_) | Layer::Floor(_) | Layer::Spiral(_) => Cover::NONE,
         }
     }

@@ -562,8 +562,8 @@ impl Scene {
     /// Adds `layer` on top of the others, placed to be seen: a tent is
     /// moved along the ground clear of the tents already there (see
     /// [`Tent::placed_apart`]); clouds go into the sky, just over the last
-    /// sky (or clouds) layer, under the ranges; a Racetrack goes just over
-    /// the last floor layer, under the stones and the tent; plants go on the
+    /// sky (or clouds) layer, under the ranges; a Racetrack or dunes go just
+    /// over the last floor layer, under the stones and the tent; plants go on the
     /// ground, under the first tent or spiral (a tent stays in front of the
     /// trees behind it, the ornament over all). False, and nothing added,
     /// when the scene has [`MAX_LAYERS`] already.
@@ -592,7 +592,7 @@ impl Scene {
             self.layers.insert(at, layer);
             return true;
         }
-        if let Layer::Racetrack(_) = layer {
+        if let Layer::Racetrack(_) | Layer::Dunes(_) = layer {
             // On the floor: over the last floor, under what stands on it.
             if let Some(i) = self
                 .layers
@@ -604,10 +604,13 @@ impl Scene {
             }
         }
         if let Layer::Relief(_) = layer {
-            // Over the floor and the mud, under the stones and what stands
-            // on the ground.
+            // Over the floor, the mud and the dunes, under the stones and
+            // what stands on the ground.
             if let Some(i) = self.layers.iter().rposition(|l| {
-                matches!(l, Layer::Floor(_) | Layer::Racetrack(_) | Layer::Relief(_))
+                matches!(
+                    l,
+                    Layer::Floor(_) | Layer::Racetrack(_) | Layer::Relief(_) | Layer::Dunes(_)
+                )
             }) {
                 self.layers.insert(i + 1, layer);
                 return true;
@@ -624,6 +627,7 @@ impl Scene {
                         Layer::Floor(_)
                             | Layer::Racetrack(_)
                             | Layer::Relief(_)
+                            | Layer::Dunes(_)
                             | Layer::Rocks(_)
                             | Layer::Plants(_)
                     )

@@ -47,6 +47,7 @@ presets!(
     "joshua-tree-flat",
     "alluvial-fan",
     "moonlit-playa",
+    "dune-sea",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,

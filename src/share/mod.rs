@@ -120,7 +120,7 @@ pub fn looks_like_code(text: &str) -> bool {
 pub const PREFIX: &str = "playa";
 /// The newest format, which this playa writes when a scene needs it; it
 /// reads every format from 1 up to it.
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 /// Longest share code accepted, in characters (a scene with every setting
 /// of 32 layers changed needs about 600).
 pub const MAX_CODE_CHARS: usize = 2048;

@@ -1,0 +1,880 @@
+//! Dunes: a sand sea on the floor, or instead of it. Transverse ridges
+//! across the wind, barchans (crescents whose horns point downwind) or
+//! star dunes (arms in several directions, where the wind turns), each
+//! slip face at sand's angle of repose, ripples across the wind.
+//!
+//! The sand is a height field on the ground, turned to the scene's wind, in
+//! scene units (the eye, 0.22 over the ground, is 1.6 m), so a scene is the
+//! same picture at any size. The viewer stands as high as the tallest dune,
+//! looking out over the sea, so no crest rises over the horizon.
+//!
+//! `prepare` marches each column of the picture from near to far in steps
+//! even on the screen (even in one over the depth), keeping the highest
+//! row drawn so far: what lies behind a crest stays hidden. Where three
+//! steps do not lie on a line (a crest, the foot of a slip face) the step
+//! between is halved until they do, so a crest's top and a face's edge fall
+//! where they are, not where a step happened to land. Each row keeps the
+//! depth of the ground it shows. `draw` then lights that ground point by
+//! the height field's own slope, so every crease is as sharp as the sand's:
+//! the sun, the sky from above, the shadow a ridge casts toward the next,
+//! the ripples, the haze of distance, the clouds' shade. Far off, where a
+//! dune's length spans a few rows, the relief fades to flat sand rather
+//! than to a flicker of crests stepped over.
+//!
+//! A column's march depends only on the column and the picture, and starts
+//! at a depth fixed by the rows to be drawn, before any ground that could
+//! reach them: every window and band comes out the same.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::{Band, Draw, Frame, Ground, Kind, Prepare, blend};
+use crate::base::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::noise::{hash2, hash32, signed, smoothstep, sub_seed};
+use crate::error::Result;
+use crate::setting::{Roll, Setting, float, other, uint};
+
+/// Settings of the dunes layer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Dunes {
+    /// Whether the layer is drawn. Default: true.
+    pub visible: bool,
+    /// Opacity, 0 to 1. Default: 1.
+    pub opacity: f32,
+    /// The dunes' form: 0 barchans, 1 transverse ridges, 2 star dunes.
+    /// Default: 1.
+    pub form: u32,
+    /// The tallest dunes' height, metres (2 to 150). A dune is at most a
+    /// tenth of its spacing high. Default: 20.
+    pub height: f32,
+    /// How far apart the dunes are, metres (40 to 2000). Default: 240.
+    pub spacing: f32,
+    /// How much sand there is, 0 to 1: barchans apart on the floor, or
+    /// ridges with bare hollows between, to a sand sea. Default: 0.9.
+    pub cover: f32,
+    /// How plain the ripples are, 0 to 1. Default: 0.6.
+    pub ripples: f32,
+    /// Colour of the sand in full light. Default: (224, 174, 120).
+    pub color: Rgb,
+}
+
+impl Default for Dunes {
+    fn default() -> Self {
+        Dunes {
+            visible: true,
+            opacity: 1.0,
+            form: 1,
+            height: 20.0,
+            spacing: 240.0,
+            cover: 0.9,
+            ripples: 0.6,
+            color: Rgb(224, 174, 120),
+        }
+    }
+}
+
+/// Sand colours New scene picks from (sRGB): golden, Namib red, pale,
+/// Arabian gold, Mesquite Flat's.
+const SANDS: &[Rgb] = &[
+    Rgb(224, 174, 120),
+    Rgb(214, 146, 98),
+    Rgb(232, 206, 168),
+    Rgb(226, 184, 128),
+    Rgb(206, 168, 124),
+];
+
+impl Kind for Dunes {
+    const NAME: &'static str = "dunes";
+    const TITLE: &'static str = "Dunes";
+    const SETTINGS: &'static [Setting<Dunes>] = &[
+        super::visible(),
+        super::opacity(),
+        uint!(
+            "form",
+            form,
+            0,
+            2,
+            "Form",
+            "0 barchans (crescents), 1 transverse ridges, 2 star dunes",
+            Roll::Pick(&[0, 1, 1, 2])
+        ),
+        float!(log "height", height, 2.0, 150.0, 10, "Height",
+            "The tallest dunes' height, metres", Roll::Range(8.0, 40.0)),
+        float!(log "spacing", spacing, 40.0, 2000.0, 1, "Spacing",
+            "How far apart the dunes are, metres", Roll::Range(150.0, 450.0)),
+        float!(
+            "cover",
+            cover,
+            0.0,
+            1.0,
+            1000,
+            "Sand",
+            "Dunes apart on the floor to a sand sea",
+            Roll::Range(0.4, 1.0)
+        ),
+        float!(
+            "ripples",
+            ripples,
+            0.0,
+            1.0,
+            1000,
+            "Ripples",
+            "How plain the ripples across the wind are",
+            Roll::Range(0.3, 0.9)
+        ),
+        other!(
+            Rgb,
+            "color",
+            color,
+            "Sand colour",
+            "Colour of the sand",
+            Roll::Pick(SANDS)
+        ),
+    ];
+
+    super::common_settings!();
+}
+
+/// The eye's height over the ground, scene units (as the floor's).
+const EYE: f32 = 0.22;
+/// A metre in scene units: the eye is 1.6 m over the ground.
+const METRE: f32 = EYE / 1.6;
+/// Sand's angle of repose (about 33°), as a slope.
+const REPOSE: f32 = 0.65;
+/// A ripple's wavelength, scene units (about 30 cm).
+const RIPPLE: f32 = 0.3 * METRE;
+/// How high the viewer stands, in the tallest dune's heights: on a
+/// lookout over the sea.
+const LOOKOUT: f32 = 3.0;
+/// The march's step on flat sand, pixels on the screen.
+const STEP: f32 = 3.0;
+/// How far off a line (pixels) the middle of three steps may lie before
+/// the steps between are halved.
+const BEND: f32 = 0.4;
+/// The most times a step is halved.
+const HALVINGS: u32 = 5;
+
+/// The sand's height and its slope at a point of the ground.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sample {
+    /// Height over the base, scene units.
+    h: f32,
+    /// Slope across (x) and away (z).
+    gx: f32,
+    gz: f32,
+    /// How much of the light a ridge toward the sun leaves, 0 to 1.
+    lit: f32,
+    /// How plain the ripples are here (none on a slip face).
+    ripples: f32,
+}
+
+/// The height field of a dune sea.
+#[derive(Clone, Debug)]
+struct Field {
+    form: u32,
+    /// The tallest dune, and their spacing, scene units.
+    tallest: f32,
+    spacing: f32,
+    inv_spacing: f32,
+    /// How much sand: the interdune hollows shrink as it grows.
+    sand: f32,
+    /// Where the wind blows to: `[across, away]`.
+    wind: [f32; 2],
+    seed: u32,
+    /// The horizontal way to the sun on the ground (`[across, away]`, unit)
+    /// and the tangent of its height; `None` when the sun is overhead or
+    /// down.
+    sun: Option<([f32; 2], f32)>,
+    /// Star dunes' arms: directions to pick from.
+    arms: [[f32; 2]; 16],
+}
+
+/// `x.floor()` as an integer, without a call to the maths library.
+#[inline(always)]
+fn floor(x: f32) -> i32 {
+    let i = x as i32;
+    i - i32::from((i as f32) > x)
+}
+
+/// Smooth 1-D value noise in -1..1 and its slope, lattice spacing 1.
+#[inline]
+fn noise1(x: f32, seed: u32) -> (f32, f32) {
+    let i = floor(x);
+    let t = x - i as f32;
+    let a = signed(hash32((i as u32) ^ seed));
+    let b = signed(hash32((i as u32).wrapping_add(1) ^ seed));
+    let s = t * t * (3.0 - 2.0 * t);
+    (a + (b - a) * s, (b - a) * 6.0 * t * (1.0 - t))
+}
+
+/// Smooth 2-D value noise in -1..1 and its slopes along x and y, lattice
+/// spacing 1.
+#[inline]
+fn noise2(x: f32, y: f32, seed: u32) -> (f32, f32, f32) {
+    let (i, j) = (floor(x), floor(y));
+    let (tx, ty) = (x - i as f32, y - j as f32);
+    let v = |di: i32, dj: i32| {
+        signed(hash2(
+            i.wrapping_add(di) as u32,
+            j.wrapping_add(dj) as u32,
+            seed,
+        ))
+    };
+    let (a, b, c, d) = (v(0, 0), v(1, 0), v(0, 1), v(1, 1));
+    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+    let (dsx, dsy) = (6.0 * tx * (1.0 - tx), 6.0 * ty * (1.0 - ty));
+    let top = a + (b - a) * sx;
+    let bottom = c + (d - c) * sx;
+    (
+        top + (bottom - top) * sy,
+        ((b - a) + (d - c - b + a) * sy) * dsx,
+        (bottom - top) * dsy,
+    )
+}
+
+impl Field {
+    fn new(d: &Dunes, wind: [f32; 2], light: [f32; 3], seed: u32) -> Field {
+        let spacing = d.spacing * METRE;
+        let tallest = (d.height * METRE).min(0.1 * spacing);
+        // The light's vector is x right, y up, z toward the viewer; on the
+        // ground, away is -z.
+        let flat = (light[0] * light[0] + light[2] * light[2]).sqrt();
+        let sun = (flat > 1e-3 && light[1] > 0.0)
+            .then(|| ([light[0] / flat, -light[2] / flat], light[1] / flat));
+        let mut arms = [[0.0; 2]; 16];
+        for (i, a) in arms.iter_mut().enumerate() {
+            let t = std::f32::consts::TAU * i as f32 / 16.0;
+            // Exact on every platform: a polynomial, not the maths library.
+            *a = [cos_poly(t), cos_poly(t - std::f32::consts::FRAC_PI_2)];
+        }
+        Field {
+            form: d.form,
+            tallest,
+            spacing,
+            inv_spacing: 1.0 / spacing,
+            sand: d.cover,
+            wind,
+            seed,
+            sun,
+            arms,
+        }
+    }
+
+    /// The sand at ground point `(x, z)` (`z` away from the viewer), with
+    /// its slope; with its shade and ripples too where `footprint` (a
+    /// pixel's length on the ground there) is not negative.
+    #[inline]
+    fn at(&self, x: f32, z: f32, footprint: f32) -> Sample {
+        let [wx, wz] = self.wind;
+        // Along the wind and across it.
+        let u = x * wx + z * wz;
+        let v = z * wx - x * wz;
+        let (h, du, dv, lit, ripples) = match self.form {
+            0 => self.barchan(u, v),
+            2 => self.star(u, v),
+            _ => self.transverse(u, v, footprint),
+        };
+        Sample {
+            h,
+            gx: du * wx - dv * wz,
+            gz: du * wz + dv * wx,
+            lit,
+            ripples,
+        }
+    }
+
+    /// Transverse ridges across the wind: a gentle windward slope rising to
+    /// a sharp brink, then the slip face down at the angle of repose. The
+    /// crests wander and their heights change along them.
+    fn transverse(&self, u: f32, v: f32, footprint: f32) -> (f32, f32, f32, f32, f32) {
+        let s = self.inv_spacing;
+        let (n1, d1) = noise1(v * s * 0.7, self.seed);
+        let (n2, d2) = noise1(v * s * 2.3, self.seed ^ 0x51);
+        // The crests break into lobes bowed upwind, their horns downwind
+        // (barchanoid ridges): a ridged noise, sharp where it crosses 0.
+        let (n3, du3, dv3) = noise2(u * s * 0.55, v * s * 1.1, self.seed ^ 0x10be);
+        let sign = if n3 < 0.0 { -1.0 } else { 1.0 };
+        let lobes = 0.3 * (1.0 - n3 * sign);
+        let phase = u * s + 0.45 * n1 + 0.1 * n2 + lobes;
+        let dphase_du = s * (1.0 - 0.3 * sign * du3 * 0.55);
+        let dphase_dv = (0.45 * 0.7 * d1 + 0.1 * 2.3 * d2 - 0.3 * sign * dv3 * 1.1) * s;
+        let k = floor(phase);
+        let t = phase - k as f32;
+        let crest = |k: i32| {
+            let (n, d) = noise1(v * s * 0.45 + k as f32 * 7.31, self.seed ^ 0xc2);
+            (
+                self.tallest * (0.68 + 0.32 * n),
+                self.tallest * 0.32 * d * s * 0.45,
+            )
+        };
+        let (hk, dhk) = crest(k);
+        // The slip face's share of a wavelength, and the hollow's between
+        // ridges (none in a sand sea).
+        let slip = hk * s / REPOSE;
+        let brink = 1.0 - slip;
+        let gap = 0.45 * (1.0 - self.sand) * brink;
+        let (h, dh_dphase, dh_dv) = if t < gap {
+            (0.0, 0.0, 0.0)
+        } else if t < brink {
+            let w = brink - gap;
+            let x = (t - gap) / w;
+            let shape = x * x * (3.0 - 2.0 * x);
+            (hk * shape, hk * 6.0 * x * (1.0 - x) / w, dhk * shape)
+        } else {
+            (
+                (1.0 - t) * REPOSE * self.spacing,
+                -REPOSE * self.spacing,
+                0.0,
+            )
+        };
+        let du = dh_dphase * dphase_du;
+        let dv = dh_dphase * dphase_dv + dh_dv;
+        if footprint < 0.0 {
+            return (h, du, dv, 1.0, 0.0);
+        }
+        // The shadow of the ridge toward the sun, if it rises over the
+        // sun's ray from here.
+        let mut lit = 1.0;
+        if let Some((way, tan)) = self.sun {
+            let along = way[0] * self.wind[0] + way[1] * self.wind[1];
+            if along.abs() > 0.05 {
+                let (ahead, top) = if along < 0.0 {
+                    // The sun is upwind: the last brink behind.
+                    if t >= brink {
+                        (t - brink, hk)
+                    } else {
+                        (t + 1.0 - brink, crest(k - 1).0)
+                    }
+                } else if t < brink {
+                    (brink - t, hk)
+                } else {
+                    (brink + 1.0 - t, crest(k + 1).0)
+                };
+                let d = ahead * self.spacing / along.abs();
+                let over = top - (h + d * tan);
+                let soft = 0.005 * d + 0.02 * METRE + footprint;
+                lit = 1.0 - smoothstep(-soft, soft, over);
+            }
+        }
+        let ripples = if t >= brink { 0.0 } else { 1.0 };
+        (h, du, dv, lit, ripples)
+    }
+
+    /// Barchans: crescents apart on the floor, their horns downwind, on a
+    /// grid of cells across the wind, every other row shifted.
+    fn barchan(&self, u: f32, v: f32) -> (f32, f32, f32, f32, f32) {
+        let across = 1.3 * self.spacing;
+        let j = floor(v / across);
+        let shift = 0.5 * (j & 1) as f32;
+        let i = floor(u * self.inv_spacing + shift);
+        let hash = hash2(i as u32, j as u32, self.seed);
+        let mut dice = crate::base::noise::Dice::after(hash);
+        if dice.unit() > 0.35 + 0.65 * self.sand {
+            return (0.0, 0.0, 0.0, 1.0, 1.0);
+        }
+        let size = 0.7 + 0.3 * dice.unit();
+        let r = (self.tallest * 5.0).min(0.34 * self.spacing) * size;
+        let hb = 0.2 * r;
+        let cu = (i as f32 + 0.5 - shift + 0.08 * dice.signed()) * self.spacing;
+        let cv = (j as f32 + 0.5 + 0.12 * dice.signed()) * across;
+        let (s, q) = ((u - cu) / r, (v - cv) / r);
+        // The horns bend downwind.
+        const BENT: f32 = 0.9;
+        let sp = s - BENT * q * q;
+        let dsp_dq = -2.0 * BENT * q;
+        // The body: a low cap, longer upwind.
+        let a2 = if sp < 0.0 { 1.3 * 1.3 } else { 0.9 * 0.9 };
+        let body = 1.0 - q * q - sp * sp / a2;
+        if body <= 0.0 {
+            return (0.0, 0.0, 0.0, 1.0, 1.0);
+        }
+        const BRINK: f32 = 0.05;
+        let db_dsp = -2.0 * sp / a2;
+        let (mut h, mut dh_ds, mut dh_dq) =
+            (hb * body, hb * db_dsp, hb * (-2.0 * q + db_dsp * dsp_dq));
+        let mut ripples = 1.0;
+        if sp > BRINK {
+            // The slip face, cut down from the brink at the angle of repose.
+            let top = hb * (1.0 - q * q - BRINK * BRINK / a2);
+            let slip = top - REPOSE * r * (sp - BRINK);
+            if slip < h {
+                h = slip.max(0.0);
+                if slip > 0.0 {
+                    dh_ds = -REPOSE * r;
+                    dh_dq = hb * -2.0 * q - REPOSE * r * dsp_dq;
+                    ripples = 0.0;
+                } else {
+                    (dh_ds, dh_dq) = (0.0, 0.0);
+                }
+            }
+        }
+        (h, dh_ds / r, dh_dq / r, 1.0, ripples)
+    }
+
+    /// Star dunes: a peak on each cell with three to five sinuous arms,
+    /// sharp crests and concave faces between.
+    fn star(&self, u: f32, v: f32) -> (f32, f32, f32, f32, f32) {
+        let (i, j) = (floor(u * self.inv_spacing), floor(v * self.inv_spacing));
+        let hash = hash2(i as u32, j as u32, self.seed ^ 0x57a2);
+        let mut dice = crate::base::noise::Dice::after(hash);
+        // Within its cell: the arms and the faces reach a third of it and
+        // the peak strays a tenth.
+        let top = self.tallest.min(0.08 * self.spacing)
+            * (0.7 + 0.3 * dice.unit())
+            * (0.6 + 0.4 * self.sand);
+        let cu = (i as f32 + 0.5 + 0.1 * dice.signed()) * self.spacing;
+        let cv = (j as f32 + 0.5 + 0.1 * dice.signed()) * self.spacing;
+        let (pu, pv) = (u - cu, v - cv);
+        let reach = 0.34 * self.spacing;
+        // The peak, a concave cone.
+        let r = (pu * pu + pv * pv).sqrt().max(1e-6);
+        let (mut h, dr) = concave(top, r);
+        let (mut du, mut dv) = (dr * pu / r, dr * pv / r);
+        let arms = 3 + dice.bits() % 3;
+        let first = dice.bits();
+        for a in 0..arms {
+            let dir =
+                self.arms[(first.wrapping_add(a * 16 / arms + (dice.bits() & 1)) & 15) as usize];
+            let along = pu * dir[0] + pv * dir[1];
+            if along <= 0.0 || along >= reach {
+                continue;
+            }
+            // The arm falls along its length and bends sideways.
+            let bend = 0.5 * dice.signed() / reach;
+            let side = pu * -dir[1] + pv * dir[0] - bend * along * along;
+            let crest = top * (1.0 - along / reach);
+            let (k, dk_dside) = concave(crest, side.abs());
+            if k > h {
+                let x = 1.0 - side.abs() / (3.0 * crest);
+                let dk_dcrest = x * (2.0 - x);
+                let dside_dalong = -2.0 * bend * along;
+                let sign = if side < 0.0 { -1.0 } else { 1.0 };
+                // d/dalong and d/dside, back to u and v.
+                let d_along = dk_dcrest * -top / reach + dk_dside * sign * dside_dalong;
+                let d_side = dk_dside * sign;
+                h = k;
+                du = d_along * dir[0] - d_side * dir[1];
+                dv = d_along * dir[1] + d_side * dir[0];
+            }
+        }
+        let ripples = if (du * du + dv * dv) > 0.3 { 0.0 } else { 1.0 };
+        (h, du, dv, 1.0, ripples)
+    }
+}
+
+/// A concave face falling from `top` at about the angle of repose at its
+/// crest to the sand three times `top` away: its height and its slope
+/// along `d`, `d` away.
+#[inline]
+fn concave(top: f32, d: f32) -> (f32, f32) {
+    if top <= 0.0 || d >= 3.0 * top {
+        return (0.0, 0.0);
+    }
+    let x = 1.0 - d / (3.0 * top);
+    (top * x * x, -2.0 * x / 3.0)
+}
+
+/// cos(x) for x in -π..2π by a polynomial (exact arithmetic, the same bits
+/// everywhere), good to about 1e-4: for a table of directions.
+fn cos_poly(x: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    let mut x = x;
+    while x > PI {
+        x -= TAU;
+    }
+    while x < -PI {
+        x += TAU;
+    }
+    // cos(x) = -sin(x - π/2); Bhaskara-style parabola refined.
+    let y = x.abs();
+    let t = y - std::f32::consts::FRAC_PI_2;
+    // sin(-t) for t in -π/2..π/2.
+    let s = -t;
+    let p = s * (1.0 - s * s / 6.0 * (1.0 - s * s / 20.0 * (1.0 - s * s / 42.0)));
+    p
+}
+
+impl Dunes {
+    /// The height field of these settings blown along `wind`, lit by
+    /// `light`, seeded by `seed`.
+    fn field(&self, wind: [f32; 2], light: [f32; 3], seed: u32) -> Field {
+        Field::new(self, wind, light, seed)
+    }
+
+    /// How much of the ground between the dunes is sand, 0 (the floor
+    /// shows) to 1.
+    fn sheet(&self) -> f32 {
+        match self.form {
+            1 => smoothstep(0.3, 0.75, self.cover),
+            _ => smoothstep(0.55, 0.9, self.cover),
+        }
+    }
+
+    /// How much of the floor of `ground` the dunes cover; nothing of them
+    /// rises over the horizon (the viewer stands as high as the tallest).
+    pub(crate) fn cover(&self, _ground: &Ground) -> super::Cover {
+        super::Cover {
+            floor: self.opacity * self.share(),
+            sky: 0.0,
+            reach: -0.01,
+        }
+    }
+
+    /// The share of the floor that is sand, at full opacity.
+    fn share(&self) -> f32 {
+        let sheet = self.sheet();
+        let dunes = match self.form {
+            // A crescent's footprint in its cell, in cells that have one.
+            0 => {
+                let r = (self.height * 5.0).min(0.34 * self.spacing) * 0.85 / self.spacing;
+                (0.35 + 0.65 * self.cover) * 1.9 * r * r / 1.3
+            }
+            1 => 1.0 - 0.45 * (1.0 - self.cover),
+            _ => 0.45 + 0.3 * self.cover,
+        };
+        (sheet + (1.0 - sheet) * dunes).min(1.0)
+    }
+}
+
+impl Prepare for Dunes {
+    fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
+        Ok(Box::new(self.prepare_draw(frame)))
+    }
+}
+
+/// The dunes prepared for one picture.
+struct DunesDraw {
+    opacity: f32,
+    horizon: f32,
+    /// Pixels per scene unit at depth 1, and the picture's middle column.
+    h: f32,
+    middle: f32,
+    /// The eye's height over the sand's base.
+    eye: f32,
+    field: Field,
+    /// Depths where the near sand rises from flat to the dunes.
+    near: (f32, f32),
+    /// Depths where the far dunes' relief fades (they are drawn flat
+    /// beyond, lit as if they stood), and where their light fades too.
+    far: (f32, f32),
+    farthest: (f32, f32),
+    /// The prepared columns and rows.
+    x0: u32,
+    y0: u32,
+    rows: u32,
+    /// Per column, per row: one over the depth of the ground the pixel
+    /// shows, 0 where no sand shows.
+    depth: Vec<f32>,
+    /// The first row any column shows sand on.
+    first: u32,
+    /// The sand in the flat ground's light, the haze it fades into, and
+    /// the light's parts.
+    sand: Linear,
+    haze: Linear,
+    ambient: Linear,
+    direct: Linear,
+    light: [f32; 3],
+    /// The light on flat ground, per channel (the sand's colour is given
+    /// under it).
+    flat: Linear,
+    /// How much of the ground between the dunes is sand; and the share of
+    /// sand far off, where the dunes fade.
+    sheet: f32,
+    far_sand: f32,
+    ripples: f32,
+    /// The sand as the sky's light colours it (greyer).
+    sky_sand: Linear,
+    shade: Option<super::clouds::CloudShade>,
+}
+
+impl Dunes {
+    fn prepare_draw(&self, f: &Frame) -> DunesDraw {
+        let p = &f.palette;
+        let field = self.field(f.wind, p.light, sub_seed(f.seed, 0xd0e5));
+        let eye = EYE + LOOKOUT * field.tallest;
+        // The nearest sand the picture shows, flat, and where the dunes
+        // are full height: from the picture's bottom on.
+        let bottom = eye * f.h / (f.h - f.horizon).max(1.0);
+        let near = (0.35 * bottom, 0.7 * bottom);
+        // Where a dune's length spans twelve rows and less, or the
+        // tallest stands eight high, the relief fades: its crests would
+        // step from pixel to pixel. The dunes are lit as if they stood on
+        // to where a length spans three rows.
+        let fade = (field.spacing * f.h * eye / 12.0)
+            .sqrt()
+            .min(field.tallest * f.h / 8.0);
+        let far = (0.6 * fade, 1.2 * fade);
+        let light = 2.0 * (field.spacing * f.h * eye / 12.0).sqrt();
+        let farthest = (0.6 * light, 1.2 * light);
+        let lit = mul(self.color.linear(), p.ground);
+        let flat =
+            std::array::from_fn(|c| (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4));
+        let mut draw = DunesDraw {
+            opacity: self.opacity,
+            horizon: f.horizon,
+            h: f.h,
+            middle: 0.5 * f.w,
+            eye,
+            field,
+            near,
+            far,
+            farthest,
+            x0: f.cols.start,
+            y0: f.rows.start,
+            rows: f.rows.end - f.rows.start,
+            depth: Vec::new(),
+            first: u32::MAX,
+            sand: lit,
+            haze: mix(p.horizon, lit, 0.3),
+            ambient: p.ambient,
+            direct: p.direct,
+            light: p.light,
+            flat,
+            sheet: self.sheet(),
+            far_sand: self.share(),
+            ripples: self.ripples,
+            sky_sand: {
+                let grey = (lit[0] + lit[1] + lit[2]) / 3.0;
+                mix(lit, [grey; 3], 0.4)
+            },
+            shade: f.shade.clone(),
+        };
+        let rows = draw.rows as usize;
+        let mut depth = vec![0.0f32; f.cols.len() * rows];
+        if rows > 0 {
+            depth
+                .par_chunks_mut(rows)
+                .zip(f.cols.clone().into_par_iter())
+                .for_each(|(column, x)| draw.march(x, column));
+        }
+        draw.first = (0..f.cols.len())
+            .filter_map(|i| {
+                depth[i * rows..(i + 1) * rows]
+                    .iter()
+                    .position(|&d| d > 0.0)
+            })
+            .min()
+            .map_or(u32::MAX, |r| draw.y0 + r as u32);
+        draw.depth = depth;
+        draw
+    }
+}
+
+/// One step of a column's march: one over its depth, and its row on the
+/// screen (fractional).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    iz: f32,
+    y: f32,
+    /// How steeply the sand rises away along the column's ray there.
+    rise: f32,
+}
+
+impl Step {
+    /// Whether a crest lies between `self` and the farther `b`: the sand
+    /// rises at one and falls at the other.
+    fn crest_before(&self, b: &Step) -> bool {
+        self.rise > 0.0 && b.rise < 0.0
+    }
+}
+
+impl DunesDraw {
+    /// How much of the dunes' relief stands at depth `z`: flat near the
+    /// viewer's feet and far off.
+    #[inline]
+    fn relief(&self, z: f32) -> f32 {
+        smoothstep(self.near.0, self.near.1, z) * (1.0 - smoothstep(self.far.0, self.far.1, z))
+    }
+
+    /// The step at one over the depth `iz` in the column whose ground runs
+    /// `across` per unit of depth.
+    #[inline]
+    fn step(&self, across: f32, iz: f32) -> Step {
+        let z = 1.0 / iz;
+        let k = self.relief(z);
+        let (h, rise) = if k > 0.0 {
+            let s = self.field.at(across * z, z, -1.0);
+            (s.h * k, (s.gx * across + s.gz) * k)
+        } else {
+            (0.0, 0.0)
+        };
+        Step {
+            iz,
+            y: self.horizon + self.h * (self.eye - h) * iz,
+            rise,
+        }
+    }
+
+    /// Marches column `x` from near to far, writing into `column` (one per
+    /// prepared row) one over the depth of the ground each row shows.
+    fn march(&self, x: u32, column: &mut [f32]) {
+        let across = (x as f32 + 0.5 - self.middle) / self.h;
+        // One over the depth per step, even on the screen for flat sand.
+        let per = STEP / (self.h * self.eye);
+        let bottom = (self.y0 + self.rows) as f32;
+        // The first step: where the sand rises from flat (nearer, it lies
+        // under the picture), or nearer the horizon where no dune could
+        // reach the rows to draw from nearer; then one more.
+        let flat = (1.0 / (self.near.0 * per)).ceil();
+        let reach = ((bottom - self.horizon).max(0.0) / STEP * self.eye
+            / (self.eye - self.field.tallest))
+            .ceil();
+        let start = flat.min(reach) as u32 + 1;
+        let mut top = bottom;
+        let mut fill = |a: Step, b: Step, top: &mut f32| {
+            // Rows whose centres lie between b (higher) and a, above what
+            // is drawn already.
+            if b.y >= *top || b.y >= a.y {
+                return;
+            }
+            let lo = a.y.min(*top);
+            let first = (b.y - 0.5).ceil().max(self.y0 as f32);
+            let mut r = first;
+            while r + 0.5 < lo && r < bottom {
+                let t = (a.y - (r + 0.5)) / (a.y - b.y);
+                column[(r as u32 - self.y0) as usize] = a.iz + (b.iz - a.iz) * t;
+                r += 1.0;
+            }
+            *top = b.y;
+        };
+        let mut prev = self.step(across, start as f32 * per);
+        let mut before: Option<Step> = None;
+        let mut k = start;
+        while k > 1 {
+            k -= 1;
+            let next = self.step(across, k as f32 * per);
+            // Halve the steps where three do not lie on a line.
+            let bent = before.is_some_and(|b| (b.y - 2.0 * prev.y + next.y).abs() > BEND)
+                || prev.crest_before(&next);
+            if bent {
+                self.refine(across, prev, next, HALVINGS, &mut |a, b| {
+                    fill(a, b, &mut top)
+                });
+            } else {
+                fill(prev, next, &mut top);
+            }
+            before = Some(prev);
+            prev = next;
+        }
+        // Beyond the last step the sand is flat to the horizon.
+        let mut r = (self.horizon - 0.5).ceil().max(self.y0 as f32);
+        while r + 0.5 < top.min(bottom) {
+            let iz = ((r + 0.5 - self.horizon) / (self.h * self.eye)).max(0.0);
+            if iz > 0.0 {
+                column[(r as u32 - self.y0) as usize] = iz;
+            }
+            r += 1.0;
+        }
+    }
+
+    /// The segment from `a` to `b`, halved up to `depth` times where its
+    /// middle lies off the line between them, given to `fill` near to far.
+    fn refine(&self, across: f32, a: Step, b: Step, depth: u32, fill: &mut dyn FnMut(Step, Step)) {
+        if depth == 0 {
+            fill(a, b);
+            return;
+        }
+        let m = self.step(across, 0.5 * (a.iz + b.iz));
+        let straight = (m.y - 0.5 * (a.y + b.y)).abs() <= 0.5 * BEND;
+        if straight && !a.crest_before(&m) && !m.crest_before(&b) {
+            fill(a, m);
+            fill(m, b);
+        } else {
+            self.refine(across, a, m, depth - 1, fill);
+            self.refine(across, m, b, depth - 1, fill);
+        }
+    }
+
+    /// The sand's colour and cover at a pixel of column `x` whose ground
+    /// lies at one over depth `iz`.
+    #[inline]
+    fn color(&self, x: u32, iz: f32) -> (Linear, f32) {
+        let z = 1.0 / iz;
+        let gx = (x as f32 + 0.5 - self.middle) / self.h * z;
+        let k = smoothstep(self.near.0, self.near.1, z)
+            * (1.0 - smoothstep(self.farthest.0, self.farthest.1, z));
+        // A pixel's length on the ground, across and away.
+        let [wx, wz] = self.field.wind;
+        let footprint = z / self.h * (1.0 + (z / self.eye * wz).abs());
+        let s = if k > 0.0 {
+            // A shadow's edge is soft over a pixel at least: the height
+            // over the sun's ray changes by about a third of its length.
+            self.field.at(gx, z, 0.3 * footprint)
+        } else {
+            Sample {
+                lit: 1.0,
+                ripples: 1.0,
+                ..Sample::default()
+            }
+        };
+        let (mut sx, mut sz) = (s.gx * k, s.gz * k);
+        // Ripples across the wind: a gentle stoss and a steep lee, where
+        // they span a few pixels.
+        let plain = self.ripples * s.ripples * smoothstep(4.0, 10.0, RIPPLE / footprint);
+        if plain > 0.0 {
+            let u = gx * wx + z * wz;
+            let v = z * wx - gx * wz;
+            let (n, _) = noise1(v / (6.0 * RIPPLE), self.field.seed ^ 0x21);
+            let phase = u / RIPPLE + 1.5 * n;
+            let t = phase - floor(phase) as f32;
+            let slope = if t < 0.72 { 0.03 } else { -0.08 };
+            sx += plain * slope * wx;
+            sz += plain * slope * wz;
+        }
+        let n = [-sx, 1.0, sz];
+        let len = (n[0] * n[0] + 1.0 + n[2] * n[2]).sqrt();
+        let l = self.light;
+        let cos = (n[0] * l[0] + n[1] * l[1] + n[2] * l[2]) / len;
+        // Three lights: the sun, the sky (less on steep faces), and a
+        // bounce from the lit sand onto faces turned from the sun.
+        let sun = cos.max(0.0) * (1.0 - (1.0 - s.lit) * k);
+        let sky = 0.55 + 0.45 / len;
+        let flat_sun = (l[0] * l[0] + l[2] * l[2]).sqrt().max(1e-4);
+        let away = -(n[0] * l[0] + n[2] * l[2]) / (len * flat_sun);
+        let bounce = 0.2 * away.max(0.0);
+        let color = std::array::from_fn(|c| {
+            let lit = (self.direct[c] * (sun + bounce * self.sand[c])) / self.flat[c];
+            let fill = self.ambient[c] * sky / self.flat[c];
+            // The sky's light on the sand is less coloured by it: cool
+            // shadows.
+            (self.sand[c] * lit + self.sky_sand[c] * fill).min(2.6 * self.sand[c])
+        });
+        // The haze of distance, as the floor's: by the rows to the horizon.
+        let haze = 0.4 * (1.0 - smoothstep(0.0, 0.06, self.eye / z));
+        let color = mix(color, self.haze, haze);
+        let body = smoothstep(0.0, 0.03 * self.field.tallest, s.h * k);
+        let near = self.sheet.max(body);
+        (color, self.far_sand + (near - self.far_sand) * k)
+    }
+}
+
+impl Draw for DunesDraw {
+    fn touches(&self, _y0: u32, y1: u32) -> bool {
+        y1 > self.first
+    }
+
+    fn draw(&self, band: &mut Band) {
+        let (x0, x1) = (band.x0, band.x1());
+        let (y0, y1) = (band.y0.max(self.first), band.y1());
+        if x0 >= x1 || y0 >= y1 {
+            return;
+        }
+        let shade = self.shade.as_ref().map(|s| s.samples((x0, x1), (y0, y1)));
+        let rows = self.rows as usize;
+        for y in y0..y1 {
+            let r = (y - self.y0) as usize;
+            let row = band.row(y);
+            for x in x0..x1 {
+                let iz = self.depth[(x - self.x0) as usize * rows + r];
+                if iz <= 0.0 {
+                    continue;
+                }
+                let (mut color, alpha) = self.color(x, iz);
+                if let Some(s) = &shade {
+                    color = scale(color, s.at(x, y));
+                }
+                blend(&mut row[(x - x0) as usize], color, alpha * self.opacity);
+            }
+        }
+    }
+}
