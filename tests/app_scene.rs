@@ -307,3 +307,30 @@ fn retype(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
     h.key_press(egui::Key::Enter);
     settle(h);
 }
+
+#[test]
+fn dunes_are_added_over_the_floor_edited_and_shared_in_format_6() {
+    let mut h = harness();
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Dunes").click();
+    settle(&mut h);
+    let names: Vec<&str> = h.state().scene().layers.iter().map(Layer::name).collect();
+    assert_eq!(&names[2..5], ["floor", "dunes", "rocks"]);
+    assert!(share::encode(h.state().scene()).starts_with("playa6-"));
+    // Its form: the arrow left of its checkbox opens it; set the height.
+    open_form(&mut h, "Dunes");
+    retype(&mut h, "Height", "42.5");
+    let scene = h.state().scene().clone();
+    let height = scene
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::Dunes(d) => Some(d.height),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(height, 42.5);
+    let code = share::encode(&scene);
+    assert_eq!(share::decode(&code).unwrap(), scene.quantized());
+}

@@ -187,6 +187,33 @@ fn huge_files_are_refused_without_being_read() {
     assert!(err.contains("1048576"), "{err}");
 }
 
+/// A dunes setting out of its range is refused in one line that names the
+/// setting, its value and the place.
+#[test]
+fn dunes_out_of_range_are_refused_in_one_line() {
+    for (text, needle) in [
+        (
+            "(layers: [Dunes((form: 3))])",
+            "dunes.form 3 is out of range",
+        ),
+        (
+            "(layers: [Dunes((height: 0.2))])",
+            "dunes.height 0.2 is out of range",
+        ),
+        ("(layers: [Dunes((spacing: 1e9))])", "dunes.spacing"),
+        (
+            "(layers: [\n  Dunes((cover: -0.1)),\n])",
+            "dunes.cover -0.1",
+        ),
+        ("(layers: [Dunes((ripples: NaN))])", "dunes.ripples NaN"),
+    ] {
+        let err = Scene::from_ron(text, "sand.ron").unwrap_err().to_string();
+        assert!(err.contains(needle), "{text}: {err}");
+        assert!(err.starts_with("sand.ron:"), "{text}: {err}");
+        assert_eq!(err.lines().count(), 1, "{text}: {err}");
+    }
+}
+
 #[test]
 fn absurd_values_are_refused_naming_the_limit() {
     let ron_cases = [

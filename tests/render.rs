@@ -86,6 +86,13 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
         "planted",
     )
     .unwrap();
+    // Barchans on the floor, rising over the horizon, under clouds.
+    let barchans = playa::Scene::from_ron(
+        "(time: Morning, wind: 60.0, layers: [Sky(()), Clouds((cover: 0.5)), Ranges(()), \
+         Floor(()), Dunes((form: 0, cover: 0.3, height: 8.0, spacing: 120.0)), Rocks(())])",
+        "barchans",
+    )
+    .unwrap();
     // The ground's relief, a mirage on the floor, clouds' shade on the rise.
     let relief = playa::Scene::from_ron(
         "(time: Morning, sun_x: 0.8, layers: [Sky(()), Clouds((cover: 0.5)), Ranges(()), \
@@ -100,6 +107,7 @@ fn one_thread_and_four_threads_give_the_same_bytes() {
             ("cloudy", cloudy),
             ("racetrack", racetrack),
             ("planted", planted),
+            ("barchans", barchans),
             ("relief", relief),
         ]);
     for (name, scene) in scenes {

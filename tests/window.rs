@@ -102,6 +102,25 @@ fn every_preset_s_windows_are_the_picture_there() {
     }
 }
 
+/// Dunes of every form, barchans rising over the horizon among them: a
+/// window is the picture there, crests and slip faces and all.
+#[test]
+fn dunes_windows_are_the_picture_there() {
+    let mut dice = Dice(0x5eed_d0e5_0000_0005);
+    for (form, cover, wind) in [(0, 0.25, 80.0), (1, 0.6, 250.0), (2, 0.9, 10.0)] {
+        let scene = Scene::from_ron(
+            &format!(
+                "(time: Dawn, sun_x: 0.2, wind: {wind}, layers: [Sky(()), Ranges(()), Floor(()), \
+                 Dunes((form: {form}, cover: {cover}, height: 10.0, spacing: 140.0)), Rocks(())])"
+            ),
+            "dunes",
+        )
+        .unwrap();
+        let windows = windows(&scene, 400, 225, &mut dice);
+        check(&format!("dunes {form}"), &scene, 400, 225, &windows);
+    }
+}
+
 /// death-valley with its automaton at `density` on `columns` columns, its
 /// stones `near` (fraction of the height) on the nearest row.
 fn packed(density: f32, columns: u32, near: f32, opacity: f32) -> Scene {

@@ -66,7 +66,7 @@ struct Shared {
     time: crate::base::palette::TimeOfDay,
     sun_x: f32,
     horizon: f32,
-    /// The wind (the Racetrack's trails and the clouds' drift follow it).
+    /// The wind (the Racetrack's trails, the clouds' drift and the dunes follow it).
     wind: f32,
     clearings: Vec<crate::layers::tent::Clearing>,
     ground: Linear,
@@ -411,7 +411,7 @@ mod tests {
                 Box::new(|s| s.automaton.density = 0.45),
                 Box::new(|s| s.automaton.columns = 300),
                 Box::new(|s| s.sun_x = 0.3),
-                // The wind turns: the trails and the clouds with it.
+                // The wind turns: the trails, the clouds and the dunes with it.
                 Box::new(|s| s.wind = 120.0),
                 Box::new(|_| {}),
             ];

@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use super::{Band, Draw, Frame, Ground, Kind, Prepare, blend};
 use crate::base::color::{Linear, Rgb, mix, mul, scale};
-use crate::base::noise::{hash2, hash32, signed, smoothstep, sub_seed};
+use crate::base::noise::{hash2, signed, smoothstep, sub_seed};
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other, uint};
 
@@ -147,12 +147,16 @@ const RIPPLE: f32 = 0.3 * METRE;
 /// lookout over the sea.
 const LOOKOUT: f32 = 3.0;
 /// The march's step on flat sand, pixels on the screen.
-const STEP: f32 = 3.0;
+const STEP: f32 = 5.0;
 /// How far off a line (pixels) the middle of three steps may lie before
 /// the steps between are halved.
 const BEND: f32 = 0.4;
+/// The picture height whose rows decide where the far dunes fade.
+const REFERENCE: f32 = 1080.0;
+/// How many times longer the steps under the picture are.
+const COARSE: u32 = 4;
 /// The most times a step is halved.
-const HALVINGS: u32 = 5;
+const HALVINGS: u32 = 4;
 
 /// The sand's height and its slope at a point of the ground.
 #[derive(Clone, Copy, Debug, Default)]
@@ -185,6 +189,8 @@ struct Field {
     /// and the tangent of its height; `None` when the sun is overhead or
     /// down.
     sun: Option<([f32; 2], f32)>,
+    /// The noises' values.
+    lattice: Lattice,
     /// Star dunes' arms: directions to pick from.
     arms: [[f32; 2]; 16],
 }
@@ -196,40 +202,76 @@ fn floor(x: f32) -> i32 {
     i - i32::from((i as f32) > x)
 }
 
-/// Smooth 1-D value noise in -1..1 and its slope, lattice spacing 1.
-#[inline]
-fn noise1(x: f32, seed: u32) -> (f32, f32) {
-    let i = floor(x);
-    let t = x - i as f32;
-    let a = signed(hash32((i as u32) ^ seed));
-    let b = signed(hash32((i as u32).wrapping_add(1) ^ seed));
-    let s = t * t * (3.0 - 2.0 * t);
-    (a + (b - a) * s, (b - a) * 6.0 * t * (1.0 - t))
+/// Random values at the lattice points of the dunes' noises: a table
+/// looked up, where hashing each point took most of a sample's time.
+#[derive(Clone, Debug)]
+struct Lattice {
+    values: Box<[f32; LATTICE]>,
+    /// A row's offset into `values`, for the 2-D noise.
+    rows: Box<[u32; 256]>,
 }
 
-/// Smooth 2-D value noise in -1..1 and its slopes along x and y, lattice
-/// spacing 1.
-#[inline]
-fn noise2(x: f32, y: f32, seed: u32) -> (f32, f32, f32) {
-    let (i, j) = (floor(x), floor(y));
-    let (tx, ty) = (x - i as f32, y - j as f32);
-    let v = |di: i32, dj: i32| {
-        signed(hash2(
-            i.wrapping_add(di) as u32,
-            j.wrapping_add(dj) as u32,
-            seed,
-        ))
-    };
-    let (a, b, c, d) = (v(0, 0), v(1, 0), v(0, 1), v(1, 1));
-    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
-    let (dsx, dsy) = (6.0 * tx * (1.0 - tx), 6.0 * ty * (1.0 - ty));
-    let top = a + (b - a) * sx;
-    let bottom = c + (d - c) * sx;
-    (
-        top + (bottom - top) * sy,
-        ((b - a) + (d - c - b + a) * sy) * dsx,
-        (bottom - top) * dsy,
-    )
+/// Values in the lattice's table: the noises repeat after this many
+/// points (hundreds of dunes).
+const LATTICE: usize = 1024;
+
+impl Lattice {
+    fn new(seed: u32) -> Lattice {
+        let mut values = Box::new([0.0; LATTICE]);
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = signed(hash2(i as u32, 0x1a7, seed));
+        }
+        let mut rows = Box::new([0; 256]);
+        for (j, r) in rows.iter_mut().enumerate() {
+            *r = hash2(j as u32, 0x2b0, seed);
+        }
+        Lattice { values, rows }
+    }
+
+    #[inline(always)]
+    fn at(&self, i: u32) -> f32 {
+        self.values[i as usize & (LATTICE - 1)]
+    }
+
+    /// Smooth 1-D value noise in -1..1 and its slope, lattice spacing 1;
+    /// `salt` picks one of many.
+    #[inline]
+    fn noise1(&self, x: f32, salt: u32) -> (f32, f32) {
+        let i = floor(x);
+        let t = x - i as f32;
+        let i = (i as u32).wrapping_add(salt);
+        let (a, b) = (self.at(i), self.at(i.wrapping_add(1)));
+        let s = t * t * (3.0 - 2.0 * t);
+        (a + (b - a) * s, (b - a) * 6.0 * t * (1.0 - t))
+    }
+
+    /// Smooth 2-D value noise in -1..1 and its slopes along x and y,
+    /// lattice spacing 1.
+    #[inline]
+    fn noise2(&self, x: f32, y: f32) -> (f32, f32, f32) {
+        let (i, j) = (floor(x), floor(y));
+        let (tx, ty) = (x - i as f32, y - j as f32);
+        let (i, j) = (i as u32, j as u32);
+        let (r0, r1) = (
+            self.rows[(j & 255) as usize].wrapping_add(i),
+            self.rows[(j.wrapping_add(1) & 255) as usize].wrapping_add(i),
+        );
+        let (a, b, c, d) = (
+            self.at(r0),
+            self.at(r0.wrapping_add(1)),
+            self.at(r1),
+            self.at(r1.wrapping_add(1)),
+        );
+        let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+        let (dsx, dsy) = (6.0 * tx * (1.0 - tx), 6.0 * ty * (1.0 - ty));
+        let top = a + (b - a) * sx;
+        let bottom = c + (d - c) * sx;
+        (
+            top + (bottom - top) * sy,
+            ((b - a) + (d - c - b + a) * sy) * dsx,
+            (bottom - top) * dsy,
+        )
+    }
 }
 
 impl Field {
@@ -256,6 +298,7 @@ impl Field {
             wind,
             seed,
             sun,
+            lattice: Lattice::new(seed),
             arms,
         }
     }
@@ -288,11 +331,11 @@ impl Field {
     /// crests wander and their heights change along them.
     fn transverse(&self, u: f32, v: f32, footprint: f32) -> (f32, f32, f32, f32, f32) {
         let s = self.inv_spacing;
-        let (n1, d1) = noise1(v * s * 0.7, self.seed);
-        let (n2, d2) = noise1(v * s * 2.3, self.seed ^ 0x51);
+        let (n1, d1) = self.lattice.noise1(v * s * 0.7, 0);
+        let (n2, d2) = self.lattice.noise1(v * s * 2.3, 331);
         // The crests break into lobes bowed upwind, their horns downwind
         // (barchanoid ridges): a ridged noise, sharp where it crosses 0.
-        let (n3, du3, dv3) = noise2(u * s * 0.55, v * s * 1.1, self.seed ^ 0x10be);
+        let (n3, du3, dv3) = self.lattice.noise2(u * s * 0.55, v * s * 1.1);
         let sign = if n3 < 0.0 { -1.0 } else { 1.0 };
         let lobes = 0.3 * (1.0 - n3 * sign);
         let phase = u * s + 0.45 * n1 + 0.1 * n2 + lobes;
@@ -301,7 +344,7 @@ impl Field {
         let k = floor(phase);
         let t = phase - k as f32;
         let crest = |k: i32| {
-            let (n, d) = noise1(v * s * 0.45 + k as f32 * 7.31, self.seed ^ 0xc2);
+            let (n, d) = self.lattice.noise1(v * s * 0.45 + k as f32 * 7.31, 677);
             (
                 self.tallest * (0.68 + 0.32 * n),
                 self.tallest * 0.32 * d * s * 0.45,
@@ -485,13 +528,12 @@ fn cos_poly(x: f32) -> f32 {
     while x < -PI {
         x += TAU;
     }
-    // cos(x) = -sin(x - π/2); Bhaskara-style parabola refined.
+    // cos(x) = sin(π/2 - |x|), by its series to the seventh power.
     let y = x.abs();
     let t = y - std::f32::consts::FRAC_PI_2;
     // sin(-t) for t in -π/2..π/2.
     let s = -t;
-    let p = s * (1.0 - s * s / 6.0 * (1.0 - s * s / 20.0 * (1.0 - s * s / 42.0)));
-    p
+    s * (1.0 - s * s / 6.0 * (1.0 - s * s / 20.0 * (1.0 - s * s / 42.0)))
 }
 
 impl Dunes {
@@ -562,7 +604,11 @@ struct DunesDraw {
     x0: u32,
     y0: u32,
     rows: u32,
-    /// Per column, per row: one over the depth of the ground the pixel
+    /// The picture's height, pixels.
+    picture: f32,
+    /// How many columns are prepared.
+    cols: u32,
+    /// Per row, per column: one over the depth of the ground the pixel
     /// shows, 0 where no sand shows.
     depth: Vec<f32>,
     /// The first row any column shows sand on.
@@ -599,12 +645,14 @@ impl Dunes {
         // Where a dune's length spans twelve rows and less, or the
         // tallest stands eight high, the relief fades: its crests would
         // step from pixel to pixel. The dunes are lit as if they stood on
-        // to where a length spans three rows.
-        let fade = (field.spacing * f.h * eye / 12.0)
+        // to where a length spans three rows. Rows of a picture 1080 high
+        // at most, so that a larger picture is the same picture.
+        let rows = REFERENCE;
+        let fade = (field.spacing * rows * eye / 12.0)
             .sqrt()
-            .min(field.tallest * f.h / 8.0);
+            .min(field.tallest * rows / 8.0);
         let far = (0.6 * fade, 1.2 * fade);
-        let light = 2.0 * (field.spacing * f.h * eye / 12.0).sqrt();
+        let light = 2.0 * (field.spacing * rows * eye / 12.0).sqrt();
         let farthest = (0.6 * light, 1.2 * light);
         let lit = mul(self.color.linear(), p.ground);
         let flat =
@@ -622,6 +670,8 @@ impl Dunes {
             x0: f.cols.start,
             y0: f.rows.start,
             rows: f.rows.end - f.rows.start,
+            picture: f.h,
+            cols: f.cols.len() as u32,
             depth: Vec::new(),
             first: u32::MAX,
             sand: lit,
@@ -655,6 +705,21 @@ impl Dunes {
             })
             .min()
             .map_or(u32::MAX, |r| draw.y0 + r as u32);
+        // Marched column by column; drawn row by row: turned in blocks
+        // that stay in the cache.
+        let cols = f.cols.len();
+        let mut by_row = vec![0.0f32; depth.len()];
+        const BLOCK: usize = 32;
+        for c0 in (0..cols).step_by(BLOCK) {
+            for r0 in (0..rows).step_by(BLOCK) {
+                for c in c0..(c0 + BLOCK).min(cols) {
+                    for r in r0..(r0 + BLOCK).min(rows) {
+                        by_row[r * cols + c] = depth[c * rows + r];
+                    }
+                }
+            }
+        }
+        let depth = by_row;
         draw.depth = depth;
         draw
     }
@@ -719,7 +784,15 @@ impl DunesDraw {
         let reach = ((bottom - self.horizon).max(0.0) / STEP * self.eye
             / (self.eye - self.field.tallest))
             .ceil();
-        let start = flat.min(reach) as u32 + 1;
+        // Nearer than the picture's bottom the steps are four times as
+        // long (they lie under the picture, and only hide what is behind
+        // them): counted from the bottom's step, so that every window
+        // takes the same steps.
+        let under = ((self.picture - self.horizon).max(0.0) / STEP).ceil() as u32;
+        let mut start = flat.min(reach) as u32 + 1;
+        if start > under {
+            start = under + (start - under).div_ceil(COARSE) * COARSE;
+        }
         let mut top = bottom;
         let mut fill = |a: Step, b: Step, top: &mut f32| {
             // Rows whose centres lie between b (higher) and a, above what
@@ -738,10 +811,13 @@ impl DunesDraw {
             *top = b.y;
         };
         let mut prev = self.step(across, start as f32 * per);
-        let mut before: Option<Step> = None;
+        // The step before the first, for the first one's test of a bend:
+        // the same as where the march starts further off.
+        let behind = start + if start >= under { COARSE } else { 1 };
+        let mut before = Some(self.step(across, behind as f32 * per));
         let mut k = start;
         while k > 1 {
-            k -= 1;
+            k -= if k > under { COARSE } else { 1 };
             let next = self.step(across, k as f32 * per);
             // Halve the steps where three do not lie on a line.
             let bent = before.is_some_and(|b| (b.y - 2.0 * prev.y + next.y).abs() > BEND)
@@ -814,7 +890,7 @@ impl DunesDraw {
         if plain > 0.0 {
             let u = gx * wx + z * wz;
             let v = z * wx - gx * wz;
-            let (n, _) = noise1(v / (6.0 * RIPPLE), self.field.seed ^ 0x21);
+            let (n, _) = self.field.lattice.noise1(v / (6.0 * RIPPLE), 883);
             let phase = u / RIPPLE + 1.5 * n;
             let t = phase - floor(phase) as f32;
             let slope = if t < 0.72 { 0.03 } else { -0.08 };
@@ -860,12 +936,12 @@ impl Draw for DunesDraw {
             return;
         }
         let shade = self.shade.as_ref().map(|s| s.samples((x0, x1), (y0, y1)));
-        let rows = self.rows as usize;
+        let cols = self.cols as usize;
         for y in y0..y1 {
-            let r = (y - self.y0) as usize;
+            let depth = &self.depth[(y - self.y0) as usize * cols..][..cols];
             let row = band.row(y);
             for x in x0..x1 {
-                let iz = self.depth[(x - self.x0) as usize * rows + r];
+                let iz = depth[(x - self.x0) as usize];
                 if iz <= 0.0 {
                     continue;
                 }

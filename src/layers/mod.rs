@@ -770,6 +770,23 @@ mod tests {
         );
         let none = Layer::Racetrack(Racetrack { stones: 0, ..track }).cover(&ground);
         assert_eq!(none.floor, 0.0);
+        // Dunes: a sand sea covers the floor; barchans apart on it cover a
+        // little, more with more sand; nothing rises over the horizon (the
+        // viewer stands as high as the tallest dune).
+        let sea = Layer::Dunes(Dunes::default()).cover(&ground);
+        assert!(sea.floor > 0.95 && sea.reach < 0.0, "{sea:?}");
+        let barchans = |cover| Dunes {
+            form: 0,
+            cover,
+            ..Dunes::default()
+        };
+        let (few, more) = (
+            Layer::Dunes(barchans(0.1)).cover(&ground),
+            Layer::Dunes(barchans(0.4)).cover(&ground),
+        );
+        assert!((0.01..0.5).contains(&few.floor), "{few:?}");
+        assert!(more.floor > few.floor, "{more:?}");
+        assert!(few.reach < 0.0, "{few:?}");
     }
 
     #[test]
@@ -787,7 +804,8 @@ mod tests {
                 "clouds",
                 "racetrack",
                 "plants",
-                "relief"
+                "relief",
+                "dunes"
             ]
         );
         assert_eq!(KINDS, names.len());
@@ -852,6 +870,27 @@ mod tests {
             ..Plants::default()
         }));
         scenes.push(("planted".into(), planted));
+        // Dunes of each form, in a sand sea and apart on the floor, under
+        // clouds, the wind every way.
+        for (form, cover, wind) in [(1, 0.95, 205.0), (0, 0.3, 90.0), (2, 0.7, 330.0)] {
+            let mut sandy = crate::Scene {
+                wind,
+                time: TimeOfDay::Dawn,
+                ..crate::Scene::default()
+            };
+            sandy.add_layer(Layer::Dunes(Dunes {
+                form,
+                cover,
+                height: 12.0,
+                spacing: 150.0,
+                ..Dunes::default()
+            }));
+            sandy.add_layer(Layer::Clouds(Clouds {
+                cover: 0.5,
+                ..Clouds::default()
+            }));
+            scenes.push((format!("dunes {form}"), sandy));
+        }
         let (w, h) = (333u32, 187u32);
         let background = |x: u32, y: u32| [(x % 7) as f32 * 0.1, 0.3, ((x + y) % 5) as f32 * 0.2];
         for (name, scene) in &scenes {

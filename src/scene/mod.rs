@@ -903,6 +903,26 @@ mod tests {
     }
 
     #[test]
+    fn dunes_are_added_over_the_floor_under_the_stones_and_plants() {
+        let mut scene = Scene::default();
+        assert!(scene.add_layer(Layer::Dunes(Default::default())));
+        assert!(scene.add_layer(Layer::Plants(Default::default())));
+        let names: Vec<&str> = scene.layers.iter().map(Layer::name).collect();
+        assert_eq!(
+            names,
+            [
+                "sky", "ranges", "floor", "dunes", "rocks", "plants", "tent", "spiral"
+            ]
+        );
+        let mut bare = Scene {
+            layers: vec![Layer::Sky(Default::default())],
+            ..Scene::default()
+        };
+        assert!(bare.add_layer(Layer::Dunes(Default::default())));
+        assert_eq!(bare.layers[1].name(), "dunes");
+    }
+
+    #[test]
     fn clouds_are_added_into_the_sky_under_the_ranges() {
         let mut scene = Scene::default();
         assert!(scene.add_layer(Layer::Clouds(Default::default())));

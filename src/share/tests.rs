@@ -409,7 +409,7 @@ fn bad_links_say_what_is_wrong() {
         (" # ", "the link has no share code after #"),
         (
             "https://example.org/#scene",
-            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3-, playa4- or playa5-)",
+            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3-, playa4-, playa5- or playa6-)",
         ),
         (
             "#hello",
@@ -600,6 +600,7 @@ mod props {
             Layer::Racetrack(crate::layers::Racetrack::default()),
             Layer::Plants(crate::layers::Plants::default()),
             Layer::Relief(crate::layers::Relief::default()),
+            Layer::Dunes(crate::layers::Dunes::default()),
         ]
         .iter()
         .map(Layer::kind_index)
@@ -703,6 +704,32 @@ fn any_hour_is_written_since_format_4() {
         assert!(code.starts_with("playa4-"), "{time:?}: {code}");
         assert_eq!(decode(&code).unwrap().time, time, "{code}");
     }
+}
+
+/// Dunes came with format 6: a scene with them is written in it and reads
+/// back the same; the same scene without them keeps its older code.
+#[test]
+fn dunes_are_written_in_format_6_and_older_codes_stay() {
+    let windy = Scene {
+        wind: 200.0,
+        ..Scene::default()
+    };
+    let old = encode(&windy);
+    assert!(old.starts_with("playa4-"), "{old}");
+    let mut sandy = windy.clone();
+    sandy.add_layer(Layer::Dunes(crate::layers::Dunes {
+        form: 2,
+        height: 35.5,
+        cover: 0.42,
+        ..Default::default()
+    }));
+    let code = encode(&sandy);
+    assert!(code.starts_with("playa6-"), "{code}");
+    assert_eq!(decode(&code).unwrap(), sandy.quantized());
+    assert_eq!(encode(&decode(&code).unwrap()), code);
+    assert_eq!(encode(&windy), old);
+    // A format 5 code cannot name the kind: the format is in the checksum.
+    assert!(decode(&code.replacen("playa6", "playa5", 1)).is_err());
 }
 
 /// The newest format knows every kind: a kind added later needs a new
