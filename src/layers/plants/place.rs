@@ -234,6 +234,9 @@ pub(super) struct Bush {
     pub stem: Linear,
     /// Stems' tips, in half-widths across and heights up from the foot.
     pub stems: [[f32; 2]; 5],
+    /// Unit vectors across the stems, in heights: how far a point is from
+    /// a stem's line, to skip the stems far from a pixel.
+    pub across: [[f32; 2]; 5],
     pub seed: u32,
 }
 
@@ -611,6 +614,12 @@ impl<'a> Placer<'a> {
             let across = (k as f32 - 2.0) * 0.32 + 0.12 * dice.signed();
             [across, 0.5 + 0.1 * dice.unit()]
         });
+        let across = stems.map(|s: [f32; 2]| {
+            // As the stem's tip is drawn.
+            let tip = [s[0] * hw / ht, s[1]];
+            let len = (tip[0] * tip[0] + tip[1] * tip[1]).sqrt();
+            [-tip[1] / len, tip[0] / len]
+        });
         let bush = Bush {
             foot: p,
             hw,
@@ -621,6 +630,7 @@ impl<'a> Placer<'a> {
             albedo,
             stem: scale([0.045, 0.037, 0.03], 1.0),
             stems,
+            across,
             seed: dice.bits(),
         };
         let body = [
