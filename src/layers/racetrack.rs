@@ -278,6 +278,8 @@ struct Crust {
     half_split: f32,
     /// The zigzag's slant, for the edges' true widths.
     slant: f32,
+    /// The mean share of the ground in cracks.
+    mean: f32,
     seed: u32,
 }
 
@@ -285,21 +287,19 @@ impl Crust {
     fn new(r: &Racetrack, seed: u32) -> Crust {
         let angle = 0.3 + 1.0 * crate::base::noise::unit(hash32(seed ^ 0x7e11));
         let zig = 0.2887 * r.age;
+        let half_edge = 0.03 * (1.3 - 0.3 * r.age);
+        let half_split = 0.03 * (0.7 + 0.3 * r.age);
         Crust {
             rot: (math::cos(angle), math::sin(angle)),
             inv_cell: 1.0 / (r.cell * METRE),
             age: r.age,
             zig,
-            half_edge: 0.03 * (1.3 - 0.3 * r.age),
-            half_split: 0.03 * (0.7 + 0.3 * r.age),
+            half_edge,
+            half_split,
             slant: 1.0 / (1.0 + 4.0 * zig * zig).sqrt(),
+            mean: 2.0 * half_edge / ROW + 2.0 * half_split,
             seed,
         }
-    }
-
-    /// The mean share of the ground in cracks.
-    fn mean(&self) -> f32 {
-        2.0 * self.half_edge / ROW + 2.0 * self.half_split
     }
 
     /// Where the `k`th split of strip `s` lies along `u`.
@@ -911,7 +911,7 @@ impl RacetrackDraw {
     ) -> (f32, f32) {
         let gx = (x as f32 + 0.5 - self.half_width) / self.focal * r.z;
         let grain = 0.025 * lattice(x as i32, y as i32, self.patch_seed);
-        let mut crack = self.crust.mean();
+        let mut crack = self.crust.mean;
         let mut k = 1.0 + patch + grain;
         if r.detail > 0.0 {
             let (edge, split, cell) = self.crust.at(memo, gx, r.z, [du, dv]);
@@ -923,7 +923,13 @@ impl RacetrackDraw {
             // The crust's edges curl up and catch the light; each cell has
             // its own tone.
             let near = edge.min(split);
-            let curl = 0.05 * (1.0 - smoothstep(0.03, 0.12, near));
+            // (Past the curl's end the step is exactly 1: no division.)
+            let step = if near >= 0.12 {
+                1.0
+            } else {
+                smoothstep(0.03, 0.12, near)
+            };
+            let curl = 0.05 * (1.0 - step);
             k *= 1.0 + r.detail * (curl + tone);
             crack += (cov - crack) * r.detail;
         }

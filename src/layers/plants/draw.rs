@@ -369,18 +369,26 @@ fn bush(b: &Bush, p: [f32; 2], look: &Look) -> (Linear, f32) {
     }
     // The crown: a rounded dome over the stems, its outline ragged.
     let cy = (v - 0.52) / 0.5;
-    let ragged = value2(u * 2.6 + 5.0, v * 2.6, b.seed) - 0.5;
-    let e = (u * u + cy * cy).sqrt() + 0.3 * ragged;
-    // Small leaves in tufts: open toward the edge, thick inside.
-    // (Turned coordinates for each octave: no grid in the tufts.)
+    let round = (u * u + cy * cy).sqrt();
     let sharp = (0.05 * b.ht).max(1.0);
-    // The leaves add at most 0.8 · 1.5 · grain to the density: a pixel
-    // whose density stays under the crown's edge (by a margin over any
-    // rounding) even so is out of the crown, and needs no leaves. (They
-    // only light a crown.)
-    let (leaves, crown) = if (1.0 - e) * 2.4 + 1.25 * b.grain < 0.29 - 0.5 / sharp {
-        (0.0, 0.0)
-    } else {
+    // The leaves add at most 0.8 · 1.5 · grain to the density, the ragged
+    // outline at most 0.15 to the distance `e`: a pixel whose density
+    // stays under the crown's edge (by a margin over any rounding) even so
+    // is out of the crown, and needs no noise. (The leaves only light a
+    // crown.)
+    let edge = 0.29 - 0.5 / sharp;
+    let out = |e: f32| (1.0 - e) * 2.4 + 1.25 * b.grain < edge;
+    let (leaves, crown) = 'crown: {
+        if out(round - 0.16) {
+            break 'crown (0.0, 0.0);
+        }
+        let ragged = value2(u * 2.6 + 5.0, v * 2.6, b.seed) - 0.5;
+        let e = round + 0.3 * ragged;
+        if out(e) {
+            break 'crown (0.0, 0.0);
+        }
+        // Small leaves in tufts: open toward the edge, thick inside.
+        // (Turned coordinates for each octave: no grid in the tufts.)
         let (lx, ly) = (p[0] * b.leaf, p[1] * b.leaf);
         let leaves = value2(0.87 * lx - 0.5 * ly, 0.5 * lx + 0.87 * ly, b.seed ^ 0xa1)
             + 0.6 * value2(1.3 * lx + 1.55 * ly, 1.55 * lx - 1.3 * ly, b.seed ^ 0xa2)
