@@ -246,18 +246,35 @@ fn floor(x: f32) -> i32 {
 fn smooth(x: f32, y: f32, seed: u32) -> f32 {
     let (ix, iy) = (floor(x), floor(y));
     let (tx, ty) = (x - ix as f32, y - iy as f32);
-    let v = |dx: i32, dy: i32| lattice(ix + dx, iy + dy, seed);
+    let tile = tile();
+    let v = |dx: i32, dy: i32| lattice_in(tile, ix + dx, iy + dy, seed);
     let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
     let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
     let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
     top + (bottom - top) * sy
 }
 
+/// The noise tile's side.
+const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
+
+/// The noise tile, looked up once for the four corners of a cell; as an
+/// array, its indices (below `SIDE²`) need no check.
+#[inline]
+fn tile() -> &'static [f32; (SIDE * SIDE) as usize] {
+    crate::base::noise::noise_tile()
+        .try_into()
+        .expect("the noise tile is SIDE² values")
+}
+
 /// A value in -1..1 for lattice point `(i, j)`, from the noise tile.
 #[inline]
 fn lattice(i: i32, j: i32, seed: u32) -> f32 {
-    const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
-    let tile = crate::base::noise::noise_tile();
+    lattice_in(tile(), i, j, seed)
+}
+
+/// [`lattice`] in `tile`.
+#[inline]
+fn lattice_in(tile: &[f32; (SIDE * SIDE) as usize], i: i32, j: i32, seed: u32) -> f32 {
     let x = (i as u32).wrapping_add(seed) % SIDE;
     let y = (j as u32).wrapping_add(seed >> 8) % SIDE;
     tile[(y * SIDE + x) as usize]

@@ -346,12 +346,18 @@ fn rosette(r: &Rosette, p: [f32; 2]) -> (Linear, f32) {
         }
     };
     // Near the centre every spike; farther only those of the pixel's
-    // sector, the others cover nothing there.
-    if rho < r.inner {
+    // sector, the others cover nothing there (a sector's list is longer
+    // nearer the centre, where a spike spans more of the turn).
+    if rho < 0.5 * r.inner {
         r.spikes.iter().for_each(look_at);
     } else {
         let k = ((diamond(dx, dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
-        for &i in &r.sectors[k] {
+        let list = if rho < r.inner {
+            &r.near[k]
+        } else {
+            &r.sectors[k]
+        };
+        for &i in list {
             look_at(&r.spikes[i as usize]);
         }
     }

@@ -167,6 +167,9 @@ pub(super) struct Rosette {
     pub sectors: Vec<Vec<u8>>,
     /// Within this radius (px) every spike is looked at.
     pub inner: f32,
+    /// As [`Rosette::sectors`], from half of [`Rosette::inner`] out to
+    /// it: the spikes a pixel there may lie on, fewer than all.
+    pub near: Vec<Vec<u8>>,
 }
 
 /// Sectors of a leaf cluster's turn ([`Rosette::sectors`]).
@@ -884,6 +887,7 @@ impl<'a> Placer<'a> {
             r,
             core: look.shade(scale(leaves, 0.55), [0.0, 0.3, 0.95], 0.8),
             sectors: Rosette::sectors(&spikes, inner),
+            near: Rosette::sectors(&spikes, 0.5 * inner),
             inner,
             spikes,
         }
