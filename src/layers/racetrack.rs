@@ -246,18 +246,35 @@ fn floor(x: f32) -> i32 {
 fn smooth(x: f32, y: f32, seed: u32) -> f32 {
     let (ix, iy) = (floor(x), floor(y));
     let (tx, ty) = (x - ix as f32, y - iy as f32);
-    let v = |dx: i32, dy: i32| lattice(ix + dx, iy + dy, seed);
+    let tile = tile();
+    let v = |dx: i32, dy: i32| lattice_in(tile, ix + dx, iy + dy, seed);
     let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
     let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
     let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
     top + (bottom - top) * sy
 }
 
+/// The noise tile's side.
+const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
+
+/// The noise tile, looked up once for the four corners of a cell; as an
+/// array, its indices (below `SIDE²`) need no check.
+#[inline]
+fn tile() -> &'static [f32; (SIDE * SIDE) as usize] {
+    crate::base::noise::noise_tile()
+        .try_into()
+        .expect("the noise tile is SIDE² values")
+}
+
 /// A value in -1..1 for lattice point `(i, j)`, from the noise tile.
 #[inline]
 fn lattice(i: i32, j: i32, seed: u32) -> f32 {
-    const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
-    let tile = crate::base::noise::noise_tile();
+    lattice_in(tile(), i, j, seed)
+}
+
+/// [`lattice`] in `tile`.
+#[inline]
+fn lattice_in(tile: &[f32; (SIDE * SIDE) as usize], i: i32, j: i32, seed: u32) -> f32 {
     let x = (i as u32).wrapping_add(seed) % SIDE;
     let y = (j as u32).wrapping_add(seed >> 8) % SIDE;
     tile[(y * SIDE + x) as usize]
@@ -278,6 +295,8 @@ struct Crust {
     half_split: f32,
     /// The zigzag's slant, for the edges' true widths.
     slant: f32,
+    /// The mean share of the ground in cracks.
+    mean: f32,
     seed: u32,
 }
 
@@ -285,21 +304,19 @@ impl Crust {
     fn new(r: &Racetrack, seed: u32) -> Crust {
         let angle = 0.3 + 1.0 * crate::base::noise::unit(hash32(seed ^ 0x7e11));
         let zig = 0.2887 * r.age;
+        let half_edge = 0.03 * (1.3 - 0.3 * r.age);
+        let half_split = 0.03 * (0.7 + 0.3 * r.age);
         Crust {
             rot: (math::cos(angle), math::sin(angle)),
             inv_cell: 1.0 / (r.cell * METRE),
             age: r.age,
             zig,
-            half_edge: 0.03 * (1.3 - 0.3 * r.age),
-            half_split: 0.03 * (0.7 + 0.3 * r.age),
+            half_edge,
+            half_split,
             slant: 1.0 / (1.0 + 4.0 * zig * zig).sqrt(),
+            mean: 2.0 * half_edge / ROW + 2.0 * half_split,
             seed,
         }
-    }
-
-    /// The mean share of the ground in cracks.
-    fn mean(&self) -> f32 {
-        2.0 * self.half_edge / ROW + 2.0 * self.half_split
     }
 
     /// Where the `k`th split of strip `s` lies along `u`.
@@ -308,34 +325,60 @@ impl Crust {
         k as f32 + 0.5 * (s & 1) as f32 + (1.0 - self.age) * 0.38 * lattice(k, s, self.seed)
     }
 
-    /// The nearest split of strip `s` to `u`: its place and index.
+    /// The split of strip `s` nearest `u` is the `k0`th or one of its
+    /// neighbours.
     #[inline]
-    fn nearest(&self, s: i32, u: f32) -> (f32, i32) {
-        let k0 = floor(u - 0.5 * (s & 1) as f32 + 0.5);
-        let mut best = (self.split(s, k0), k0);
-        for k in [k0 - 1, k0 + 1] {
-            let c = self.split(s, k);
+    fn middle(s: i32, u: f32) -> i32 {
+        floor(u - 0.5 * (s & 1) as f32 + 0.5)
+    }
+
+    /// Strip `s`'s splits around its `k0`th and where its lower edge lies.
+    fn strip(&self, s: i32, k0: i32) -> Strip {
+        Strip {
+            s,
+            k0,
+            splits: [
+                self.split(s, k0 - 1),
+                self.split(s, k0),
+                self.split(s, k0 + 1),
+            ],
+            base: s as f32 * ROW + (1.0 - self.age) * 0.2 * lattice(s - 1, 0x51, self.seed),
+        }
+    }
+
+    /// The nearest split of strip `s` to `u`: its place and index, and the
+    /// strip as `memo` keeps it.
+    #[inline]
+    fn nearest(&self, memo: &mut Memo, s: i32, u: f32) -> ((f32, i32), f32) {
+        let k0 = Crust::middle(s, u);
+        let slot = &mut memo.strips[(s & 3) as usize];
+        if slot.s != s || slot.k0 != k0 {
+            *slot = self.strip(s, k0);
+        }
+        let [below, c, after] = slot.splits;
+        let mut best = (c, k0);
+        for (c, k) in [(below, k0 - 1), (after, k0 + 1)] {
             if (u - c).abs() < (u - best.0).abs() {
                 best = (c, k);
             }
         }
-        best
+        (best, slot.base)
     }
 
     /// The edge between strips `j` and `j + 1` at `u`: straight when
     /// fresh, zigzagging up to the splits of strip `j + 1` when old.
-    #[inline]
+    #[cfg(test)]
     fn edge(&self, j: i32, u: f32) -> f32 {
-        self.edge_under(j, u, self.nearest(j + 1, u).0)
+        let ((c, _), base) = self.nearest(&mut Memo::new(self), j + 1, u);
+        self.edge_under(base, u, c)
     }
 
-    /// [`Crust::edge`], given the split `c` of strip `j + 1` nearest `u`.
+    /// [`Crust::edge`] below strip `j + 1`, given that strip's `base` and
+    /// its split `c` nearest `u`.
     #[inline]
-    fn edge_under(&self, j: i32, u: f32, c: f32) -> f32 {
+    fn edge_under(&self, base: f32, u: f32, c: f32) -> f32 {
         let tri = 1.0 - 2.0 * (u - c).abs().min(0.5);
-        (j + 1) as f32 * ROW
-            + (1.0 - self.age) * 0.2 * lattice(j, 0x51, self.seed)
-            + self.zig * (tri - 0.5) * 2.0
+        base + self.zig * (tri - 0.5) * 2.0
     }
 
     /// Ground `(x, z)` in the pattern's axes, cell widths.
@@ -362,24 +405,27 @@ impl Crust {
     /// At ground `(x, z)`, the pattern bent by `warp` there: the distances (cell widths) to the nearest
     /// strip edge and split, and a hash of the cell.
     #[inline]
-    fn at(&self, x: f32, z: f32, [du, dv]: [f32; 2]) -> (f32, f32, u32) {
+    fn at(&self, memo: &mut Memo, x: f32, z: f32, [du, dv]: [f32; 2]) -> (f32, f32, u32) {
         let (u, v) = self.uv(x, z);
         let (u, v) = (u + du, v + dv);
         let j0 = floor(v * (1.0 / ROW));
-        let (mine, above) = (self.nearest(j0, u), self.nearest(j0 + 1, u));
-        let mut lo = self.edge_under(j0 - 1, u, mine.0);
-        let mut hi = self.edge_under(j0, u, above.0);
+        let (mine, mine_base) = self.nearest(memo, j0, u);
+        let (above, above_base) = self.nearest(memo, j0 + 1, u);
+        let mut lo = self.edge_under(mine_base, u, mine.0);
+        let mut hi = self.edge_under(above_base, u, above.0);
         let (mut strip, mut near) = (j0, mine);
         if v < lo {
             strip = j0 - 1;
             hi = lo;
-            near = self.nearest(strip, u);
-            lo = self.edge_under(j0 - 2, u, near.0);
+            let base;
+            (near, base) = self.nearest(memo, strip, u);
+            lo = self.edge_under(base, u, near.0);
         } else if v > hi {
             strip = j0 + 1;
             lo = hi;
             near = above;
-            hi = self.edge(j0 + 1, u);
+            let ((c, _), base) = self.nearest(memo, j0 + 2, u);
+            hi = self.edge_under(base, u, c);
         }
         let edge = (v - lo).min(hi - v).max(0.0) * self.slant;
         let (c, k) = near;
@@ -390,6 +436,59 @@ impl Crust {
             hash32((strip as u32).wrapping_mul(0x9e37_79b9) ^ cell as u32 ^ self.seed),
         )
     }
+}
+
+/// Strip `s`'s splits from its `k0 − 1`th to its `k0 + 1`th, and the
+/// height of its lower edge before the zigzag: what the crust looks up in
+/// the noise tile around a place along the strip.
+#[derive(Clone, Copy)]
+struct Strip {
+    s: i32,
+    k0: i32,
+    splits: [f32; 3],
+    base: f32,
+}
+
+/// What the crust looked up last, for the next pixel: neighbouring pixels
+/// mostly lie in the same cells, so they need the same splits and the same
+/// cell's look. A pixel looks at four neighbouring strips at most, each
+/// kept in the slot of its number modulo 4; the values are those worked
+/// out afresh, so the pixels do not depend on what was kept.
+struct Memo {
+    strips: [Strip; 4],
+    /// The last cell's hash, and its cracks' width and its tone.
+    cell: u32,
+    look: (f32, f32),
+}
+
+impl Memo {
+    fn new(crust: &Crust) -> Memo {
+        Memo {
+            strips: std::array::from_fn(|s| crust.strip(s as i32, 0)),
+            cell: 0,
+            look: cell_look(0),
+        }
+    }
+
+    /// [`cell_look`] of `cell`.
+    #[inline]
+    fn look(&mut self, cell: u32) -> (f32, f32) {
+        if cell != self.cell {
+            self.cell = cell;
+            self.look = cell_look(cell);
+        }
+        self.look
+    }
+}
+
+/// A cell's cracks' width (a share of the crust's) and its tone, from its
+/// hash.
+#[inline]
+fn cell_look(cell: u32) -> (f32, f32) {
+    (
+        0.75 + 0.5 * crate::base::noise::unit(cell),
+        0.04 * crate::base::noise::signed(hash32(cell)),
+    )
 }
 
 /// The share of a pixel `[d − ½, d + ½]` a line `[−hw, hw]` covers.
@@ -819,23 +918,35 @@ impl RacetrackDraw {
     /// The mud's brightness at pixel `x` of row `r`: its patches and
     /// cracks (and how much of a crack there is, 0..1).
     #[inline]
-    fn mud(&self, r: &Row, x: u32, y: u32, [patch, du, dv]: [f32; 3]) -> (f32, f32) {
+    fn mud(
+        &self,
+        memo: &mut Memo,
+        r: &Row,
+        x: u32,
+        y: u32,
+        [patch, du, dv]: [f32; 3],
+    ) -> (f32, f32) {
         let gx = (x as f32 + 0.5 - self.half_width) / self.focal * r.z;
         let grain = 0.025 * lattice(x as i32, y as i32, self.patch_seed);
-        let mut crack = self.crust.mean();
+        let mut crack = self.crust.mean;
         let mut k = 1.0 + patch + grain;
         if r.detail > 0.0 {
-            let (edge, split, cell) = self.crust.at(gx, r.z, [du, dv]);
+            let (edge, split, cell) = self.crust.at(memo, gx, r.z, [du, dv]);
+            let (width, tone) = memo.look(cell);
             // Pixels per cell width across each kind of crack.
             let (pe, ps) = (r.per_edge, r.per_split);
-            let width = 0.75 + 0.5 * crate::base::noise::unit(cell);
             let cov = coverage(edge * pe, self.crust.half_edge * pe * width)
                 .max(coverage(split * ps, self.crust.half_split * ps * width));
             // The crust's edges curl up and catch the light; each cell has
             // its own tone.
             let near = edge.min(split);
-            let curl = 0.05 * (1.0 - smoothstep(0.03, 0.12, near));
-            let tone = 0.04 * crate::base::noise::signed(hash32(cell));
+            // (Past the curl's end the step is exactly 1: no division.)
+            let step = if near >= 0.12 {
+                1.0
+            } else {
+                smoothstep(0.03, 0.12, near)
+            };
+            let curl = 0.05 * (1.0 - step);
             k *= 1.0 + r.detail * (curl + tone);
             crack += (cov - crack) * r.detail;
         }
@@ -882,6 +993,7 @@ impl Draw for RacetrackDraw {
         let mut dark = vec![0.0f32; w];
         let flat = self.sun * self.light[2].max(0.0) + self.sky;
         let mut samples: Vec<[f32; 3]> = Vec::new();
+        let mut memo = Memo::new(&self.crust);
         for y in first..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             key.fill(f32::INFINITY);
@@ -901,12 +1013,20 @@ impl Draw for RacetrackDraw {
                 let fp = s.dir[1].abs() * foot_x + s.dir[0].abs() * foot_z;
                 let hw = s.hw.max(0.75 * fp);
                 let amp = s.hw / hw * s.strength;
+                // Pixels farther than this squared (a little over 1.9
+                // widths, above any rounding) are out of the furrow's
+                // reach: no square root for them.
+                let beyond = (1.92 * hw) * (1.92 * hw);
                 for x in a.max(0)..b.max(0) {
                     let gx = (x as f32 + 0.5 - self.half_width) * zx;
                     let (px, pz) = (gx - s.a[0], r.z - s.a[1]);
                     let t = (px * s.dir[0] + pz * s.dir[1]).clamp(0.0, s.len);
                     let (dx, dz) = (px - s.dir[0] * t, pz - s.dir[1] * t);
-                    let q = (dx * dx + dz * dz).sqrt() / hw;
+                    let d2 = dx * dx + dz * dz;
+                    if d2 > beyond {
+                        continue;
+                    }
+                    let q = d2.sqrt() / hw;
                     let j = (x as u32 - x0) as usize;
                     if q >= 1.9 || q >= key[j] {
                         continue;
@@ -987,7 +1107,7 @@ impl Draw for RacetrackDraw {
                     a[1] + (b[1] - a[1]) * t,
                     a[2] + (b[2] - a[2]) * t,
                 ];
-                let (k, crack) = self.mud(r, x, y, smooth);
+                let (k, crack) = self.mud(&mut memo, r, x, y, smooth);
                 let crack = crack * self.cracks * 0.85 * (1.0 - 0.5 * groove[j]);
                 let mut gain = k * (1.0 - crack) * furrow[j] * (1.0 - dark[j]);
                 gain = 1.0 + (gain - 1.0) * r.contrast;

@@ -346,12 +346,18 @@ fn rosette(r: &Rosette, p: [f32; 2]) -> (Linear, f32) {
         }
     };
     // Near the centre every spike; farther only those of the pixel's
-    // sector, the others cover nothing there.
-    if rho < r.inner {
+    // sector, the others cover nothing there (a sector's list is longer
+    // nearer the centre, where a spike spans more of the turn).
+    if rho < 0.5 * r.inner {
         r.spikes.iter().for_each(look_at);
     } else {
         let k = ((diamond(dx, dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
-        for &i in &r.sectors[k] {
+        let list = if rho < r.inner {
+            &r.near[k]
+        } else {
+            &r.sectors[k]
+        };
+        for &i in list {
             look_at(&r.spikes[i as usize]);
         }
     }
@@ -369,27 +375,51 @@ fn bush(b: &Bush, p: [f32; 2], look: &Look) -> (Linear, f32) {
     }
     // The crown: a rounded dome over the stems, its outline ragged.
     let cy = (v - 0.52) / 0.5;
-    let ragged = value2(u * 2.6 + 5.0, v * 2.6, b.seed) - 0.5;
-    let e = (u * u + cy * cy).sqrt() + 0.3 * ragged;
-    // Small leaves in tufts: open toward the edge, thick inside.
-    // (Turned coordinates for each octave: no grid in the tufts.)
-    let (lx, ly) = (p[0] * b.leaf, p[1] * b.leaf);
-    let leaves = value2(0.87 * lx - 0.5 * ly, 0.5 * lx + 0.87 * ly, b.seed ^ 0xa1)
-        + 0.6 * value2(1.3 * lx + 1.55 * ly, 1.55 * lx - 1.3 * ly, b.seed ^ 0xa2)
-        - 0.8;
-    let density = (1.0 - e) * 2.4 + leaves * 1.5 * b.grain;
+    let round = (u * u + cy * cy).sqrt();
     let sharp = (0.05 * b.ht).max(1.0);
-    let crown = ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0);
+    // The leaves add at most 0.8 · 1.5 · grain to the density, the ragged
+    // outline at most 0.15 to the distance `e`: a pixel whose density
+    // stays under the crown's edge (by a margin over any rounding) even so
+    // is out of the crown, and needs no noise. (The leaves only light a
+    // crown.)
+    let edge = 0.29 - 0.5 / sharp;
+    let out = |e: f32| (1.0 - e) * 2.4 + 1.25 * b.grain < edge;
+    let (leaves, crown) = 'crown: {
+        if out(round - 0.16) {
+            break 'crown (0.0, 0.0);
+        }
+        let ragged = value2(u * 2.6 + 5.0, v * 2.6, b.seed) - 0.5;
+        let e = round + 0.3 * ragged;
+        if out(e) {
+            break 'crown (0.0, 0.0);
+        }
+        // Small leaves in tufts: open toward the edge, thick inside.
+        // (Turned coordinates for each octave: no grid in the tufts.)
+        let (lx, ly) = (p[0] * b.leaf, p[1] * b.leaf);
+        let leaves = value2(0.87 * lx - 0.5 * ly, 0.5 * lx + 0.87 * ly, b.seed ^ 0xa1)
+            + 0.6 * value2(1.3 * lx + 1.55 * ly, 1.55 * lx - 1.3 * ly, b.seed ^ 0xa2)
+            - 0.8;
+        let density = (1.0 - e) * 2.4 + leaves * 1.5 * b.grain;
+        (leaves, ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0))
+    };
     // The stems, fanning out from the foot into the crown.
     let mut stem = 0.0f32;
     if v < 0.45 {
         let px = 1.0 / b.ht;
-        for s in &b.stems {
+        let w = (0.035 * b.ht).max(0.5);
+        let q = [(p[0] - b.foot[0]) / b.ht, v];
+        // A stem covers nothing `0.5 w + 0.5` pixels or more from it: a
+        // pixel farther than that from the stem's line (by a margin over
+        // any rounding) skips it.
+        let reach = 1.01 * (0.5 * w + 0.5) * px + 1e-5;
+        for (s, n) in b.stems.iter().zip(&b.across) {
+            if (q[0] * n[0] + q[1] * n[1]).abs() > reach {
+                continue;
+            }
             let a = [0.0, 0.0];
             let tip = [s[0] * b.hw / b.ht, s[1]];
-            let q = [(p[0] - b.foot[0]) / b.ht, v];
             let d = segment_distance(q, a, tip).0 / px;
-            stem = stem.max(thin(d, (0.035 * b.ht).max(0.5)));
+            stem = stem.max(thin(d, w));
         }
     }
     if crown <= 0.0 && stem <= 0.0 {

@@ -167,6 +167,9 @@ pub(super) struct Rosette {
     pub sectors: Vec<Vec<u8>>,
     /// Within this radius (px) every spike is looked at.
     pub inner: f32,
+    /// As [`Rosette::sectors`], from half of [`Rosette::inner`] out to
+    /// it: the spikes a pixel there may lie on, fewer than all.
+    pub near: Vec<Vec<u8>>,
 }
 
 /// Sectors of a leaf cluster's turn ([`Rosette::sectors`]).
@@ -234,6 +237,9 @@ pub(super) struct Bush {
     pub stem: Linear,
     /// Stems' tips, in half-widths across and heights up from the foot.
     pub stems: [[f32; 2]; 5],
+    /// Unit vectors across the stems, in heights: how far a point is from
+    /// a stem's line, to skip the stems far from a pixel.
+    pub across: [[f32; 2]; 5],
     pub seed: u32,
 }
 
@@ -611,6 +617,12 @@ impl<'a> Placer<'a> {
             let across = (k as f32 - 2.0) * 0.32 + 0.12 * dice.signed();
             [across, 0.5 + 0.1 * dice.unit()]
         });
+        let across = stems.map(|s: [f32; 2]| {
+            // As the stem's tip is drawn.
+            let tip = [s[0] * hw / ht, s[1]];
+            let len = (tip[0] * tip[0] + tip[1] * tip[1]).sqrt();
+            [-tip[1] / len, tip[0] / len]
+        });
         let bush = Bush {
             foot: p,
             hw,
@@ -621,6 +633,7 @@ impl<'a> Placer<'a> {
             albedo,
             stem: scale([0.045, 0.037, 0.03], 1.0),
             stems,
+            across,
             seed: dice.bits(),
         };
         let body = [
@@ -874,6 +887,7 @@ impl<'a> Placer<'a> {
             r,
             core: look.shade(scale(leaves, 0.55), [0.0, 0.3, 0.95], 0.8),
             sectors: Rosette::sectors(&spikes, inner),
+            near: Rosette::sectors(&spikes, 0.5 * inner),
             inner,
             spikes,
         }
