@@ -147,7 +147,7 @@ const RIPPLE: f32 = 0.3 * METRE;
 /// lookout over the sea.
 const LOOKOUT: f32 = 3.0;
 /// The march's step on flat sand, pixels on the screen.
-const STEP: f32 = 8.0;
+const STEP: f32 = 16.0;
 /// How far off a line (pixels) the middle of three steps may lie before
 /// the steps between are halved.
 const BEND: f32 = 1.0;
@@ -511,7 +511,14 @@ impl Field {
             }
         }
         let ripples = if (du * du + dv * dv) > 0.3 { 0.0 } else { 1.0 };
-        (h, du, dv, 1.0, ripples, hash ^ which.wrapping_mul(0x9e37_79b9))
+        (
+            h,
+            du,
+            dv,
+            1.0,
+            ripples,
+            hash ^ which.wrapping_mul(0x9e37_79b9),
+        )
     }
 }
 
@@ -964,7 +971,7 @@ struct Px {
 
 /// How far apart (linear light, or cover) the colours around a point may
 /// be for it to take their mean rather than its own.
-const AGREE: f32 = 0.01;
+const AGREE: f32 = 0.025;
 
 impl Draw for DunesDraw {
     fn touches(&self, _y0: u32, y1: u32) -> bool {
@@ -1007,26 +1014,36 @@ impl Draw for DunesDraw {
             .map(|(i, j)| {
                 let at = |i: u32, j: u32| fourth[(j * n4x + i) as usize];
                 let (x, y) = (gx + 2 * i, gy + 2 * j);
-                between(
-                    [i / 2, i.div_ceil(2)],
-                    [j / 2, j.div_ceil(2)],
-                    at,
-                )
-                .or_else(|| exact(x, y))
+                between([i / 2, i.div_ceil(2)], [j / 2, j.div_ceil(2)], at).or_else(|| exact(x, y))
             })
             .collect();
         let at = |i: u32, j: u32| second[(j * n2x + i) as usize];
+        // Per cell of the second grid: its four corners, where they lie
+        // on one face and agree (the pixels inside are their means).
+        let cells: Vec<Option<[Px; 4]>> = (0..n2y - 1)
+            .flat_map(|j| (0..n2x - 1).map(move |i| (i, j)))
+            .map(|(i, j)| {
+                let corners = [at(i, j)?, at(i + 1, j)?, at(i, j + 1)?, at(i + 1, j + 1)?];
+                agree(&corners).then_some(corners)
+            })
+            .collect();
         for y in y0..y1 {
             let row = band.row(y);
-            let j = y - gy;
+            let (j, oy) = ((y - gy) / 2, (y - gy) & 1);
             for x in x0..x1 {
-                if self.depth_at(x, y).is_none() {
-                    continue;
-                }
-                let i = x - gx;
-                let Some(px) = between([i / 2, i.div_ceil(2)], [j / 2, j.div_ceil(2)], at)
-                    .or_else(|| exact(x, y))
-                else {
+                let (i, ox) = ((x - gx) / 2, (x - gx) & 1);
+                let px = if ox == 0 && oy == 0 {
+                    at(i, j)
+                } else if let Some([a, b, c, d]) = cells[(j * (n2x - 1) + i) as usize] {
+                    Some(match (ox, oy) {
+                        (1, 0) => mean2(a, b),
+                        (0, _) => mean2(a, c),
+                        _ => mean2(mean2(a, b), mean2(c, d)),
+                    })
+                } else {
+                    exact(x, y)
+                };
+                let Some(px) = px else {
                     continue;
                 };
                 let mut color = px.color;
@@ -1054,16 +1071,24 @@ fn between(xs: [u32; 2], ys: [u32; 2], at: impl Fn(u32, u32) -> Option<Px>) -> O
     if xs[0] == xs[1] && ys[0] == ys[1] {
         return Some(a);
     }
-    let b = at(xs[1], ys[0])?;
-    let c = at(xs[0], ys[1])?;
-    let d = at(xs[1], ys[1])?;
-    let around = [a, b, c, d];
-    if around.iter().any(|p| p.face != a.face) {
-        return None;
+    let around = [a, at(xs[1], ys[0])?, at(xs[0], ys[1])?, at(xs[1], ys[1])?];
+    agree(&around).then(|| {
+        let [a, b, c, d] = around;
+        mean2(mean2(a, b), mean2(c, d))
+    })
+}
+
+/// Whether four points lie on one face and their colours and covers
+/// within [`AGREE`] of each other.
+#[inline]
+fn agree(around: &[Px; 4]) -> bool {
+    let face = around[0].face;
+    if around.iter().any(|p| p.face != face) {
+        return false;
     }
     let mut lo = [f32::MAX; 4];
     let mut hi = [f32::MIN; 4];
-    for p in &around {
+    for p in around {
         for (k, v) in [p.color[0], p.color[1], p.color[2], p.alpha]
             .into_iter()
             .enumerate()
@@ -1072,12 +1097,15 @@ fn between(xs: [u32; 2], ys: [u32; 2], at: impl Fn(u32, u32) -> Option<Px>) -> O
             hi[k] = hi[k].max(v);
         }
     }
-    if (0..4).any(|k| hi[k] - lo[k] > AGREE) {
-        return None;
-    }
-    Some(Px {
-        color: std::array::from_fn(|k| 0.25 * (a.color[k] + b.color[k] + c.color[k] + d.color[k])),
-        alpha: 0.25 * (a.alpha + b.alpha + c.alpha + d.alpha),
+    (0..4).all(|k| hi[k] - lo[k] <= AGREE)
+}
+
+/// The mean of two points.
+#[inline]
+fn mean2(a: Px, b: Px) -> Px {
+    Px {
+        color: std::array::from_fn(|k| 0.5 * (a.color[k] + b.color[k])),
+        alpha: 0.5 * (a.alpha + b.alpha),
         face: a.face,
-    })
+    }
 }
