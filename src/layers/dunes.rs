@@ -671,7 +671,7 @@ impl Dunes {
             .sqrt()
             .min(field.tallest * rows / 8.0);
         let far = (0.6 * fade, 1.2 * fade);
-        let light = 2.0 * (field.spacing * rows * eye / 12.0).sqrt();
+        let light = 1.4 * (field.spacing * rows * eye / 12.0).sqrt();
         let farthest = (0.6 * light, 1.2 * light);
         let lit = mul(self.color.linear(), p.ground);
         let flat =
