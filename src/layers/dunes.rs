@@ -639,9 +639,12 @@ struct DunesDraw {
     ambient: Linear,
     direct: Linear,
     light: [f32; 3],
-    /// The light on flat ground, per channel (the sand's colour is given
-    /// under it).
+    /// One over the light on flat ground, per channel (the sand's colour
+    /// is given under it).
     flat: Linear,
+    /// How much the light on the sand is raised at night, so that a
+    /// moonlit sea keeps its forms (1 by day).
+    night: f32,
     /// How much of the ground between the dunes is sand; and the share of
     /// sand far off, where the dunes fade.
     sheet: f32,
@@ -674,8 +677,9 @@ impl Dunes {
         let light = 1.4 * (field.spacing * rows * eye / 12.0).sqrt();
         let farthest = (0.6 * light, 1.2 * light);
         let lit = mul(self.color.linear(), p.ground);
-        let flat =
-            std::array::from_fn(|c| (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4));
+        let flat = std::array::from_fn(|c| {
+            1.0 / (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4)
+        });
         // The rows and columns to draw, from the fourth one at or before
         // the first to four past the last: a pixel takes its colour from
         // the fourth ones around it (see `draw`).
@@ -706,6 +710,7 @@ impl Dunes {
             direct: p.direct,
             light: p.light,
             flat,
+            night: 1.0 + 0.8 * p.stars.clamp(0.0, 1.0),
             sheet: self.sheet(),
             far_sand: self.share(),
             ripples: self.ripples,
@@ -763,6 +768,9 @@ impl DunesDraw {
     /// viewer's feet and far off.
     #[inline]
     fn relief(&self, z: f32) -> f32 {
+        if z >= self.far.1 || z <= self.near.0 {
+            return 0.0;
+        }
         smoothstep(self.near.0, self.near.1, z) * (1.0 - smoothstep(self.far.0, self.far.1, z))
     }
 
@@ -926,8 +934,8 @@ impl DunesDraw {
         let away = -(n[0] * l[0] + n[2] * l[2]) / (len * flat_sun);
         let bounce = 0.2 * away.max(0.0);
         let color = std::array::from_fn(|c| {
-            let lit = (self.direct[c] * (sun + bounce * self.sand[c])) / self.flat[c];
-            let fill = self.ambient[c] * sky / self.flat[c];
+            let lit = self.direct[c] * (sun + bounce * self.sand[c]) * self.flat[c] * self.night;
+            let fill = self.ambient[c] * sky * self.flat[c] * self.night;
             // The sky's light on the sand is less coloured by it: cool
             // shadows.
             (self.sand[c] * lit + self.sky_sand[c] * fill).min(2.6 * self.sand[c])
