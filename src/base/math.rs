@@ -48,6 +48,14 @@ pub fn cos(x: f32) -> f32 {
     libm::cosf(x)
 }
 
+/// `x.floor()` as an integer, without a call to the maths library (the
+/// baseline x86-64 has no rounding instruction); exact for `|x| < 2^31`.
+#[inline(always)]
+pub fn floor_i32(x: f32) -> i32 {
+    let i = x as i32;
+    i - i32::from((i as f32) > x)
+}
+
 /// `v.max(lo)`, for a `lo` that is not NaN (a NaN `v` gives `lo`, as
 /// `max` does), written as a comparison and a select. The same value, but
 /// where `max` in wasm is a call to `fmaxf` (wasm's own `f32.max` keeps a

@@ -30,6 +30,7 @@ use serde::Serialize;
 
 use super::{Band, Draw, Frame, Ground, Kind, Prepare, blend};
 use crate::base::color::{Linear, Rgb, mix, mul, scale};
+use crate::base::math::{self, floor_i32};
 use crate::base::noise::{hash2, signed, smoothstep, sub_seed};
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other, uint};
@@ -200,13 +201,6 @@ struct Field {
     arms: [[f32; 2]; 16],
 }
 
-/// `x.floor()` as an integer, without a call to the maths library.
-#[inline(always)]
-fn floor(x: f32) -> i32 {
-    let i = x as i32;
-    i - i32::from((i as f32) > x)
-}
-
 /// Random values at the lattice points of the dunes' noises: a table
 /// looked up, where hashing each point took most of a sample's time.
 #[derive(Clone, Debug)]
@@ -242,7 +236,7 @@ impl Lattice {
     /// `salt` picks one of many.
     #[inline]
     fn noise1(&self, x: f32, salt: u32) -> (f32, f32) {
-        let i = floor(x);
+        let i = floor_i32(x);
         let t = x - i as f32;
         let i = (i as u32).wrapping_add(salt);
         let (a, b) = (self.at(i), self.at(i.wrapping_add(1)));
@@ -254,7 +248,7 @@ impl Lattice {
     /// lattice spacing 1.
     #[inline]
     fn noise2(&self, x: f32, y: f32) -> (f32, f32, f32) {
-        let (i, j) = (floor(x), floor(y));
+        let (i, j) = (floor_i32(x), floor_i32(y));
         let (tx, ty) = (x - i as f32, y - j as f32);
         let (i, j) = (i as u32, j as u32);
         let (r0, r1) = (
@@ -291,8 +285,7 @@ impl Field {
         let mut arms = [[0.0; 2]; 16];
         for (i, a) in arms.iter_mut().enumerate() {
             let t = std::f32::consts::TAU * i as f32 / 16.0;
-            // Exact on every platform: a polynomial, not the maths library.
-            *a = [cos_poly(t), cos_poly(t - std::f32::consts::FRAC_PI_2)];
+            *a = [math::cos(t), math::sin(t)];
         }
         Field {
             form: d.form,
@@ -347,7 +340,7 @@ impl Field {
         let phase = u * s + 0.45 * n1 + 0.1 * n2 + lobes;
         let dphase_du = s * (1.0 - 0.3 * sign * du3 * 0.55);
         let dphase_dv = (0.45 * 0.7 * d1 + 0.1 * 2.3 * d2 - 0.3 * sign * dv3 * 1.1) * s;
-        let k = floor(phase);
+        let k = floor_i32(phase);
         let t = phase - k as f32;
         let crest = |k: i32| {
             let (n, d) = self.lattice.noise1(v * s * 0.45 + k as f32 * 7.31, 677);
@@ -414,9 +407,9 @@ impl Field {
     /// grid of cells across the wind, every other row shifted.
     fn barchan(&self, u: f32, v: f32) -> (f32, f32, f32, f32, f32, u32) {
         let across = 1.3 * self.spacing;
-        let j = floor(v / across);
+        let j = floor_i32(v / across);
         let shift = 0.5 * (j & 1) as f32;
-        let i = floor(u * self.inv_spacing + shift);
+        let i = floor_i32(u * self.inv_spacing + shift);
         let hash = hash2(i as u32, j as u32, self.seed);
         let mut dice = crate::base::noise::Dice::after(hash);
         if dice.unit() > 0.35 + 0.65 * self.sand {
@@ -465,7 +458,10 @@ impl Field {
     /// Star dunes: a peak on each cell with three to five sinuous arms,
     /// sharp crests and concave faces between.
     fn star(&self, u: f32, v: f32) -> (f32, f32, f32, f32, f32, u32) {
-        let (i, j) = (floor(u * self.inv_spacing), floor(v * self.inv_spacing));
+        let (i, j) = (
+            floor_i32(u * self.inv_spacing),
+            floor_i32(v * self.inv_spacing),
+        );
         let hash = hash2(i as u32, j as u32, self.seed ^ 0x57a2);
         let mut dice = crate::base::noise::Dice::after(hash);
         // Within its cell: the arms and the faces reach a third of it and
@@ -534,32 +530,7 @@ fn concave(top: f32, d: f32) -> (f32, f32) {
     (top * x * x, -2.0 * x / 3.0)
 }
 
-/// cos(x) for x in -π..2π by a polynomial (exact arithmetic, the same bits
-/// everywhere), good to about 1e-4: for a table of directions.
-fn cos_poly(x: f32) -> f32 {
-    use std::f32::consts::{PI, TAU};
-    let mut x = x;
-    while x > PI {
-        x -= TAU;
-    }
-    while x < -PI {
-        x += TAU;
-    }
-    // cos(x) = sin(π/2 - |x|), by its series to the seventh power.
-    let y = x.abs();
-    let t = y - std::f32::consts::FRAC_PI_2;
-    // sin(-t) for t in -π/2..π/2.
-    let s = -t;
-    s * (1.0 - s * s / 6.0 * (1.0 - s * s / 20.0 * (1.0 - s * s / 42.0)))
-}
-
 impl Dunes {
-    /// The height field of these settings blown along `wind`, lit by
-    /// `light`, seeded by `seed`.
-    fn field(&self, wind: [f32; 2], light: [f32; 3], seed: u32) -> Field {
-        Field::new(self, wind, light, seed)
-    }
-
     /// How much of the ground between the dunes is sand, 0 (the floor
     /// shows) to 1.
     fn sheet(&self) -> f32 {
@@ -658,7 +629,7 @@ struct DunesDraw {
 impl Dunes {
     fn prepare_draw(&self, f: &Frame) -> DunesDraw {
         let p = &f.palette;
-        let field = self.field(f.wind, p.light, sub_seed(f.seed, 0xd0e5));
+        let field = Field::new(self, f.wind, p.light, sub_seed(f.seed, 0xd0e5));
         let eye = EYE + LOOKOUT * field.tallest;
         // The nearest sand the picture shows, flat, and where the dunes
         // are full height: from the picture's bottom on.
@@ -917,7 +888,7 @@ impl DunesDraw {
             let v = z * wx - gx * wz;
             let (n, _) = self.field.lattice.noise1(v / (6.0 * RIPPLE), 883);
             let phase = u / RIPPLE + 1.5 * n;
-            let t = phase - floor(phase) as f32;
+            let t = phase - floor_i32(phase) as f32;
             let slope = if t < 0.72 { 0.03 } else { -0.08 };
             sx += plain * slope * wx;
             sz += plain * slope * wz;

@@ -233,18 +233,10 @@ impl Prepare for Racetrack {
     }
 }
 
-/// `x.floor()` as an integer, without a call to the maths library (the
-/// baseline x86-64 has no rounding instruction); exact for `|x| < 2^31`.
-#[inline(always)]
-fn floor(x: f32) -> i32 {
-    let i = x as i32;
-    i - i32::from((i as f32) > x)
-}
-
 /// Smooth value noise in -1..1, lattice spacing 1, from the noise tile.
 #[inline]
 fn smooth(x: f32, y: f32, seed: u32) -> f32 {
-    let (ix, iy) = (floor(x), floor(y));
+    let (ix, iy) = (math::floor_i32(x), math::floor_i32(y));
     let (tx, ty) = (x - ix as f32, y - iy as f32);
     let tile = tile();
     let v = |dx: i32, dy: i32| lattice_in(tile, ix + dx, iy + dy, seed);
@@ -329,7 +321,7 @@ impl Crust {
     /// neighbours.
     #[inline]
     fn middle(s: i32, u: f32) -> i32 {
-        floor(u - 0.5 * (s & 1) as f32 + 0.5)
+        math::floor_i32(u - 0.5 * (s & 1) as f32 + 0.5)
     }
 
     /// Strip `s`'s splits around its `k0`th and where its lower edge lies.
@@ -408,7 +400,7 @@ impl Crust {
     fn at(&self, memo: &mut Memo, x: f32, z: f32, [du, dv]: [f32; 2]) -> (f32, f32, u32) {
         let (u, v) = self.uv(x, z);
         let (u, v) = (u + du, v + dv);
-        let j0 = floor(v * (1.0 / ROW));
+        let j0 = math::floor_i32(v * (1.0 / ROW));
         let (mine, mine_base) = self.nearest(memo, j0, u);
         let (above, above_base) = self.nearest(memo, j0 + 1, u);
         let mut lo = self.edge_under(mine_base, u, mine.0);

@@ -9,6 +9,7 @@ use super::place::{
     Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, Umbra, diamond,
 };
 use crate::base::color::{Linear, mix, scale};
+use crate::base::math;
 use crate::base::noise::{TILE_SIDE, noise_tile, smoothstep};
 use crate::layers::{BAND_ROWS, Band, Draw, Frame};
 
@@ -258,11 +259,7 @@ fn body(plant: &Plant, band: &mut Band, opacity: f32, paint: &mut Vec<[f32; 4]>)
 #[inline]
 fn value2(x: f32, y: f32, seed: u32) -> f32 {
     // `floor` without a call: exact for the picture's coordinates.
-    let floor = |v: f32| {
-        let i = v as i32;
-        if (i as f32) > v { i - 1 } else { i }
-    };
-    let (ix, iy) = (floor(x), floor(y));
+    let (ix, iy) = (math::floor_i32(x), math::floor_i32(y));
     let (tx, ty) = (x - ix as f32, y - iy as f32);
     let mask = TILE_SIDE as i32 - 1;
     let (ix, iy) = (
