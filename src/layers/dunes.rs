@@ -11,8 +11,9 @@
 //! `prepare` marches each column of the picture from near to far in steps
 //! even on the screen (even in one over the depth), keeping the highest
 //! row drawn so far: what lies behind a crest stays hidden. Where three
-//! steps do not lie on a line (a crest, the foot of a slip face) the step
-//! between is halved until they do, so a crest's top and a face's edge fall
+//! steps do not lie on a line (a crest, the foot of a slip face), or two lie
+//! on different faces of a dune, the step between is halved until they do
+//! not, so a crest's top and a face's edge fall
 //! where they are, not where a step happened to land. Each row keeps the
 //! depth of the ground it shows. `draw` then lights that ground point by
 //! the height field's own slope, so every crease is as sharp as the sand's:
@@ -724,6 +725,8 @@ struct Step {
     y: f32,
     /// How steeply the sand rises away along the column's ray there.
     rise: f32,
+    /// The face it lies on (see [`Sample::face`]).
+    face: u32,
 }
 
 impl Step {
@@ -731,6 +734,12 @@ impl Step {
     /// rises at one and falls at the other.
     fn crest_before(&self, b: &Step) -> bool {
         self.rise > 0.0 && b.rise < 0.0
+    }
+
+    /// Whether a brink or a crease lies between `self` and `b`: they lie
+    /// on two faces.
+    fn crease_before(&self, b: &Step) -> bool {
+        self.face != b.face
     }
 }
 
@@ -751,16 +760,17 @@ impl DunesDraw {
     fn step(&self, across: f32, iz: f32) -> Step {
         let z = 1.0 / iz;
         let k = self.relief(z);
-        let (h, rise) = if k > 0.0 {
+        let (h, rise, face) = if k > 0.0 {
             let s = self.field.at(across * z, z, -1.0);
-            (s.h * k, (s.gx * across + s.gz) * k)
+            (s.h * k, (s.gx * across + s.gz) * k, s.face)
         } else {
-            (0.0, 0.0)
+            (0.0, 0.0, 0)
         };
         Step {
             iz,
             y: self.horizon + self.h * (self.eye - h) * iz,
             rise,
+            face,
         }
     }
 
@@ -817,7 +827,8 @@ impl DunesDraw {
             let next = self.step(across, k as f32 * per);
             // Halve the steps where three do not lie on a line.
             let bent = before.is_some_and(|b| (b.y - 2.0 * prev.y + next.y).abs() > BEND)
-                || prev.crest_before(&next);
+                || prev.crest_before(&next)
+                || prev.crease_before(&next);
             if bent {
                 self.refine(across, prev, next, HALVINGS, &mut |a, b| {
                     fill(a, b, &mut top)
@@ -848,7 +859,8 @@ impl DunesDraw {
         }
         let m = self.step(across, 0.5 * (a.iz + b.iz));
         let straight = (m.y - 0.5 * (a.y + b.y)).abs() <= 0.5 * BEND;
-        if straight && !a.crest_before(&m) && !m.crest_before(&b) {
+        let one_face = |a: &Step, b: &Step| !a.crest_before(b) && !a.crease_before(b);
+        if straight && one_face(&a, &m) && one_face(&m, &b) {
             fill(a, m);
             fill(m, b);
         } else {
