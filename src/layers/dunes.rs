@@ -700,8 +700,9 @@ impl Dunes {
                 .enumerate()
                 .for_each(|(i, block)| {
                     let x0 = cols.start + (i * LANES) as u32;
+                    let mut scratch = March::default();
                     for (lane, x) in (x0..(x0 + LANES as u32).min(cols.end)).enumerate() {
-                        draw.march(x, block, lane);
+                        draw.march(x, block, lane, &mut scratch);
                     }
                 });
         }
@@ -715,6 +716,20 @@ impl Dunes {
         draw.depth = depth;
         draw
     }
+}
+
+/// Room for a column's march, reused from column to column.
+#[derive(Default)]
+struct March {
+    /// The steps, near to far, and how many more times each segment
+    /// between two is to be halved.
+    points: Vec<Step>,
+    halvings: Vec<u32>,
+    /// The middles of the segments being halved, and room for the next
+    /// round's steps.
+    middles: Vec<Step>,
+    spare_points: Vec<Step>,
+    spare_halvings: Vec<u32>,
 }
 
 /// One step of a column's march: one over its depth, and its row on the
@@ -776,9 +791,8 @@ impl DunesDraw {
 
     /// Marches column `x` from near to far, writing into lane `lane` of
     /// `block` (see [`DunesDraw::depth`]) one over the depth of the ground
-    /// each row shows.
-    fn march(&self, x: u32, block: &mut [f32], lane: usize) {
-        let mut put = |r: f32, iz: f32| block[(r as u32 - self.y0) as usize * LANES + lane] = iz;
+    /// each row shows. `scratch` is reused from column to column.
+    fn march(&self, x: u32, block: &mut [f32], lane: usize, scratch: &mut March) {
         let across = (x as f32 + 0.5 - self.middle) / self.h;
         // One over the depth per step, even on the screen for flat sand.
         let per = STEP / (self.h * self.eye);
@@ -799,45 +813,52 @@ impl DunesDraw {
         if start > under {
             start = under + (start - under).div_ceil(COARSE) * COARSE;
         }
-        let mut top = bottom;
-        let mut fill = |a: Step, b: Step, top: &mut f32| {
-            // Rows whose centres lie between b (higher) and a, above what
-            // is drawn already.
-            if b.y >= *top || b.y >= a.y {
-                return;
+        // The steps, near to far, from the one before the first (for the
+        // first one's test of a bend: the same as where the march starts
+        // further off). Each is worked out on its own, so that the
+        // processor works on several at once.
+        let behind = start + if start >= under { COARSE } else { 1 };
+        let points = &mut scratch.points;
+        points.clear();
+        points.push(self.step(across, behind as f32 * per));
+        let mut k = start;
+        loop {
+            points.push(self.step(across, k as f32 * per));
+            if k <= 1 {
+                break;
             }
-            let lo = a.y.min(*top);
-            let first = (b.y - 0.5).ceil().max(self.y0 as f32);
-            let mut r = first;
+            k -= if k > under { COARSE } else { 1 };
+        }
+        // Halve the steps where three do not lie on a line, or a crest or
+        // a crease lies between two.
+        let halvings = &mut scratch.halvings;
+        halvings.clear();
+        halvings.extend(points.windows(3).map(|w| {
+            let [before, a, b] = [w[0], w[1], w[2]];
+            let bent = (before.y - 2.0 * a.y + b.y).abs() > BEND
+                || a.crest_before(&b)
+                || a.crease_before(&b);
+            if bent { HALVINGS } else { 0 }
+        }));
+        points.remove(0);
+        self.refine(across, scratch);
+        // Rows whose centres lie between each step and the next (higher),
+        // above what is drawn already.
+        let mut put = |r: f32, iz: f32| block[(r as u32 - self.y0) as usize * LANES + lane] = iz;
+        let mut top = bottom;
+        for w in scratch.points.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if b.y >= top || b.y >= a.y {
+                continue;
+            }
+            let lo = a.y.min(top);
+            let mut r = (b.y - 0.5).ceil().max(self.y0 as f32);
             while r + 0.5 < lo && r < bottom {
                 let t = (a.y - (r + 0.5)) / (a.y - b.y);
                 put(r, a.iz + (b.iz - a.iz) * t);
                 r += 1.0;
             }
-            *top = b.y;
-        };
-        let mut prev = self.step(across, start as f32 * per);
-        // The step before the first, for the first one's test of a bend:
-        // the same as where the march starts further off.
-        let behind = start + if start >= under { COARSE } else { 1 };
-        let mut before = Some(self.step(across, behind as f32 * per));
-        let mut k = start;
-        while k > 1 {
-            k -= if k > under { COARSE } else { 1 };
-            let next = self.step(across, k as f32 * per);
-            // Halve the steps where three do not lie on a line.
-            let bent = before.is_some_and(|b| (b.y - 2.0 * prev.y + next.y).abs() > BEND)
-                || prev.crest_before(&next)
-                || prev.crease_before(&next);
-            if bent {
-                self.refine(across, prev, next, HALVINGS, &mut |a, b| {
-                    fill(a, b, &mut top)
-                });
-            } else {
-                fill(prev, next, &mut top);
-            }
-            before = Some(prev);
-            prev = next;
+            top = b.y;
         }
         // Beyond the last step the sand is flat to the horizon.
         let mut r = (self.horizon - 0.5).ceil().max(self.y0 as f32);
@@ -850,22 +871,52 @@ impl DunesDraw {
         }
     }
 
-    /// The segment from `a` to `b`, halved up to `depth` times where its
-    /// middle lies off the line between them, given to `fill` near to far.
-    fn refine(&self, across: f32, a: Step, b: Step, depth: u32, fill: &mut dyn FnMut(Step, Step)) {
-        if depth == 0 {
-            fill(a, b);
-            return;
-        }
-        let m = self.step(across, 0.5 * (a.iz + b.iz));
-        let straight = (m.y - 0.5 * (a.y + b.y)).abs() <= 0.5 * BEND;
+    /// Halves the segments between `march.points` (near to far), segment
+    /// `i` up to `march.halvings[i]` times, while its middle lies off the
+    /// line between its ends or a crest or crease lies between: all the
+    /// segments of a column a halving at a time, so that their middles are
+    /// worked out together.
+    fn refine(&self, across: f32, march: &mut March) {
         let one_face = |a: &Step, b: &Step| !a.crest_before(b) && !a.crease_before(b);
-        if straight && one_face(&a, &m) && one_face(&m, &b) {
-            fill(a, m);
-            fill(m, b);
-        } else {
-            self.refine(across, a, m, depth - 1, fill);
-            self.refine(across, m, b, depth - 1, fill);
+        let March {
+            points,
+            halvings,
+            middles,
+            spare_points,
+            spare_halvings,
+        } = march;
+        while halvings.iter().any(|&h| h > 0) {
+            middles.clear();
+            middles.extend(
+                points
+                    .windows(2)
+                    .zip(halvings.iter())
+                    .filter(|&(_, &h)| h > 0)
+                    .map(|(w, _)| self.step(across, 0.5 * (w[0].iz + w[1].iz))),
+            );
+            spare_points.clear();
+            spare_halvings.clear();
+            let mut middle = middles.iter();
+            for (w, &h) in points.windows(2).zip(halvings.iter()) {
+                let (a, b) = (w[0], w[1]);
+                spare_points.push(a);
+                if h == 0 {
+                    spare_halvings.push(0);
+                    continue;
+                }
+                let m = *middle.next().expect("a middle for each segment halved");
+                let straight = (m.y - 0.5 * (a.y + b.y)).abs() <= 0.5 * BEND;
+                let left = if straight && one_face(&a, &m) && one_face(&m, &b) {
+                    0
+                } else {
+                    h - 1
+                };
+                spare_points.push(m);
+                spare_halvings.extend([left, left]);
+            }
+            spare_points.extend(points.last());
+            std::mem::swap(points, spare_points);
+            std::mem::swap(halvings, spare_halvings);
         }
     }
 
@@ -1000,41 +1051,62 @@ impl Draw for DunesDraw {
             .map(|(x, y)| exact(x, y))
             .collect();
         let (n2x, n2y) = (2 * n4x - 1, 2 * n4y - 1);
-        let second: Vec<Option<Px>> = (0..n2y)
+        let mut second: Vec<Option<Px>> = (0..n2y)
             .flat_map(|j| (0..n2x).map(move |i| (i, j)))
             .map(|(i, j)| {
                 let at = |i: u32, j: u32| fourth[(j * n4x + i) as usize];
-                let (x, y) = (gx + 2 * i, gy + 2 * j);
-                between([i / 2, i.div_ceil(2)], [j / 2, j.div_ceil(2)], at).or_else(|| exact(x, y))
+                between([i / 2, i.div_ceil(2)], [j / 2, j.div_ceil(2)], at)
             })
             .collect();
+        // The points worked out after the means, each on its own, so that
+        // the processor works on several at once.
+        let second_point = |k: usize| (gx + 2 * (k as u32 % n2x), gy + 2 * (k as u32 / n2x));
+        let missing: Vec<usize> = (0..second.len()).filter(|&k| second[k].is_none()).collect();
+        for k in missing {
+            let (x, y) = second_point(k);
+            second[k] = exact(x, y);
+        }
         let at = |i: u32, j: u32| second[(j * n2x + i) as usize];
-        // Per cell of the second grid: its four corners, where they lie
-        // on one face and agree (the pixels inside are their means).
-        let cells: Vec<Option<[Px; 4]>> = (0..n2y - 1)
+        // Per cell of the second grid: whether its four corners lie on one
+        // face and agree (the pixels inside are their means).
+        let agreed: Vec<bool> = (0..n2y - 1)
             .flat_map(|j| (0..n2x - 1).map(move |i| (i, j)))
             .map(|(i, j)| {
-                let corners = [at(i, j)?, at(i + 1, j)?, at(i, j + 1)?, at(i + 1, j + 1)?];
-                agree(&corners).then_some(corners)
+                let corners = || Some([at(i, j)?, at(i + 1, j)?, at(i, j + 1)?, at(i + 1, j + 1)?]);
+                corners().is_some_and(|c| agree(&c))
             })
             .collect();
+        let corner = |i: u32, j: u32| at(i, j).expect("an agreed cell's corners are sand");
+        let mut pixels: Vec<Option<Px>> = Vec::with_capacity((x1 - x0) as usize);
+        let mut missing: Vec<u32> = Vec::new();
         for y in y0..y1 {
-            let row = band.row(y);
             let (j, oy) = ((y - gy) / 2, (y - gy) & 1);
-            for x in x0..x1 {
+            pixels.clear();
+            missing.clear();
+            pixels.extend((x0..x1).map(|x| {
                 let (i, ox) = ((x - gx) / 2, (x - gx) & 1);
-                let px = if ox == 0 && oy == 0 {
-                    at(i, j)
-                } else if let Some([a, b, c, d]) = cells[(j * (n2x - 1) + i) as usize] {
-                    Some(match (ox, oy) {
-                        (1, 0) => mean2(a, b),
-                        (0, _) => mean2(a, c),
-                        _ => mean2(mean2(a, b), mean2(c, d)),
-                    })
-                } else {
-                    exact(x, y)
-                };
-                let Some(px) = px else {
+                if ox == 0 && oy == 0 {
+                    return at(i, j);
+                }
+                if !agreed[(j * (n2x - 1) + i) as usize] {
+                    missing.push(x);
+                    return None;
+                }
+                Some(match (ox, oy) {
+                    (1, 0) => mean2(corner(i, j), corner(i + 1, j)),
+                    (0, _) => mean2(corner(i, j), corner(i, j + 1)),
+                    _ => mean2(
+                        mean2(corner(i, j), corner(i + 1, j)),
+                        mean2(corner(i, j + 1), corner(i + 1, j + 1)),
+                    ),
+                })
+            }));
+            for &x in &missing {
+                pixels[(x - x0) as usize] = exact(x, y);
+            }
+            let row = band.row(y);
+            for (x, px) in (x0..x1).zip(pixels.iter()) {
+                let Some(px) = *px else {
                     continue;
                 };
                 let mut color = px.color;
