@@ -138,7 +138,7 @@ impl Dice {
 }
 
 /// `t` eased with the smoothstep curve between `a` and `b`.
-#[inline]
+#[inline(always)]
 pub fn smoothstep(a: f32, b: f32, t: f32) -> f32 {
     let x = ((t - a) / (b - a)).clamp(0.0, 1.0);
     x * x * (3.0 - 2.0 * x)
