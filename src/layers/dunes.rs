@@ -158,6 +158,9 @@ const BEND: f32 = 1.0;
 const REFERENCE: f32 = 1080.0;
 /// Columns in a block of the prepared depths.
 const LANES: usize = 32;
+/// How much plainer the dunes' forms are drawn under the stars (see
+/// [`DunesDraw::relief_gain`]).
+const RELIEF_GAIN: f32 = 1.5;
 /// How many times longer the steps under the picture are.
 const COARSE: u32 = 4;
 /// The most times a step is halved.
@@ -807,6 +810,13 @@ struct DunesDraw {
     /// How much the light on the sand is raised at night, so that a
     /// moonlit sea keeps its forms (1 by day).
     night: f32,
+    /// How much the moon's light on a slope differs from its light on
+    /// flat sand, over the sun's (1 by day): by moonlight the eye sees
+    /// little but the forms, so they are drawn plainer.
+    relief_gain: f32,
+    /// The least of the moon's light a face turned from it keeps, over
+    /// flat sand's: the sky's light, which the eye sees by at night.
+    moonlit_shade: f32,
     /// How much of the ground between the dunes is sand; and the share of
     /// sand far off, where the dunes fade.
     sheet: f32,
@@ -854,6 +864,8 @@ impl Dunes {
             (f.cols.start & !3)..(f.cols.end + 4).min(f.width),
             (f.rows.start & !3)..(f.rows.end + 4).min(f.height),
         );
+        // How much the light is the moon's.
+        let moonlit = if p.moon { p.stars.clamp(0.0, 1.0) } else { 0.0 };
         let mut draw = DunesDraw {
             build,
             opacity: self.opacity,
@@ -879,6 +891,8 @@ impl Dunes {
             light: p.light,
             flat,
             night: 1.0 + 0.8 * p.stars.clamp(0.0, 1.0),
+            relief_gain: 1.0 + RELIEF_GAIN * moonlit,
+            moonlit_shade: 0.3 * moonlit,
             sheet: self.sheet(),
             far_sand: self.share(),
             ripples: self.ripples,
@@ -1294,6 +1308,11 @@ impl DunesDraw {
             // Three lights: the sun, the sky (less on steep faces), and a
             // bounce from the lit sand onto faces turned from the sun.
             let sun = cos.max(0.0) * (1.0 - (1.0 - shade) * k);
+            let sun = if self.relief_gain > 1.0 {
+                (l[1] + (sun - l[1]) * self.relief_gain).max(self.moonlit_shade * l[1])
+            } else {
+                sun
+            };
             let sky = 0.55 + 0.45 / len;
             let away = -(n[0] * l[0] + n[2] * l[2]) / (len * flat_sun);
             let bounce = 0.2 * away.max(0.0);
