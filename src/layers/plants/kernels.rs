@@ -1,0 +1,176 @@
+//! The pixel shaders of a creosote bush, [`LANES`] pixels of a row at a
+//! time, written once and compiled for every
+//! [`Build`](crate::base::simd::Build). Each lane works out its pixel
+//! with the operations of the per-pixel reference (`draw::bush`), in the
+//! same order, so the bits are the same: where the reference returns
+//! early, a lane works on and its result is dropped.
+
+use super::draw::{segment_distance, thin, value2_in};
+use super::place::{Bush, Look};
+use crate::base::color::{Linear, mix, scale};
+use crate::base::noise::{TILE_SIDE, noise_tile};
+use crate::base::simd::Build;
+
+/// Pixels a shader works on at once, the lanes of an AVX2 register: its
+/// loops over lanes compile to SIMD.
+pub(super) const LANES: usize = 8;
+
+/// The noise tile as an array, so that a lookup by a masked index needs
+/// no bounds check (which would keep a loop from being vectorized).
+pub(super) type Tile = [f32; TILE_SIDE * TILE_SIDE];
+
+/// [`noise_tile`] as a [`Tile`].
+pub(super) fn tile() -> &'static Tile {
+    noise_tile().try_into().expect("the noise tile")
+}
+
+/// Lays a bush's pixels on row `py` (the pixels' middle), from column `a`
+/// on, over `paint` (one colour and coverage a pixel, premultiplied), as
+/// the reference lays `draw::bush`'s. Whether any pixel was touched.
+pub(super) fn bush_row(
+    build: Build,
+    bush: &Bush,
+    look: &Look,
+    py: f32,
+    a: u32,
+    paint: &mut [[f32; 4]],
+) -> bool {
+    match build {
+        // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx2 => unsafe { bush_row_avx2(bush, look, py, a, paint) },
+        Build::Portable => bush_row_any(bush, look, py, a, paint),
+    }
+}
+
+/// [`bush_row`] compiled for AVX2: twice the lanes of the baseline, the
+/// same operations (no fused multiply-add), so the same pixels.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn bush_row_avx2(bush: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
+    bush_row_any(bush, look, py, a, paint)
+}
+
+#[inline(always)]
+fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
+    // The row's terms, as the reference works them out a pixel.
+    let v = (b.foot[1] - py) / b.ht;
+    if !(-0.02..=1.12).contains(&v) {
+        return false;
+    }
+    let lean = b.lean * v * v;
+    let cy = (v - 0.52) / 0.5;
+    let sharp = (0.05 * b.ht).max(1.0);
+    let edge = 0.29 - 0.5 / sharp;
+    let out = |e: f32| (1.0 - e) * 2.4 + 1.25 * b.grain < edge;
+    let ly = py * b.leaf;
+    let ny = (cy * 0.8).clamp(-1.0, 1.0);
+    let low = 0.6 + 0.4 * v.clamp(0.0, 1.0);
+    let stems = v < 0.45;
+    let px = 1.0 / b.ht;
+    let w = (0.035 * b.ht).max(0.5);
+    let reach = 1.01 * (0.5 * w + 0.5) * px + 1e-5;
+    let tile = tile();
+    let mut any = false;
+    for (k, chunk) in paint.chunks_mut(LANES).enumerate() {
+        let x0 = a as usize + k * LANES;
+        let xs: [f32; LANES] = std::array::from_fn(|l| (x0 + l) as i32 as f32 + 0.5);
+        let mut u = [0.0; LANES];
+        let mut round = [0.0; LANES];
+        let mut near = [false; LANES];
+        for l in 0..LANES {
+            u[l] = (xs[l] - b.foot[0] - lean) / b.hw;
+            round[l] = (u[l] * u[l] + cy * cy).sqrt();
+            near[l] = u[l].abs() <= 1.3 && !out(round[l] - 0.16);
+        }
+        // A chunk wholly out of the crown, on a row above the stems, is
+        // left as it is.
+        if !stems && !near.iter().any(|&n| n) {
+            continue;
+        }
+        // The crown: a rounded dome over the stems, its outline ragged,
+        // leaves in tufts.
+        let mut crown = [0.0; LANES];
+        let mut leaves = [0.0; LANES];
+        for l in 0..LANES {
+            let ragged = value2_in(tile, u[l] * 2.6 + 5.0, v * 2.6, b.seed) - 0.5;
+            let e = round[l] + 0.3 * ragged;
+            let (lx, ly) = (xs[l] * b.leaf, ly);
+            let n = value2_in(
+                tile,
+                0.87 * lx - 0.5 * ly,
+                0.5 * lx + 0.87 * ly,
+                b.seed ^ 0xa1,
+            ) + 0.6
+                * value2_in(
+                    tile,
+                    1.3 * lx + 1.55 * ly,
+                    1.55 * lx - 1.3 * ly,
+                    b.seed ^ 0xa2,
+                )
+                - 0.8;
+            let density = (1.0 - e) * 2.4 + n * 1.5 * b.grain;
+            let inside = near[l] && !out(e);
+            leaves[l] = if inside { n } else { 0.0 };
+            crown[l] = if inside {
+                ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+        }
+        // The stems, fanning out from the foot into the crown.
+        let mut stem = [0.0f32; LANES];
+        if stems {
+            for l in 0..LANES {
+                let q = [(xs[l] - b.foot[0]) / b.ht, v];
+                for (s, n) in b.stems.iter().zip(&b.across) {
+                    let skip = (q[0] * n[0] + q[1] * n[1]).abs() > reach;
+                    let tip = [s[0] * b.hw / b.ht, s[1]];
+                    let d = segment_distance(q, [0.0, 0.0], tip).0 / px;
+                    stem[l] = if skip {
+                        stem[l]
+                    } else {
+                        stem[l].max(thin(d, w))
+                    };
+                }
+            }
+        }
+        // Lit, and laid over what is there.
+        let mut cov = [0.0; LANES];
+        let mut color = [[0.0; 3]; LANES];
+        for l in 0..LANES {
+            let nx = (u[l] * 0.9).clamp(-1.0, 1.0);
+            let nz = (1.0 - nx * nx - ny * ny).max(0.0).sqrt();
+            let open = (0.45 + 0.55 * (leaves[l] + 0.5) * b.grain + 0.3 * (1.0 - b.grain))
+                .clamp(0.2, 1.0)
+                * low;
+            let c = crown[l] + stem[l] * (1.0 - crown[l]);
+            let leaf: Linear = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx, ny, nz], open);
+            let wood = look.shade(b.stem, [nx, 0.0, 0.8], 0.5);
+            color[l] = if stem[l] <= 0.0 {
+                leaf
+            } else if crown[l] <= 0.0 {
+                wood
+            } else {
+                mix(wood, leaf, crown[l] / c.max(1e-6))
+            };
+            let seen = u[l].abs() <= 1.3 && !(crown[l] <= 0.0 && stem[l] <= 0.0);
+            cov[l] = if seen { c } else { 0.0 };
+        }
+        for (l, o) in chunk.iter_mut().enumerate() {
+            let cov = cov[l];
+            if cov > 0.0 {
+                let color = color[l];
+                let keep = 1.0 - cov;
+                *o = [
+                    o[0] * keep + color[0] * cov,
+                    o[1] * keep + color[1] * cov,
+                    o[2] * keep + color[2] * cov,
+                    o[3] * keep + cov,
+                ];
+                any = true;
+            }
+        }
+    }
+    any
+}
