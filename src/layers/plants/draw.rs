@@ -77,7 +77,7 @@ impl Draw for PlantsDraw {
 }
 
 impl PlantsDraw {
-    /// Draws the plants on `band`, the bushes by the shaders of `build`
+    /// Draws the plants on `band`, the bushes and limbs by the shaders of `build`
     /// ([`kernels`]), or pixel by pixel (`None`: the reference they are
     /// checked against).
     pub(super) fn draw_with(&self, band: &mut Band, build: Option<Build>) {
@@ -233,10 +233,19 @@ fn body(
             let Some((a, b)) = columns(b, x0, x1, span) else {
                 continue;
             };
-            if let (Part::Bush(bush), Some(build)) = (part, build) {
+            if let Some(build) = build {
                 let row = &mut paint[(a - x0) as usize..(b - x0) as usize];
-                any |= kernels::bush_row(build, bush, &plant.look, py, a, row);
-                continue;
+                match part {
+                    Part::Bush(bush) => {
+                        any |= kernels::bush_row(build, bush, &plant.look, py, a, row);
+                        continue;
+                    }
+                    Part::Limb(limb) => {
+                        any |= kernels::limb_row(build, limb, &plant.look, py, a, row);
+                        continue;
+                    }
+                    Part::Rosette(_) => {}
+                }
             }
             for x in a..b {
                 let p = [x as f32 + 0.5, py];

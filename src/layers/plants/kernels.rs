@@ -1,12 +1,12 @@
-//! The pixel shaders of a creosote bush, [`LANES`] pixels of a row at a
-//! time, written once and compiled for every
-//! [`Build`](crate::base::simd::Build). Each lane works out its pixel
-//! with the operations of the per-pixel reference (`draw::bush`), in the
-//! same order, so the bits are the same: where the reference returns
-//! early, a lane works on and its result is dropped.
+//! The pixel shaders of a creosote bush and of a Joshua tree's limb,
+//! [`LANES`] pixels of a row at a time, written once and compiled for
+//! every [`Build`](crate::base::simd::Build). Each lane works out its
+//! pixel with the operations of the per-pixel reference (`draw::bush`,
+//! `draw::limb`), in the same order, so the bits are the same: where the
+//! reference returns early, a lane works on and its result is dropped.
 
 use super::draw::{segment_distance, thin, value2_in};
-use super::place::{Bush, Look};
+use super::place::{Bush, Limb, Look};
 use crate::base::color::{Linear, mix, scale};
 use crate::base::noise::{TILE_SIDE, noise_tile};
 use crate::base::simd::Build;
@@ -51,6 +51,98 @@ unsafe fn bush_row_avx2(bush: &Bush, look: &Look, py: f32, a: u32, paint: &mut [
     bush_row_any(bush, look, py, a, paint)
 }
 
+/// Lays a limb's pixels on row `py` from column `a` on over `paint`, as
+/// [`bush_row`] does a bush's.
+pub(super) fn limb_row(
+    build: Build,
+    limb: &Limb,
+    look: &Look,
+    py: f32,
+    a: u32,
+    paint: &mut [[f32; 4]],
+) -> bool {
+    match build {
+        // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx2 => unsafe { limb_row_avx2(limb, look, py, a, paint) },
+        Build::Portable => limb_row_any(limb, look, py, a, paint),
+    }
+}
+
+/// [`limb_row`] compiled for AVX2 (see [`bush_row_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn limb_row_avx2(limb: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
+    limb_row_any(limb, look, py, a, paint)
+}
+
+#[inline(always)]
+fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
+    let tile = tile();
+    let ground = ((l.ground - py) + 0.5).clamp(0.0, 1.0);
+    let bark = [0.06, 0.05, 0.038];
+    let thatch = [0.26, 0.2, 0.12];
+    let mut any = false;
+    for (k, chunk) in paint.chunks_mut(LANES).enumerate() {
+        let x0 = a as usize + k * LANES;
+        let mut cov = [0.0; LANES];
+        let mut color = [[0.0; 3]; LANES];
+        for l_ in 0..LANES {
+            let p = [(x0 + l_) as i32 as f32 + 0.5, py];
+            let (dist, t, e) = segment_distance(p, l.a, l.b);
+            let r = l.ra + (l.rb - l.ra) * t;
+            // Dead leaves hang along it: a frayed edge, streaked up and
+            // down.
+            let fibre = (0.3 * r).max(0.6);
+            let n = value2_in(tile, p[0] / fibre, p[1] / (2.5 * fibre), l.seed);
+            let rr = r * (0.82 + 0.36 * n);
+            let c = thin(dist, 2.0 * rr) * ground;
+            let inv = 1.0 / rr.max(1e-3);
+            let (nx, ny) = (
+                (e[0] * inv).clamp(-1.0, 1.0),
+                (-e[1] * inv).clamp(-1.0, 1.0),
+            );
+            let nz = (1.0 - nx * nx - ny * ny).max(0.0).sqrt();
+            let streak = value2_in(
+                tile,
+                p[0] / fibre + 17.0,
+                p[1] / (4.0 * fibre),
+                l.seed ^ 0x51,
+            );
+            let albedo = mix(bark, thatch, (l.thatch * (0.4 + 0.9 * streak)).min(1.0));
+            let open = 0.55 + 0.45 * n;
+            color[l_] = look.shade(scale(albedo, open + 0.2), [nx, ny, nz], open);
+            // (Beyond the frayed edge's reach, nothing.)
+            let reached = !(dist >= 1.18 * r + 0.5);
+            cov[l_] = if reached && c > 0.0 { c } else { 0.0 };
+        }
+        any |= lay(chunk, &color, &cov);
+    }
+    any
+}
+
+/// Lays the lanes' colours over `paint` by their coverage, where it is
+/// more than none, as the reference lays a pixel's. Whether any was.
+#[inline(always)]
+fn lay(chunk: &mut [[f32; 4]], color: &[Linear; LANES], cov: &[f32; LANES]) -> bool {
+    let mut any = false;
+    for (l, o) in chunk.iter_mut().enumerate() {
+        let cov = cov[l];
+        if cov > 0.0 {
+            let color = color[l];
+            let keep = 1.0 - cov;
+            *o = [
+                o[0] * keep + color[0] * cov,
+                o[1] * keep + color[1] * cov,
+                o[2] * keep + color[2] * cov,
+                o[3] * keep + cov,
+            ];
+            any = true;
+        }
+    }
+    any
+}
+
 #[inline(always)]
 fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
     // The row's terms, as the reference works them out a pixel.
@@ -81,7 +173,7 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
         for l in 0..LANES {
             u[l] = (xs[l] - b.foot[0] - lean) / b.hw;
             round[l] = (u[l] * u[l] + cy * cy).sqrt();
-            near[l] = u[l].abs() <= 1.3 && !out(round[l] - 0.16);
+            near[l] = !(u[l].abs() > 1.3) && !out(round[l] - 0.16);
         }
         // A chunk wholly out of the crown, on a row above the stems, is
         // left as it is.
@@ -154,23 +246,10 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             } else {
                 mix(wood, leaf, crown[l] / c.max(1e-6))
             };
-            let seen = u[l].abs() <= 1.3 && !(crown[l] <= 0.0 && stem[l] <= 0.0);
+            let seen = !(u[l].abs() > 1.3) && !(crown[l] <= 0.0 && stem[l] <= 0.0);
             cov[l] = if seen { c } else { 0.0 };
         }
-        for (l, o) in chunk.iter_mut().enumerate() {
-            let cov = cov[l];
-            if cov > 0.0 {
-                let color = color[l];
-                let keep = 1.0 - cov;
-                *o = [
-                    o[0] * keep + color[0] * cov,
-                    o[1] * keep + color[1] * cov,
-                    o[2] * keep + color[2] * cov,
-                    o[3] * keep + cov,
-                ];
-                any = true;
-            }
-        }
+        any |= lay(chunk, &color, &cov);
     }
     any
 }
