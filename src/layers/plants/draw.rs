@@ -77,7 +77,8 @@ impl Draw for PlantsDraw {
 }
 
 impl PlantsDraw {
-    /// Draws the plants on `band`, the bushes and limbs by the shaders of `build`
+    /// Draws the plants on `band`, the shadows, bushes and limbs by the
+    /// shaders of `build`
     /// ([`kernels`]), or pixel by pixel (`None`: the reference they are
     /// checked against).
     pub(super) fn draw_with(&self, band: &mut Band, build: Option<Build>) {
@@ -91,7 +92,7 @@ impl PlantsDraw {
         let mut paint: Vec<[f32; 4]> = Vec::new();
         for &i in list {
             let plant = &self.plants[i as usize];
-            shadow(plant, band, self.opacity, &mut dark);
+            shadow(plant, band, self.opacity, build, &mut dark);
             body(plant, band, self.opacity, build, &mut paint);
         }
     }
@@ -109,7 +110,7 @@ fn clip(b: [i32; 4], band: &Band) -> (std::ops::Range<u32>, u32, u32) {
 
 /// Darkens the ground under the plant's shadow: the darkest of its parts'
 /// shadows at each pixel, once.
-fn shadow(plant: &Plant, band: &mut Band, opacity: f32, dark: &mut Vec<f32>) {
+fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, dark: &mut Vec<f32>) {
     let (rows, x0, x1) = clip(plant.shade, band);
     if x0 >= x1 || plant.shadow <= 0.0 {
         return;
@@ -128,9 +129,13 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, dark: &mut Vec<f32>) {
             let Some((a, b)) = columns(b, x0, x1, row_span(u.a, u.b, u.r + u.soft, depth)) else {
                 continue;
             };
-            for x in a..b {
+            let row = &mut dark[(a - x0) as usize..(b - x0) as usize];
+            if let Some(build) = build {
+                any |= kernels::umbra_row(build, u, depth, a, row);
+                continue;
+            }
+            for (x, d) in (a..b).zip(row) {
                 let v = umbra(u, x as f32 + 0.5, depth);
-                let d = &mut dark[(x - x0) as usize];
                 if v > *d {
                     *d = v;
                     any = true;
@@ -182,8 +187,8 @@ fn row_span(a: [f32; 2], b: [f32; 2], r: f32, y: f32) -> Option<(f32, f32)> {
 
 /// How much of a shadow's part covers the ground at column `x`, `depth`
 /// pixels of depth from the plant's foot.
-#[inline]
-fn umbra(u: &Umbra, x: f32, depth: f32) -> f32 {
+#[inline(always)]
+pub(super) fn umbra(u: &Umbra, x: f32, depth: f32) -> f32 {
     let d = segment_distance([x, depth], u.a, u.b).0;
     smoothstep(u.r + u.soft, u.r - u.soft, d)
 }

@@ -1,12 +1,13 @@
-//! The pixel shaders of a creosote bush and of a Joshua tree's limb,
-//! [`LANES`] pixels of a row at a time, written once and compiled for
-//! every [`Build`](crate::base::simd::Build). Each lane works out its
-//! pixel with the operations of the per-pixel reference (`draw::bush`,
-//! `draw::limb`), in the same order, so the bits are the same: where the
-//! reference returns early, a lane works on and its result is dropped.
+//! The pixel shaders of a creosote bush, of a Joshua tree's limb and of
+//! a part of a shadow, [`LANES`] pixels of a row at a time, written once
+//! and compiled for every [`Build`](crate::base::simd::Build). Each lane
+//! works out its pixel with the operations of the per-pixel reference
+//! (`draw::bush`, `draw::limb`, `draw::umbra`), in the same order, so the
+//! bits are the same: where the reference returns early, a lane works on
+//! and its result is dropped.
 
-use super::draw::{segment_distance, thin, value2_in};
-use super::place::{Bush, Limb, Look};
+use super::draw::{segment_distance, thin, umbra, value2_in};
+use super::place::{Bush, Limb, Look, Umbra};
 use crate::base::color::{Linear, mix, scale};
 use crate::base::noise::{TILE_SIDE, noise_tile};
 use crate::base::simd::Build;
@@ -49,6 +50,42 @@ pub(super) fn bush_row(
 #[target_feature(enable = "avx2")]
 unsafe fn bush_row_avx2(bush: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
     bush_row_any(bush, look, py, a, paint)
+}
+
+/// Darkens `dark` (a pixel's darkest shadow so far, from column `a` on)
+/// where the shadow's part `u` is darker, `depth` pixels of depth from the
+/// plant's foot. Whether it darkened any.
+pub(super) fn umbra_row(build: Build, u: &Umbra, depth: f32, a: u32, dark: &mut [f32]) -> bool {
+    match build {
+        // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx2 => unsafe { umbra_row_avx2(u, depth, a, dark) },
+        Build::Portable => umbra_row_any(u, depth, a, dark),
+    }
+}
+
+/// [`umbra_row`] compiled for AVX2 (see [`bush_row_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn umbra_row_avx2(u: &Umbra, depth: f32, a: u32, dark: &mut [f32]) -> bool {
+    umbra_row_any(u, depth, a, dark)
+}
+
+#[inline(always)]
+fn umbra_row_any(u: &Umbra, depth: f32, a: u32, dark: &mut [f32]) -> bool {
+    let mut any = false;
+    for (k, chunk) in dark.chunks_mut(LANES).enumerate() {
+        let x0 = a as usize + k * LANES;
+        let v: [f32; LANES] =
+            std::array::from_fn(|l| umbra(u, (x0 + l) as i32 as f32 + 0.5, depth));
+        for (l, d) in chunk.iter_mut().enumerate() {
+            if v[l] > *d {
+                *d = v[l];
+                any = true;
+            }
+        }
+    }
+    any
 }
 
 /// Lays a limb's pixels on row `py` from column `a` on over `paint`, as
@@ -230,24 +267,31 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
         // Lit, and laid over what is there.
         let mut cov = [0.0; LANES];
         let mut color = [[0.0; 3]; LANES];
+        let mut nx = [0.0; LANES];
         for l in 0..LANES {
-            let nx = (u[l] * 0.9).clamp(-1.0, 1.0);
-            let nz = (1.0 - nx * nx - ny * ny).max(0.0).sqrt();
+            nx[l] = (u[l] * 0.9).clamp(-1.0, 1.0);
+            let nz = (1.0 - nx[l] * nx[l] - ny * ny).max(0.0).sqrt();
             let open = (0.45 + 0.55 * (leaves[l] + 0.5) * b.grain + 0.3 * (1.0 - b.grain))
                 .clamp(0.2, 1.0)
                 * low;
+            color[l] = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx[l], ny, nz], open);
             let c = crown[l] + stem[l] * (1.0 - crown[l]);
-            let leaf: Linear = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx, ny, nz], open);
-            let wood = look.shade(b.stem, [nx, 0.0, 0.8], 0.5);
-            color[l] = if stem[l] <= 0.0 {
-                leaf
-            } else if crown[l] <= 0.0 {
-                wood
-            } else {
-                mix(wood, leaf, crown[l] / c.max(1e-6))
-            };
             let seen = !(u[l].abs() > 1.3) && !(crown[l] <= 0.0 && stem[l] <= 0.0);
             cov[l] = if seen { c } else { 0.0 };
+        }
+        // The wood, where a stem shows (only on the stems' rows).
+        if stems {
+            for l in 0..LANES {
+                let wood = look.shade(b.stem, [nx[l], 0.0, 0.8], 0.5);
+                let c = crown[l] + stem[l] * (1.0 - crown[l]);
+                color[l] = if stem[l] <= 0.0 {
+                    color[l]
+                } else if crown[l] <= 0.0 {
+                    wood
+                } else {
+                    mix(wood, color[l], crown[l] / c.max(1e-6))
+                };
+            }
         }
         any |= lay(chunk, &color, &cov);
     }
