@@ -77,8 +77,8 @@ impl Draw for PlantsDraw {
 }
 
 impl PlantsDraw {
-    /// Draws the plants on `band`, the shadows, bushes and limbs by the
-    /// shaders of `build`
+    /// Draws the plants on `band`, the shadows and parts by the shaders of
+    /// `build`
     /// ([`kernels`]), or pixel by pixel (`None`: the reference they are
     /// checked against).
     pub(super) fn draw_with(&self, band: &mut Band, build: Option<Build>) {
@@ -249,7 +249,10 @@ fn body(
                         any |= kernels::limb_row(build, limb, &plant.look, py, a, row);
                         continue;
                     }
-                    Part::Rosette(_) => {}
+                    Part::Rosette(rosette) => {
+                        any |= kernels::rosette_row(build, rosette, py, a, row);
+                        continue;
+                    }
                 }
             }
             for x in a..b {

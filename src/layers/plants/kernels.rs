@@ -1,13 +1,14 @@
-//! The pixel shaders of a creosote bush, of a Joshua tree's limb and of
-//! a part of a shadow, [`LANES`] pixels of a row at a time, written once
+//! The pixel shaders of a creosote bush, of a Joshua tree's limb and
+//! cluster of leaves, and of a part of a shadow, [`LANES`] pixels of a row at a time, written once
 //! and compiled for every [`Build`](crate::base::simd::Build). Each lane
 //! works out its pixel with the operations of the per-pixel reference
-//! (`draw::bush`, `draw::limb`, `draw::umbra`), in the same order, so the
+//! (`draw::bush`, `draw::limb`, `draw::rosette`, `draw::umbra`), in the
+//! same order, so the
 //! bits are the same: where the reference returns early, a lane works on
 //! and its result is dropped.
 
 use super::draw::{segment_distance, thin, umbra, value2_in};
-use super::place::{Bush, Limb, Look, Umbra};
+use super::place::{Bush, Limb, Look, Rosette, SECTORS, Umbra, diamond};
 use crate::base::color::{Linear, mix, scale};
 use crate::base::noise::{TILE_SIDE, noise_tile};
 use crate::base::simd::Build;
@@ -84,6 +85,98 @@ fn umbra_row_any(u: &Umbra, depth: f32, a: u32, dark: &mut [f32]) -> bool {
                 any = true;
             }
         }
+    }
+    any
+}
+
+/// Lays a cluster of leaves' pixels on row `py` from column `a` on over
+/// `paint`, as [`bush_row`] does a bush's.
+pub(super) fn rosette_row(
+    build: Build,
+    r: &Rosette,
+    py: f32,
+    a: u32,
+    paint: &mut [[f32; 4]],
+) -> bool {
+    match build {
+        // SAFETY: `Build::Avx2` is only made where the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx2 => unsafe { rosette_row_avx2(r, py, a, paint) },
+        Build::Portable => rosette_row_any(r, py, a, paint),
+    }
+}
+
+/// [`rosette_row`] compiled for AVX2 (see [`bush_row_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rosette_row_avx2(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
+    rosette_row_any(r, py, a, paint)
+}
+
+/// Each lane looks at the spikes of its own pixel's list, in the
+/// reference's order (a list is in order of the spikes): the spikes of
+/// any lane's list are gone through in order, each lane taking those of
+/// its own.
+#[inline(always)]
+fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
+    let dy = py - r.c[1];
+    let reach = (r.r + 1.0) * (r.r + 1.0);
+    let every = u32::MAX
+        .checked_shr(32 - r.spikes.len() as u32)
+        .unwrap_or(0);
+    let mut any = false;
+    for (k, chunk) in paint.chunks_mut(LANES).enumerate() {
+        let x0 = a as usize + k * LANES;
+        let mut dx = [0.0; LANES];
+        let mut best = [0.0; LANES];
+        let mut inside = [false; LANES];
+        let mut sector = [0usize; LANES];
+        let mut near = [false; LANES];
+        let mut all = [false; LANES];
+        for l in 0..LANES {
+            dx[l] = (x0 + l) as i32 as f32 + 0.5 - r.c[0];
+            let rho2 = dx[l] * dx[l] + dy * dy;
+            inside[l] = !(rho2 > reach);
+            let rho = rho2.sqrt();
+            best[l] = (0.3 * r.r + 0.5 - rho).clamp(0.0, 1.0);
+            all[l] = rho < 0.5 * r.inner;
+            near[l] = rho < r.inner;
+            sector[l] = ((diamond(dx[l], dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
+        }
+        let mut lists = [0u32; LANES];
+        for l in 0..LANES {
+            lists[l] = if !inside[l] {
+                0
+            } else if all[l] {
+                every
+            } else if near[l] {
+                r.near_bits[sector[l]]
+            } else {
+                r.sector_bits[sector[l]]
+            };
+        }
+        let mut color = [r.core; LANES];
+        let mut union = lists.iter().fold(0, |u, &s| u | s);
+        while union != 0 {
+            let i = union.trailing_zeros();
+            union &= union - 1;
+            let s = &r.spikes[i as usize];
+            for l in 0..LANES {
+                let along = dx[l] * s.e[0] + dy * s.e[1];
+                let across = (dx[l] * s.e[1] - dy * s.e[0]).abs();
+                let hw = s.w * (1.0 - along * s.inv_len).max(0.0);
+                let cov = thin(across, 2.0 * hw);
+                let on = (lists[l] >> i) & 1 != 0 && !(along <= 0.0 || along >= s.len + 0.5);
+                if on && cov > best[l] {
+                    best[l] = cov;
+                    color[l] = s.color;
+                }
+            }
+        }
+        for l in 0..LANES {
+            best[l] = if inside[l] { best[l] } else { 0.0 };
+        }
+        any |= lay(chunk, &color, &best);
     }
     any
 }
