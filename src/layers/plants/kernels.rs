@@ -155,7 +155,10 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
                 r.sector_bits[sector[l]]
             };
         }
-        let mut color = [r.core; LANES];
+        // The spike each lane takes its colour from (none: the core's),
+        // chosen without branches so that the lanes' loop vectorizes.
+        const CORE: u32 = u32::MAX;
+        let mut take = [CORE; LANES];
         let mut union = lists.iter().fold(0, |u, &s| u | s);
         while union != 0 {
             let i = union.trailing_zeros();
@@ -166,14 +169,18 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
                 let across = (dx[l] * s.e[1] - dy * s.e[0]).abs();
                 let hw = s.w * (1.0 - along * s.inv_len).max(0.0);
                 let cov = thin(across, 2.0 * hw);
-                let on = (lists[l] >> i) & 1 != 0 && !(along <= 0.0 || along >= s.len + 0.5);
-                if on && cov > best[l] {
-                    best[l] = cov;
-                    color[l] = s.color;
-                }
+                // (`&` and `|`, not `&&` and `||`: no branches.)
+                let on = ((lists[l] >> i) & 1 != 0) & !((along <= 0.0) | (along >= s.len + 0.5));
+                let better = on & (cov > best[l]);
+                best[l] = if better { cov } else { best[l] };
+                take[l] = if better { i } else { take[l] };
             }
         }
+        let mut color = [r.core; LANES];
         for l in 0..LANES {
+            if take[l] != CORE {
+                color[l] = r.spikes[take[l] as usize].color;
+            }
             best[l] = if inside[l] { best[l] } else { 0.0 };
         }
         any |= lay(chunk, &color, &best);
