@@ -7,9 +7,10 @@
 //! bits are the same: where the reference returns early, a lane works on
 //! and its result is dropped.
 
-use super::draw::{segment_distance, thin, umbra, value2_in};
+use super::draw::{segment_distance, thin, umbra};
 use super::place::{Bush, Limb, Look, Rosette, SECTORS, Umbra, diamond};
 use crate::base::color::{Linear, mix, scale};
+use crate::base::math;
 use crate::base::noise::{TILE_SIDE, noise_tile};
 use crate::base::simd::Build;
 
@@ -24,6 +25,40 @@ pub(super) type Tile = [f32; TILE_SIDE * TILE_SIDE];
 /// [`noise_tile`] as a [`Tile`].
 pub(super) fn tile() -> &'static Tile {
     noise_tile().try_into().expect("the noise tile")
+}
+
+/// `draw::value2` of each lane's point (`x`, `y`): the same operations.
+/// (AVX2's gather fetched the lookups no faster than a load a lane.)
+#[inline(always)]
+fn value2_lanes(tile: &Tile, x: &[f32; LANES], y: &[f32; LANES], seed: u32) -> [f32; LANES] {
+    let mask = TILE_SIDE as i32 - 1;
+    let (mut tx, mut ty) = ([0.0; LANES], [0.0; LANES]);
+    let mut at = [[0u32; LANES]; 4];
+    for l in 0..LANES {
+        let (ix, iy) = (math::floor_i32(x[l]), math::floor_i32(y[l]));
+        (tx[l], ty[l]) = (x[l] - ix as f32, y[l] - iy as f32);
+        let (ix, iy) = (
+            ix.wrapping_add(seed as i32),
+            iy.wrapping_add((seed >> 8) as i32),
+        );
+        let (i0, i1) = ((ix & mask) as u32, (ix.wrapping_add(1) & mask) as u32);
+        let (j0, j1) = (
+            (iy & mask) as u32 * TILE_SIDE as u32,
+            (iy.wrapping_add(1) & mask) as u32 * TILE_SIDE as u32,
+        );
+        at[0][l] = j0 + i0;
+        at[1][l] = j0 + i1;
+        at[2][l] = j1 + i0;
+        at[3][l] = j1 + i1;
+    }
+    let [v00, v10, v01, v11] = at.map(|at| at.map(|i| tile[i as usize % tile.len()]));
+    std::array::from_fn(|l| {
+        let (tx, ty) = (tx[l], ty[l]);
+        let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+        let top = v00[l] + (v10[l] - v00[l]) * sx;
+        let bottom = v01[l] + (v11[l] - v01[l]) * sx;
+        0.5 + 0.5 * (top + (bottom - top) * sy)
+    })
 }
 
 /// Lays a bush's pixels on row `py` (the pixels' middle), from column `a`
@@ -224,15 +259,26 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
         let x0 = a as usize + k * LANES;
         let mut cov = [0.0; LANES];
         let mut color = [[0.0; 3]; LANES];
+        // Dead leaves hang along it: a frayed edge, streaked up and down.
+        let mut seg = [(0.0, 0.0, [0.0; 2]); LANES];
+        let mut r = [0.0; LANES];
+        let mut fibre = [0.0; LANES];
+        let mut at = [[0.0; LANES]; 4];
         for l_ in 0..LANES {
             let p = [(x0 + l_) as i32 as f32 + 0.5, py];
-            let (dist, t, e) = segment_distance(p, l.a, l.b);
-            let r = l.ra + (l.rb - l.ra) * t;
-            // Dead leaves hang along it: a frayed edge, streaked up and
-            // down.
-            let fibre = (0.3 * r).max(0.6);
-            let n = value2_in(tile, p[0] / fibre, p[1] / (2.5 * fibre), l.seed);
-            let rr = r * (0.82 + 0.36 * n);
+            seg[l_] = segment_distance(p, l.a, l.b);
+            r[l_] = l.ra + (l.rb - l.ra) * seg[l_].1;
+            fibre[l_] = (0.3 * r[l_]).max(0.6);
+            at[0][l_] = p[0] / fibre[l_];
+            at[1][l_] = p[1] / (2.5 * fibre[l_]);
+            at[2][l_] = p[0] / fibre[l_] + 17.0;
+            at[3][l_] = p[1] / (4.0 * fibre[l_]);
+        }
+        let n = value2_lanes(tile, &at[0], &at[1], l.seed);
+        let streak = value2_lanes(tile, &at[2], &at[3], l.seed ^ 0x51);
+        for l_ in 0..LANES {
+            let (dist, _, e) = seg[l_];
+            let rr = r[l_] * (0.82 + 0.36 * n[l_]);
             let c = thin(dist, 2.0 * rr) * ground;
             let inv = 1.0 / rr.max(1e-3);
             let (nx, ny) = (
@@ -240,17 +286,11 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 (-e[1] * inv).clamp(-1.0, 1.0),
             );
             let nz = (1.0 - nx * nx - ny * ny).max(0.0).sqrt();
-            let streak = value2_in(
-                tile,
-                p[0] / fibre + 17.0,
-                p[1] / (4.0 * fibre),
-                l.seed ^ 0x51,
-            );
-            let albedo = mix(bark, thatch, (l.thatch * (0.4 + 0.9 * streak)).min(1.0));
-            let open = 0.55 + 0.45 * n;
+            let albedo = mix(bark, thatch, (l.thatch * (0.4 + 0.9 * streak[l_])).min(1.0));
+            let open = 0.55 + 0.45 * n[l_];
             color[l_] = look.shade(scale(albedo, open + 0.2), [nx, ny, nz], open);
             // (Beyond the frayed edge's reach, nothing.)
-            let reached = !(dist >= 1.18 * r + 0.5);
+            let reached = !(dist >= 1.18 * r[l_] + 0.5);
             cov[l_] = if reached && c > 0.0 { c } else { 0.0 };
         }
         any |= lay(chunk, &color, &cov);
@@ -319,33 +359,44 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
         }
         // The crown: a rounded dome over the stems, its outline ragged,
         // leaves in tufts.
+        let mut at = [[0.0; LANES]; 6];
+        for l in 0..LANES {
+            let lx = xs[l] * b.leaf;
+            at[0][l] = u[l] * 2.6 + 5.0;
+            at[1][l] = v * 2.6;
+            at[2][l] = 0.87 * lx - 0.5 * ly;
+            at[3][l] = 0.5 * lx + 0.87 * ly;
+            at[4][l] = 1.3 * lx + 1.55 * ly;
+            at[5][l] = 1.55 * lx - 1.3 * ly;
+        }
+        let ragged = value2_lanes(tile, &at[0], &at[1], b.seed);
+        let mut e = [0.0; LANES];
+        let mut inside = [false; LANES];
+        for l in 0..LANES {
+            e[l] = round[l] + 0.3 * (ragged[l] - 0.5);
+            inside[l] = near[l] && !out(e[l]);
+        }
+        // The leaves only where a lane is in the crown; above the stems,
+        // a chunk out of it is left as it is.
+        let crowned = inside.iter().any(|&i| i);
+        if !stems && !crowned {
+            continue;
+        }
         let mut crown = [0.0; LANES];
         let mut leaves = [0.0; LANES];
-        for l in 0..LANES {
-            let ragged = value2_in(tile, u[l] * 2.6 + 5.0, v * 2.6, b.seed) - 0.5;
-            let e = round[l] + 0.3 * ragged;
-            let (lx, ly) = (xs[l] * b.leaf, ly);
-            let n = value2_in(
-                tile,
-                0.87 * lx - 0.5 * ly,
-                0.5 * lx + 0.87 * ly,
-                b.seed ^ 0xa1,
-            ) + 0.6
-                * value2_in(
-                    tile,
-                    1.3 * lx + 1.55 * ly,
-                    1.55 * lx - 1.3 * ly,
-                    b.seed ^ 0xa2,
-                )
-                - 0.8;
-            let density = (1.0 - e) * 2.4 + n * 1.5 * b.grain;
-            let inside = near[l] && !out(e);
-            leaves[l] = if inside { n } else { 0.0 };
-            crown[l] = if inside {
-                ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+        if crowned {
+            let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
+            let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
+            for l in 0..LANES {
+                let n = tufts[l] + 0.6 * finer[l] - 0.8;
+                let density = (1.0 - e[l]) * 2.4 + n * 1.5 * b.grain;
+                leaves[l] = if inside[l] { n } else { 0.0 };
+                crown[l] = if inside[l] {
+                    ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+            }
         }
         // The stems, fanning out from the foot into the crown.
         let mut stem = [0.0f32; LANES];
