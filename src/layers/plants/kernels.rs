@@ -370,33 +370,21 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             at[5][l] = 1.55 * lx - 1.3 * ly;
         }
         let ragged = value2_lanes(tile, &at[0], &at[1], b.seed);
-        let mut e = [0.0; LANES];
-        let mut inside = [false; LANES];
-        for l in 0..LANES {
-            e[l] = round[l] + 0.3 * (ragged[l] - 0.5);
-            inside[l] = near[l] && !out(e[l]);
-        }
-        // The leaves only where a lane is in the crown; above the stems,
-        // a chunk out of it is left as it is.
-        let crowned = inside.iter().any(|&i| i);
-        if !stems && !crowned {
-            continue;
-        }
+        let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
+        let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
         let mut crown = [0.0; LANES];
         let mut leaves = [0.0; LANES];
-        if crowned {
-            let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
-            let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
-            for l in 0..LANES {
-                let n = tufts[l] + 0.6 * finer[l] - 0.8;
-                let density = (1.0 - e[l]) * 2.4 + n * 1.5 * b.grain;
-                leaves[l] = if inside[l] { n } else { 0.0 };
-                crown[l] = if inside[l] {
-                    ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-            }
+        for l in 0..LANES {
+            let e = round[l] + 0.3 * (ragged[l] - 0.5);
+            let n = tufts[l] + 0.6 * finer[l] - 0.8;
+            let density = (1.0 - e) * 2.4 + n * 1.5 * b.grain;
+            let inside = near[l] && !out(e);
+            leaves[l] = if inside { n } else { 0.0 };
+            crown[l] = if inside {
+                ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
         }
         // The stems, fanning out from the foot into the crown.
         let mut stem = [0.0f32; LANES];
