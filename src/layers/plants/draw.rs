@@ -300,10 +300,10 @@ fn value2(x: f32, y: f32, seed: u32) -> f32 {
     value2_in(kernels::tile(), x, y, seed)
 }
 
-/// [`value2`] in `tile`, fetched once by the caller: inlined into a loop
-/// over lanes, whose lookups need no bounds check.
+/// [`value2`] in `tile` (the shaders' `value2_lanes` works the same out
+/// for several points at once).
 #[inline(always)]
-pub(super) fn value2_in(tile: &Tile, x: f32, y: f32, seed: u32) -> f32 {
+fn value2_in(tile: &Tile, x: f32, y: f32, seed: u32) -> f32 {
     // `floor` without a call: exact for the picture's coordinates.
     let (ix, iy) = (math::floor_i32(x), math::floor_i32(y));
     let (tx, ty) = (x - ix as f32, y - iy as f32);
