@@ -171,7 +171,8 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
         for l in 0..LANES {
             dx[l] = (x0 + l) as i32 as f32 + 0.5 - r.c[0];
             let rho2 = dx[l] * dx[l] + dy * dy;
-            inside[l] = !(rho2 > reach);
+            let beyond = rho2 > reach;
+            inside[l] = !beyond;
             let rho = rho2.sqrt();
             best[l] = (0.3 * r.r + 0.5 - rho).clamp(0.0, 1.0);
             all[l] = rho < 0.5 * r.inner;
@@ -290,8 +291,8 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             let open = 0.55 + 0.45 * n[l_];
             color[l_] = look.shade(scale(albedo, open + 0.2), [nx, ny, nz], open);
             // (Beyond the frayed edge's reach, nothing.)
-            let reached = !(dist >= 1.18 * r[l_] + 0.5);
-            cov[l_] = if reached && c > 0.0 { c } else { 0.0 };
+            let frayed = dist >= 1.18 * r[l_] + 0.5;
+            cov[l_] = if !frayed && c > 0.0 { c } else { 0.0 };
         }
         any |= lay(chunk, &color, &cov);
     }
@@ -350,7 +351,8 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
         for l in 0..LANES {
             u[l] = (xs[l] - b.foot[0] - lean) / b.hw;
             round[l] = (u[l] * u[l] + cy * cy).sqrt();
-            near[l] = !(u[l].abs() > 1.3) && !out(round[l] - 0.16);
+            let wide = u[l].abs() > 1.3;
+            near[l] = !wide && !out(round[l] - 0.16);
         }
         // A chunk wholly out of the crown, on a row above the stems, is
         // left as it is.
@@ -415,7 +417,8 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 * low;
             color[l] = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx[l], ny, nz], open);
             let c = crown[l] + stem[l] * (1.0 - crown[l]);
-            let seen = !(u[l].abs() > 1.3) && !(crown[l] <= 0.0 && stem[l] <= 0.0);
+            let (wide, bare) = (u[l].abs() > 1.3, crown[l] <= 0.0 && stem[l] <= 0.0);
+            let seen = !(wide || bare);
             cov[l] = if seen { c } else { 0.0 };
         }
         // The wood, where a stem shows (only on the stems' rows).
