@@ -51,7 +51,14 @@ fn value2_lanes(tile: &Tile, x: &[f32; LANES], y: &[f32; LANES], seed: u32) -> [
         at[2][l] = j1 + i0;
         at[3][l] = j1 + i1;
     }
-    let [v00, v10, v01, v11] = at.map(|at| at.map(|i| tile[i as usize % tile.len()]));
+    // (Loops, not `map`: a closure left out of line runs without AVX2.)
+    let mut corners = [[0.0; LANES]; 4];
+    for (v, at) in corners.iter_mut().zip(&at) {
+        for l in 0..LANES {
+            v[l] = tile[at[l] as usize % tile.len()];
+        }
+    }
+    let [v00, v10, v01, v11] = corners;
     std::array::from_fn(|l| {
         let (tx, ty) = (tx[l], ty[l]);
         let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
