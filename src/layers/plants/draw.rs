@@ -5,12 +5,14 @@
 //! as the whole picture does.
 
 use super::Plants;
+use super::kernels::{self, Tile};
 use super::place::{
     Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, Umbra, diamond,
 };
 use crate::base::color::{Linear, mix, scale};
 use crate::base::math;
-use crate::base::noise::{TILE_SIDE, noise_tile, smoothstep};
+use crate::base::noise::{TILE_SIDE, smoothstep};
+use crate::base::simd::Build;
 use crate::layers::{BAND_ROWS, Band, Draw, Frame};
 
 /// The plants prepared for one picture.
@@ -70,6 +72,16 @@ impl Draw for PlantsDraw {
     }
 
     fn draw(&self, band: &mut Band) {
+        self.draw_with(band, Some(Build::best()));
+    }
+}
+
+impl PlantsDraw {
+    /// Draws the plants on `band`, the shadows and parts by the shaders of
+    /// `build`
+    /// ([`kernels`]), or pixel by pixel (`None`: the reference they are
+    /// checked against).
+    pub(super) fn draw_with(&self, band: &mut Band, build: Option<Build>) {
         let Some(list) = self.bands.get(band.index) else {
             return;
         };
@@ -80,8 +92,8 @@ impl Draw for PlantsDraw {
         let mut paint: Vec<[f32; 4]> = Vec::new();
         for &i in list {
             let plant = &self.plants[i as usize];
-            shadow(plant, band, self.opacity, &mut dark);
-            body(plant, band, self.opacity, &mut paint);
+            shadow(plant, band, self.opacity, build, &mut dark);
+            body(plant, band, self.opacity, build, &mut paint);
         }
     }
 }
@@ -98,7 +110,7 @@ fn clip(b: [i32; 4], band: &Band) -> (std::ops::Range<u32>, u32, u32) {
 
 /// Darkens the ground under the plant's shadow: the darkest of its parts'
 /// shadows at each pixel, once.
-fn shadow(plant: &Plant, band: &mut Band, opacity: f32, dark: &mut Vec<f32>) {
+fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, dark: &mut Vec<f32>) {
     let (rows, x0, x1) = clip(plant.shade, band);
     if x0 >= x1 || plant.shadow <= 0.0 {
         return;
@@ -117,9 +129,13 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, dark: &mut Vec<f32>) {
             let Some((a, b)) = columns(b, x0, x1, row_span(u.a, u.b, u.r + u.soft, depth)) else {
                 continue;
             };
-            for x in a..b {
+            let row = &mut dark[(a - x0) as usize..(b - x0) as usize];
+            if let Some(build) = build {
+                any |= kernels::umbra_row(build, u, depth, a, row);
+                continue;
+            }
+            for (x, d) in (a..b).zip(row) {
                 let v = umbra(u, x as f32 + 0.5, depth);
-                let d = &mut dark[(x - x0) as usize];
                 if v > *d {
                     *d = v;
                     any = true;
@@ -171,16 +187,16 @@ fn row_span(a: [f32; 2], b: [f32; 2], r: f32, y: f32) -> Option<(f32, f32)> {
 
 /// How much of a shadow's part covers the ground at column `x`, `depth`
 /// pixels of depth from the plant's foot.
-#[inline]
-fn umbra(u: &Umbra, x: f32, depth: f32) -> f32 {
+#[inline(always)]
+pub(super) fn umbra(u: &Umbra, x: f32, depth: f32) -> f32 {
     let d = segment_distance([x, depth], u.a, u.b).0;
     smoothstep(u.r + u.soft, u.r - u.soft, d)
 }
 
 /// The distance from `p` to the segment `a`–`b`, where along it the
 /// nearest point lies (0 at `a`, 1 at `b`), and `p` from that point.
-#[inline]
-fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> (f32, f32, [f32; 2]) {
+#[inline(always)]
+pub(super) fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> (f32, f32, [f32; 2]) {
     let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
     let len2 = dx * dx + dy * dy;
     let t = if len2 > 0.0 {
@@ -194,7 +210,13 @@ fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> (f32, f32, [f32; 2
 
 /// Paints the plant's body: its parts laid over each other in order, then
 /// the whole over the band.
-fn body(plant: &Plant, band: &mut Band, opacity: f32, paint: &mut Vec<[f32; 4]>) {
+fn body(
+    plant: &Plant,
+    band: &mut Band,
+    opacity: f32,
+    build: Option<Build>,
+    paint: &mut Vec<[f32; 4]>,
+) {
     let (rows, x0, x1) = clip(plant.body, band);
     if x0 >= x1 {
         return;
@@ -216,6 +238,23 @@ fn body(plant: &Plant, band: &mut Band, opacity: f32, paint: &mut Vec<[f32; 4]>)
             let Some((a, b)) = columns(b, x0, x1, span) else {
                 continue;
             };
+            if let Some(build) = build {
+                let row = &mut paint[(a - x0) as usize..(b - x0) as usize];
+                match part {
+                    Part::Bush(bush) => {
+                        any |= kernels::bush_row(build, bush, &plant.look, py, a, row);
+                        continue;
+                    }
+                    Part::Limb(limb) => {
+                        any |= kernels::limb_row(build, limb, &plant.look, py, a, row);
+                        continue;
+                    }
+                    Part::Rosette(rosette) => {
+                        any |= kernels::rosette_row(build, rosette, py, a, row);
+                        continue;
+                    }
+                }
+            }
             for x in a..b {
                 let p = [x as f32 + 0.5, py];
                 let (color, cov) = match part {
@@ -258,6 +297,13 @@ fn body(plant: &Plant, band: &mut Band, opacity: f32, paint: &mut Vec<[f32; 4]>)
 /// the tile shifted by `seed`; it repeats every [`TILE_SIDE`] cells.
 #[inline]
 fn value2(x: f32, y: f32, seed: u32) -> f32 {
+    value2_in(kernels::tile(), x, y, seed)
+}
+
+/// [`value2`] in `tile` (the shaders' `value2_lanes` works the same out
+/// for several points at once).
+#[inline(always)]
+fn value2_in(tile: &Tile, x: f32, y: f32, seed: u32) -> f32 {
     // `floor` without a call: exact for the picture's coordinates.
     let (ix, iy) = (math::floor_i32(x), math::floor_i32(y));
     let (tx, ty) = (x - ix as f32, y - iy as f32);
@@ -266,20 +312,21 @@ fn value2(x: f32, y: f32, seed: u32) -> f32 {
         ix.wrapping_add(seed as i32),
         iy.wrapping_add((seed >> 8) as i32),
     );
-    let tile = noise_tile();
-    let v = |dx: i32, dy: i32| {
-        let (i, j) = ((ix + dx) & mask, (iy + dy) & mask);
-        tile[(j * TILE_SIDE as i32 + i) as usize]
-    };
+    let (i0, i1) = ((ix & mask) as usize, (ix.wrapping_add(1) & mask) as usize);
+    let (j0, j1) = (
+        (iy & mask) as usize * TILE_SIDE,
+        (iy.wrapping_add(1) & mask) as usize * TILE_SIDE,
+    );
+    let (v00, v10, v01, v11) = (tile[j0 + i0], tile[j0 + i1], tile[j1 + i0], tile[j1 + i1]);
     let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
-    let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
-    let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
+    let top = v00 + (v10 - v00) * sx;
+    let bottom = v01 + (v11 - v01) * sx;
     0.5 + 0.5 * (top + (bottom - top) * sy)
 }
 
 /// Coverage of a line `w` pixels wide at distance `d` from its middle.
-#[inline]
-fn thin(d: f32, w: f32) -> f32 {
+#[inline(always)]
+pub(super) fn thin(d: f32, w: f32) -> f32 {
     (0.5 * w + 0.5 - d).clamp(0.0, 1.0).min(w + 0.15)
 }
 

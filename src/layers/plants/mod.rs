@@ -16,8 +16,11 @@
 //!   the picture's pixels.
 //! - `draw`: the plants prepared for one picture, filed under the bands
 //!   they touch, and drawing a band: shadows and bodies, far to near.
+//! - `kernels`: the shaders of the busiest parts, several pixels of a
+//!   row at once (SIMD), checked against `draw`'s pixel by pixel.
 
 mod draw;
+mod kernels;
 mod place;
 
 use serde::Serialize;

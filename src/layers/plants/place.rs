@@ -170,6 +170,10 @@ pub(super) struct Rosette {
     /// As [`Rosette::sectors`], from half of [`Rosette::inner`] out to
     /// it: the spikes a pixel there may lie on, fewer than all.
     pub near: Vec<Vec<u8>>,
+    /// [`Rosette::sectors`] and [`Rosette::near`] as sets, bit `i` for
+    /// spike `i`: what the shaders of several pixels at once look up.
+    pub sector_bits: [u32; SECTORS],
+    pub near_bits: [u32; SECTORS],
 }
 
 /// Sectors of a leaf cluster's turn ([`Rosette::sectors`]).
@@ -198,6 +202,11 @@ impl Rosette {
     /// Files each spike under the sectors a pixel it covers may lie in,
     /// beyond `inner`: within its half-angle there, `asin((w + 0.5) /
     /// inner)` of its direction, and a margin.
+    /// The lists of [`Rosette::sectors`] as sets of bits.
+    fn bits(lists: &[Vec<u8>]) -> [u32; SECTORS] {
+        std::array::from_fn(|k| lists[k].iter().fold(0, |set, &i| set | 1 << i))
+    }
+
     fn sectors(spikes: &[Spike], inner: f32) -> Vec<Vec<u8>> {
         let per = SECTORS as f32 / 4.0;
         let mut sectors = vec![Vec::new(); SECTORS];
@@ -855,6 +864,7 @@ impl<'a> Placer<'a> {
         dice: &mut Dice,
     ) -> Rosette {
         let dead = [0.3, 0.24, 0.14];
+        // (At most 32: the shaders keep a set of spikes in a `u32`.)
         let count = 26;
         let turn = std::f32::consts::TAU / count as f32;
         let spikes: Vec<Spike> = (0..count)
@@ -882,12 +892,16 @@ impl<'a> Placer<'a> {
             })
             .collect();
         let inner = 0.35 * r + 1.0;
+        let sectors = Rosette::sectors(&spikes, inner);
+        let near = Rosette::sectors(&spikes, 0.5 * inner);
         Rosette {
             c,
             r,
             core: look.shade(scale(leaves, 0.55), [0.0, 0.3, 0.95], 0.8),
-            sectors: Rosette::sectors(&spikes, inner),
-            near: Rosette::sectors(&spikes, 0.5 * inner),
+            sector_bits: Rosette::bits(&sectors),
+            near_bits: Rosette::bits(&near),
+            sectors,
+            near,
             inner,
             spikes,
         }

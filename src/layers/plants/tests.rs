@@ -1,10 +1,14 @@
 //! Plants stand on the ground, cast their shadows away from the sun, keep
-//! off the tents' clearings, and grow more with their settings.
+//! off the tents' clearings, and grow more with their settings; the
+//! shaders of every build paint the bits of the per-pixel reference.
 
 use super::Plants;
+use super::draw::PlantsDraw;
 use super::place::{Part, Placer, Plant};
 use crate::Scene;
-use crate::layers::Layer;
+use crate::base::color::Linear;
+use crate::base::simd::Build;
+use crate::layers::{BAND_ROWS, Band, Layer};
 
 /// The plants of `plants` placed in `scene` at 640 × 360.
 fn placed(scene: &Scene, plants: &Plants) -> Vec<Plant> {
@@ -170,4 +174,66 @@ fn the_cover_grows_with_the_plants_and_the_nearest_tree_reaches_the_sky() {
     );
     let top = trees(&plants).map(|p| p.body[1]).min().unwrap() as f32 / 360.0;
     assert!(s.horizon - top <= tall.reach + 0.01, "{top} {tall:?}");
+}
+
+/// The bits of the plants of `plants` in `scene` drawn at `w` × `h` over
+/// a background that varies, band by band, by the shaders of `build`
+/// (`None`: pixel by pixel).
+fn painted(scene: &Scene, plants: &Plants, (w, h): (u32, u32), build: Option<Build>) -> Vec<u32> {
+    let plan = crate::compose::Plan::new(scene).unwrap();
+    let frame = plan.frame(w, h);
+    let draw = PlantsDraw::new(plants, &frame);
+    let mut bits = Vec::new();
+    for index in 0..h.div_ceil(BAND_ROWS) as usize {
+        let y0 = index as u32 * BAND_ROWS;
+        let rows = BAND_ROWS.min(h - y0);
+        let mut px: Vec<Linear> = (0..rows * w)
+            .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
+            .collect();
+        draw.draw_with(&mut Band::rows(y0, rows, w, index, &mut px), build);
+        bits.extend(px.iter().flatten().map(|v| v.to_bits()));
+    }
+    bits
+}
+
+/// Every build of the shaders paints the bits of the per-pixel reference:
+/// bushes large and small, leaning, lit at every time of day, opaque and
+/// translucent.
+#[test]
+fn every_build_paints_the_bits_of_the_reference() {
+    let cases = [
+        (crate::TimeOfDay::GoldenHour, Plants::default(), (517, 291)),
+        (
+            crate::TimeOfDay::Noon,
+            Plants {
+                creosote: 1.0,
+                clumped: 1.0,
+                joshua: 12,
+                lean: 0.9,
+                near_size: 0.25,
+                opacity: 0.6,
+                ..Plants::default()
+            },
+            (640, 360),
+        ),
+        (
+            crate::TimeOfDay::Dusk,
+            Plants {
+                creosote: 0.7,
+                far_size: 0.002,
+                ..Plants::default()
+            },
+            (1280, 720),
+        ),
+    ];
+    for (time, plants, size) in cases {
+        let s = scene(time, 0.3);
+        let reference = painted(&s, &plants, size, None);
+        for build in Build::all() {
+            assert!(
+                painted(&s, &plants, size, Some(build)) == reference,
+                "{time:?}, {size:?}: {build:?} differs"
+            );
+        }
+    }
 }
