@@ -16,8 +16,9 @@ use serde::Serialize;
 
 use super::{Band, Draw, Frame, Kind, Prepare, blend};
 use crate::base::color::{Linear, Rgb, add, mix, mul, scale};
-use crate::base::math;
-use crate::base::noise::{smoothstep, sub_seed};
+use crate::base::math::{self, floor_i32};
+use crate::base::noise::{TILE_SIDE, smoothstep, sub_seed};
+use crate::base::simd::Build;
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other};
 
@@ -228,25 +229,39 @@ impl Clouds {
     }
 }
 
+/// The noise tile's values: [`TILE_SIDE`] squared.
+type Tile = [f32; TILE_SIDE * TILE_SIDE];
+
 /// Smooth 2-D value noise in 0..1, lattice spacing 1, its lattice values
 /// looked up in the fixed noise tile (shifted by `seed`) rather than
 /// hashed: the deck's noise is most of the clouds' cost.
-#[inline]
-fn tile_value(x: f32, y: f32, seed: u32) -> f32 {
-    const SIDE: u32 = crate::base::noise::TILE_SIDE as u32;
-    let tile = crate::base::noise::noise_tile();
-    let (fx, fy) = (x.floor(), y.floor());
+#[inline(always)]
+fn tile_value(tile: &Tile, x: f32, y: f32, seed: u32) -> f32 {
+    const SIDE: u32 = TILE_SIDE as u32;
+    // `floor` without a call to the maths library (the same value for
+    // the deck's coordinates, far under 2^31).
+    let (ix, iy) = (floor_i32(x), floor_i32(y));
+    let (fx, fy) = (ix as f32, iy as f32);
     let (tx, ty) = (x - fx, y - fy);
-    let ix = (fx as i32 as u32).wrapping_add(seed);
-    let iy = (fy as i32 as u32).wrapping_add(seed >> 7);
+    let ix = (ix as u32).wrapping_add(seed);
+    let iy = (iy as u32).wrapping_add(seed >> 7);
     let v = |dx: u32, dy: u32| {
         let (cx, cy) = (ix.wrapping_add(dx) % SIDE, iy.wrapping_add(dy) % SIDE);
-        tile[(cy * SIDE + cx) as usize]
+        // (Masked, which changes nothing, so that no bounds check is
+        // needed.)
+        tile[(cy * SIDE + cx) as usize & (TILE_SIDE * TILE_SIDE - 1)]
     };
     let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
     let top = v(0, 0) + (v(1, 0) - v(0, 0)) * sx;
     let bottom = v(0, 1) + (v(1, 1) - v(0, 1)) * sx;
     0.5 + 0.5 * (top + (bottom - top) * sy)
+}
+
+/// The noise tile as an array, so that its look-ups need no bounds checks.
+fn tile() -> &'static Tile {
+    crate::base::noise::noise_tile()
+        .try_into()
+        .expect("the noise tile is TILE_SIDE squared")
 }
 
 /// Where on the deck there is cloud: its noise, cut at the cover.
@@ -266,22 +281,109 @@ impl Deck {
     /// The noise (about 0.2..0.8) at a point of the deck, `across` (right)
     /// and `away` from the viewer, in deck heights.
     fn noise(&self, across: f32, away: f32, octaves: u32) -> f32 {
-        let (across, away) = (across + self.drift[0], away + self.drift[1]);
+        let mut out = Vec::new();
+        self.noises(Build::Portable, &[across], &[away], octaves, &mut out);
+        out[0]
+    }
+
+    /// [`Deck::noise`] at points `(across[i], away[i])`, into `out`.
+    fn noises(&self, build: Build, across: &[f32], away: &[f32], octaves: u32, out: &mut Vec<f32>) {
+        let n = across.len().min(away.len());
+        out.clear();
+        out.resize(n, 0.0);
+        let (mut u, mut v) = (vec![0.0; n], vec![0.0; n]);
+        let tile = tile();
+        match build {
+            Build::Portable => {
+                self.noises_portable(tile, across, away, octaves, &mut u, &mut v, out)
+            }
+            // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2 => unsafe {
+                self.noises_avx2(tile, across, away, octaves, &mut u, &mut v, out)
+            },
+        }
+    }
+
+    /// [`Deck::noises_body`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn noises_avx2(
+        &self,
+        tile: &Tile,
+        across: &[f32],
+        away: &[f32],
+        octaves: u32,
+        u: &mut [f32],
+        v: &mut [f32],
+        sum: &mut [f32],
+    ) {
+        self.noises_body(tile, across, away, octaves, u, v, sum);
+    }
+
+    /// [`Deck::noises_body`] for any CPU.
+    #[allow(clippy::too_many_arguments)]
+    fn noises_portable(
+        &self,
+        tile: &Tile,
+        across: &[f32],
+        away: &[f32],
+        octaves: u32,
+        u: &mut [f32],
+        v: &mut [f32],
+        sum: &mut [f32],
+    ) {
+        self.noises_body(tile, across, away, octaves, u, v, sum);
+    }
+
+    /// The noise at many points, an octave at a time over all of them (so
+    /// that the loop over the points vectorizes), into `sum`; `u` and `v`
+    /// are room for the points' lattice coordinates.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn noises_body(
+        &self,
+        tile: &Tile,
+        across: &[f32],
+        away: &[f32],
+        octaves: u32,
+        u: &mut [f32],
+        v: &mut [f32],
+        sum: &mut [f32],
+    ) {
+        let n = across
+            .len()
+            .min(away.len())
+            .min(u.len())
+            .min(v.len())
+            .min(sum.len());
         // Streaks run along a line slanting away across the deck, so that
         // in perspective they fan out from a point on the horizon; the more
         // streaked, the longer along it and the finer across it.
-        let (along, side) = (0.8 * across + 0.6 * away, -0.6 * across + 0.8 * away);
         let (sx, sy) = (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks);
-        let (mut u, mut v) = (along * self.scale * sx, side * self.scale * sy);
-        let (mut sum, mut amp, mut norm) = (0.0, 1.0, 0.0);
+        for i in 0..n {
+            let (across, away) = (across[i] + self.drift[0], away[i] + self.drift[1]);
+            let (along, side) = (0.8 * across + 0.6 * away, -0.6 * across + 0.8 * away);
+            (u[i], v[i]) = (along * self.scale * sx, side * self.scale * sy);
+            sum[i] = 0.0;
+        }
+        let (mut amp, mut norm) = (1.0, 0.0);
         for o in 0..octaves {
-            sum += amp * tile_value(u, v, self.seed.wrapping_add(o.wrapping_mul(0x9e37)));
+            let seed = self.seed.wrapping_add(o.wrapping_mul(0x9e37));
+            for i in 0..n {
+                let (x, y) = (u[i], v[i]);
+                sum[i] += amp * tile_value(tile, x, y, seed);
+                // Rotated a little each octave, so the lattice does not
+                // show.
+                (u[i], v[i]) = (x * 1.6 - y * 1.2 + 17.3, x * 1.2 + y * 1.6 + 9.1);
+            }
             norm += amp;
             amp *= 0.46;
-            // Rotated a little each octave, so the lattice does not show.
-            (u, v) = (u * 1.6 - v * 1.2 + 17.3, u * 1.2 + v * 1.6 + 9.1);
         }
-        sum / norm
+        for s in &mut sum[..n] {
+            *s /= norm;
+        }
     }
 
     /// The cloud's density (0..1) and thickness (0..1) of noise `n`: the
@@ -460,14 +562,101 @@ impl CloudsDraw {
         let (j0, j1) = (y0 / 2, (y1 - 1) / 2 + 1);
         let cols = (i1 - i0 + 1) as usize;
         let mut out = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
+        let build = Build::best();
+        let (mut across, mut away, mut row) = (Vec::new(), Vec::new(), Vec::new());
         for j in j0..=j1 {
             let d = self.distance((2 * j) as f32 + 0.5);
-            out.extend((i0..=i1).map(|i| {
-                let across = ((DECK_STEP_X * i) as f32 + 0.5 - self.half_width) / self.focal * d;
-                self.deck.noise(across, d, OCTAVES)
-            }));
+            across.clear();
+            across.extend(
+                (i0..=i1)
+                    .map(|i| ((DECK_STEP_X * i) as f32 + 0.5 - self.half_width) / self.focal * d),
+            );
+            away.clear();
+            away.resize(cols, d);
+            self.deck.noises(build, &across, &away, OCTAVES, &mut row);
+            out.extend_from_slice(&row);
         }
         (out, cols)
+    }
+}
+
+impl CloudsDraw {
+    /// The deck's density and thickness (see [`Deck::shape`]) at the
+    /// pixels of row `y` of a band whose first row is `y0`, from the deck's
+    /// `samples` around it (`cols` a row): each pixel's noise between the
+    /// four samples around it, pixel `k` at sample column `column[k]` and
+    /// `tx[k]` of the way to the next (exact thirds and halves). Written
+    /// to vectorize.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn shapes_body(
+        &self,
+        samples: &[f32],
+        cols: usize,
+        (y0, y): (u32, u32),
+        column: &[u32],
+        tx: &[f32],
+        density: &mut [f32],
+        thick: &mut [f32],
+    ) {
+        let n = column
+            .len()
+            .min(tx.len())
+            .min(density.len())
+            .min(thick.len());
+        let j = (y / 2 - y0 / 2) as usize;
+        let ty = (y % 2) as f32 * 0.5;
+        let (Some(top_row), Some(bottom_row)) = (
+            samples.get(j * cols..(j + 1) * cols),
+            samples.get((j + 1) * cols..(j + 2) * cols),
+        ) else {
+            return;
+        };
+        if cols < 2 {
+            return;
+        }
+        for k in 0..n {
+            // (Never past the last but one: the bound only spares the
+            // loop its checks.)
+            let i = (column[k] as usize).min(cols - 2);
+            let (a, b) = (top_row[i], top_row[i + 1]);
+            let (c, d) = (bottom_row[i], bottom_row[i + 1]);
+            let top = a + (b - a) * tx[k];
+            let bottom = c + (d - c) * tx[k];
+            (density[k], thick[k]) = self.deck.shape(top + (bottom - top) * ty);
+        }
+    }
+
+    /// [`CloudsDraw::shapes_body`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn shapes_avx2(
+        &self,
+        samples: &[f32],
+        cols: usize,
+        at: (u32, u32),
+        column: &[u32],
+        tx: &[f32],
+        density: &mut [f32],
+        thick: &mut [f32],
+    ) {
+        self.shapes_body(samples, cols, at, column, tx, density, thick);
+    }
+
+    /// [`CloudsDraw::shapes_body`] for any CPU.
+    #[allow(clippy::too_many_arguments)]
+    fn shapes_portable(
+        &self,
+        samples: &[f32],
+        cols: usize,
+        at: (u32, u32),
+        column: &[u32],
+        tx: &[f32],
+        density: &mut [f32],
+        thick: &mut [f32],
+    ) {
+        self.shapes_body(samples, cols, at, column, tx, density, thick);
     }
 }
 
@@ -480,6 +669,14 @@ impl Draw for CloudsDraw {
         } else {
             (Vec::new(), 0)
         };
+        // Each pixel's column among the samples, and how far it lies to
+        // the next (exact thirds).
+        let step = DECK_STEP_X;
+        let column: Vec<u32> = (x0..x1).map(|x| x / step - x0 / step).collect();
+        let tx: Vec<f32> = (x0..x1).map(|x| (x % step) as f32 / step as f32).collect();
+        let width = (x1 - x0) as usize;
+        let (mut density, mut thick) = (vec![0.0; width], vec![0.0; width]);
+        let build = Build::best();
         for y in band.y0..band.y1() {
             let yc = y as f32 + 0.5;
             let above = self.horizon - yc;
@@ -498,31 +695,42 @@ impl Draw for CloudsDraw {
             // Far off, the deck fades into the horizon's haze.
             let far = 1.0 - math::exp(-d * 0.09);
             let seen = self.opacity * (1.0 - far * far);
+            let deck = above > 0.0 && seen > 0.003;
+            if deck {
+                let at = (y0, y);
+                match build {
+                    Build::Portable => self.shapes_portable(
+                        &samples,
+                        cols,
+                        at,
+                        &column,
+                        &tx,
+                        &mut density,
+                        &mut thick,
+                    ),
+                    // SAFETY: `Build::Avx2` is only chosen where the CPU
+                    // has it.
+                    #[cfg(target_arch = "x86_64")]
+                    Build::Avx2 => unsafe {
+                        self.shapes_avx2(&samples, cols, at, &column, &tx, &mut density, &mut thick)
+                    },
+                }
+            }
             let row = band.row(y);
-            for x in x0..x1 {
-                let c = &mut row[(x - x0) as usize];
-                if above > 0.0 && seen > 0.003 {
-                    let xc = x as f32 + 0.5;
-                    // Between the samples around it (exact halves).
-                    let step = DECK_STEP_X;
-                    let (i, j) = ((x / step - x0 / step) as usize, (y / 2 - y0 / 2) as usize);
-                    let (tx, ty) = ((x % step) as f32 / step as f32, (y % 2) as f32 * 0.5);
-                    let at = |di: usize, dj: usize| samples[(j + dj) * cols + i + di];
-                    let top = at(0, 0) + (at(1, 0) - at(0, 0)) * tx;
-                    let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * tx;
-                    let (density, thick) = self.deck.shape(top + (bottom - top) * ty);
-                    if density > 0.0 {
-                        let mut color = mix(self.lit, self.shade, thick * 0.8);
-                        // Thin cloud near the disc is lit through.
-                        let (dx, dy) = (xc - self.sun.0, yc - self.sun.1);
-                        let r2 = (dx * dx + dy * dy) / (self.glow_radius * self.glow_radius);
-                        if r2 < 4.0 {
-                            let through = (1.0 - thick) * math::exp(-r2 * 1.5);
-                            color = add(color, scale(self.glow, through));
-                        }
-                        color = mix(color, self.haze, far);
-                        blend(c, color, density * seen);
+            for (k, c) in row.iter_mut().enumerate().take(width) {
+                if deck && density[k] > 0.0 {
+                    let (density, thick) = (density[k], thick[k]);
+                    let xc = (x0 + k as u32) as f32 + 0.5;
+                    let mut color = mix(self.lit, self.shade, thick * 0.8);
+                    // Thin cloud near the disc is lit through.
+                    let (dx, dy) = (xc - self.sun.0, yc - self.sun.1);
+                    let r2 = (dx * dx + dy * dy) / (self.glow_radius * self.glow_radius);
+                    if r2 < 4.0 {
+                        let through = (1.0 - thick) * math::exp(-r2 * 1.5);
+                        color = add(color, scale(self.glow, through));
                     }
+                    color = mix(color, self.haze, far);
+                    blend(c, color, density * seen);
                 }
                 if dust > 0.0 {
                     blend(c, self.dust_color, dust * self.opacity);
@@ -534,5 +742,73 @@ impl Draw for CloudsDraw {
     fn touches(&self, y0: u32, _y1: u32) -> bool {
         // Nothing below the horizon but the dust's haze.
         self.dust > 0.0 || (y0 as f32) < self.horizon
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compose::Plan;
+    use crate::scene::Scene;
+
+    /// The deck's noise and the clouds' shapes are written to vectorize,
+    /// built for AVX2 where the CPU has it: every build gives the bits of
+    /// the portable one.
+    #[test]
+    fn every_build_gives_the_bits_of_the_portable_one() {
+        let clouds = Clouds {
+            streaks: 0.6,
+            cover: 0.7,
+            ..Clouds::default()
+        };
+        let deck = clouds.deck(7, [0.6, 0.8]);
+        let across: Vec<f32> = (0..999).map(|i| (i as f32 - 500.0) * 0.137).collect();
+        let away: Vec<f32> = (0..999).map(|i| 1.0 + (i % 97) as f32 * 0.41).collect();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let mut portable = Vec::new();
+        deck.noises(Build::Portable, &across, &away, OCTAVES, &mut portable);
+        assert!(portable.iter().all(|n| (0.0..=1.0).contains(n)));
+        for build in Build::all() {
+            let mut other = Vec::new();
+            deck.noises(build, &across, &away, OCTAVES, &mut other);
+            assert_eq!(bits(&other), bits(&portable), "{build:?}: the deck's noise");
+        }
+        // The shapes of a row of the sky, from the deck's samples.
+        let scene = Scene::default();
+        let plan = Plan::new(&scene).unwrap();
+        let (w, h) = (301, 170);
+        let draw = clouds.prepare_draw(&plan.frame(w, h));
+        let (samples, cols) = draw.samples((0, w), (0, 40));
+        let column: Vec<u32> = (0..w).map(|x| x / DECK_STEP_X).collect();
+        let tx: Vec<f32> = (0..w)
+            .map(|x| (x % DECK_STEP_X) as f32 / DECK_STEP_X as f32)
+            .collect();
+        for y in [0, 1, 17, 38] {
+            let shapes = |build: Build| {
+                let (mut density, mut thick) = (vec![0.0; w as usize], vec![0.0; w as usize]);
+                let at = (0, y);
+                match build {
+                    Build::Portable => draw.shapes_portable(
+                        &samples,
+                        cols,
+                        at,
+                        &column,
+                        &tx,
+                        &mut density,
+                        &mut thick,
+                    ),
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `Build::all` lists only builds the CPU runs.
+                    Build::Avx2 => unsafe {
+                        draw.shapes_avx2(&samples, cols, at, &column, &tx, &mut density, &mut thick)
+                    },
+                }
+                (bits(&density), bits(&thick))
+            };
+            let portable = shapes(Build::Portable);
+            for build in Build::all() {
+                assert_eq!(shapes(build), portable, "{build:?}: the shapes of row {y}");
+            }
+        }
     }
 }
