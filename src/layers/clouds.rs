@@ -281,9 +281,17 @@ impl Deck {
     /// The noise (about 0.2..0.8) at a point of the deck, `across` (right)
     /// and `away` from the viewer, in deck heights.
     fn noise(&self, across: f32, away: f32, octaves: u32) -> f32 {
-        let mut out = Vec::new();
-        self.noises(Build::Portable, &[across], &[away], octaves, &mut out);
-        out[0]
+        let (mut u, mut v, mut sum) = ([0.0], [0.0], [0.0]);
+        self.noises_portable(
+            tile(),
+            &[across],
+            &[away],
+            octaves,
+            &mut u,
+            &mut v,
+            &mut sum,
+        );
+        sum[0]
     }
 
     /// [`Deck::noise`] at points `(across[i], away[i])`, into `out`.
@@ -432,20 +440,33 @@ pub(crate) struct ShadeSamples {
 }
 
 impl ShadeSamples {
-    /// `light` at every [`SHADE_STEP`]th column and row around pixels
-    /// `x0..x1` of rows `y0..y1` (not empty), at the pixels' centres.
+    /// The light at every [`SHADE_STEP`]th column and row around pixels
+    /// `x0..x1` of rows `y0..y1` (not empty), at the pixels' centres: the
+    /// deck's noise at the point of the deck `point` gives for a pixel
+    /// centre, a row at a time, made a light by `light`.
     fn of(
+        deck: &Deck,
         (x0, x1): (u32, u32),
         (y0, y1): (u32, u32),
-        light: impl Fn(f32, f32) -> f32,
+        point: impl Fn(f32, f32) -> (f32, f32),
+        light: impl Fn(f32) -> f32,
     ) -> ShadeSamples {
         let (i0, i1) = (x0 / SHADE_STEP, (x1 - 1) / SHADE_STEP + 1);
         let (j0, j1) = (y0 / SHADE_STEP, (y1 - 1) / SHADE_STEP + 1);
         let cols = (i1 - i0 + 1) as usize;
         let mut values = Vec::with_capacity(cols * (j1 - j0 + 1) as usize);
+        let build = Build::best();
+        let (mut across, mut away, mut noise) = (Vec::new(), Vec::new(), Vec::new());
         for j in j0..=j1 {
             let y = (j * SHADE_STEP) as f32 + 0.5;
-            values.extend((i0..=i1).map(|i| light((i * SHADE_STEP) as f32 + 0.5, y)));
+            (across.clear(), away.clear());
+            for i in i0..=i1 {
+                let (a, w) = point((i * SHADE_STEP) as f32 + 0.5, y);
+                across.push(a);
+                away.push(w);
+            }
+            deck.noises(build, &across, &away, SHADE_OCTAVES, &mut noise);
+            values.extend(noise.iter().map(|&n| light(n)));
         }
         ShadeSamples {
             i0,
@@ -478,30 +499,44 @@ impl CloudShade {
     /// The shade on every [`SHADE_STEP`]th column and row around pixels
     /// `x0..x1` of rows `y0..y1` (not empty), for [`ShadeSamples::at`].
     pub(crate) fn samples(&self, cols: (u32, u32), rows: (u32, u32)) -> ShadeSamples {
-        ShadeSamples::of(cols, rows, |x, y| self.light(x, y))
+        ShadeSamples::of(
+            &self.deck,
+            cols,
+            rows,
+            |x, y| self.ground_point(x, y),
+            |n| self.light_of(n),
+        )
     }
 
-    /// [`CloudShade::samples`] on the ranges: see
-    /// [`CloudShade::light_on_ranges`].
+    /// [`CloudShade::samples`] on the ranges: their faces stand
+    /// [`RANGES_AWAY`] deck heights off and slope back, so a point higher
+    /// on them lies further off and nearer the deck, and its ray to the sun
+    /// meets the deck sooner. The haze between takes some of the shadow.
     pub(crate) fn samples_on_ranges(&self, cols: (u32, u32), rows: (u32, u32)) -> ShadeSamples {
-        ShadeSamples::of(cols, rows, |x, y| self.light_on_ranges(x, y))
+        ShadeSamples::of(
+            &self.deck,
+            cols,
+            rows,
+            |x, y| self.ranges_point(x, y),
+            |n| self.light_on_ranges_of(n),
+        )
     }
 
-    /// How much light the ranges at pixel centre `(x, y)` get: their faces
-    /// stand [`RANGES_AWAY`] deck heights off and slope back, so a point
-    /// higher on them lies further off and nearer the deck, and its ray to
-    /// the sun meets the deck sooner. The haze between takes some of the
-    /// shadow.
-    pub(crate) fn light_on_ranges(&self, x: f32, y: f32) -> f32 {
+    /// Where the ray toward the sun from the ranges at pixel centre
+    /// `(x, y)` meets the deck.
+    fn ranges_point(&self, x: f32, y: f32) -> (f32, f32) {
         let rise = (self.horizon - y).max(0.0) / self.focal * RANGES_AWAY;
         let up = rise.min(0.9);
         let across = (x - self.half_width) / self.focal * RANGES_AWAY;
         let k = 1.0 - up;
-        let n = self.deck.noise(
+        (
             across + self.toward.0 * k,
             RANGES_AWAY + 1.5 * rise + self.toward.1 * k,
-            SHADE_OCTAVES,
-        );
+        )
+    }
+
+    /// The light on the ranges under the deck's noise `n`.
+    fn light_on_ranges_of(&self, n: f32) -> f32 {
         let (density, thick) = self.deck.shape(n);
         1.0 - 0.7 * self.strength * density * (0.7 + 0.3 * thick)
     }
@@ -509,14 +544,23 @@ impl CloudShade {
     /// How much light the ground at pixel centre `(x, y)` (below the
     /// horizon) gets, 1 in full light, less in a cloud's shadow.
     pub(crate) fn light(&self, x: f32, y: f32) -> f32 {
+        let (across, away) = self.ground_point(x, y);
+        // The shade is soft: the finest octaves would not show.
+        self.light_of(self.deck.noise(across, away, SHADE_OCTAVES))
+    }
+
+    /// Where the ray toward the sun from the ground at pixel centre
+    /// `(x, y)` meets the deck.
+    fn ground_point(&self, x: f32, y: f32) -> (f32, f32) {
         let below = (y - self.horizon).max(0.5);
         // Where the ground point lies, in deck heights.
         let away = (EYE * self.focal / below).min(FARTHEST);
         let across = (x - self.half_width) / self.focal * away;
-        // The shade is soft: the finest octaves would not show.
-        let n = self
-            .deck
-            .noise(across + self.toward.0, away + self.toward.1, SHADE_OCTAVES);
+        (across + self.toward.0, away + self.toward.1)
+    }
+
+    /// The light on the ground under the deck's noise `n`.
+    fn light_of(&self, n: f32) -> f32 {
         let (density, thick) = self.deck.shape(n);
         1.0 - self.strength * density * (0.7 + 0.3 * thick)
     }
