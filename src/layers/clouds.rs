@@ -459,7 +459,8 @@ impl ShadeSamples {
         let (mut across, mut away, mut noise) = (Vec::new(), Vec::new(), Vec::new());
         for j in j0..=j1 {
             let y = (j * SHADE_STEP) as f32 + 0.5;
-            (across.clear(), away.clear());
+            across.clear();
+            away.clear();
             for i in i0..=i1 {
                 let (a, w) = point((i * SHADE_STEP) as f32 + 0.5, y);
                 across.push(a);
