@@ -186,6 +186,9 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
             near[l] = rho < r.inner;
             sector[l] = ((diamond(dx[l], dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
         }
+        if !some(&inside) {
+            continue;
+        }
         let mut lists = [0u32; LANES];
         for l in 0..LANES {
             lists[l] = if !inside[l] {
@@ -260,6 +263,10 @@ unsafe fn limb_row_avx2(limb: &Limb, look: &Look, py: f32, a: u32, paint: &mut [
 fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
     let tile = tile();
     let ground = ((l.ground - py) + 0.5).clamp(0.0, 1.0);
+    // (A row below the ground is covered nowhere.)
+    if ground <= 0.0 {
+        return false;
+    }
     let bark = [0.06, 0.05, 0.038];
     let thatch = [0.26, 0.2, 0.12];
     let mut any = false;
@@ -282,12 +289,25 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             at[2][l_] = p[0] / fibre[l_] + 17.0;
             at[3][l_] = p[1] / (4.0 * fibre[l_]);
         }
+        // (The streaks only colour: a chunk the limb does not cover
+        // skips them and the light.)
         let n = value2_lanes(tile, &at[0], &at[1], l.seed);
+        let mut rr = [0.0; LANES];
+        for l_ in 0..LANES {
+            let dist = seg[l_].0;
+            rr[l_] = r[l_] * (0.82 + 0.36 * n[l_]);
+            let c = thin(dist, 2.0 * rr[l_]) * ground;
+            // (Beyond the frayed edge's reach, nothing.)
+            let frayed = dist >= 1.18 * r[l_] + 0.5;
+            cov[l_] = if !frayed && c > 0.0 { c } else { 0.0 };
+        }
+        if !cov.iter().any(|&c| c > 0.0) {
+            continue;
+        }
         let streak = value2_lanes(tile, &at[2], &at[3], l.seed ^ 0x51);
         for l_ in 0..LANES {
-            let (dist, _, e) = seg[l_];
-            let rr = r[l_] * (0.82 + 0.36 * n[l_]);
-            let c = thin(dist, 2.0 * rr) * ground;
+            let (_, _, e) = seg[l_];
+            let rr = rr[l_];
             let inv = 1.0 / rr.max(1e-3);
             let (nx, ny) = (
                 (e[0] * inv).clamp(-1.0, 1.0),
@@ -297,13 +317,16 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             let albedo = mix(bark, thatch, (l.thatch * (0.4 + 0.9 * streak[l_])).min(1.0));
             let open = 0.55 + 0.45 * n[l_];
             color[l_] = look.shade(scale(albedo, open + 0.2), [nx, ny, nz], open);
-            // (Beyond the frayed edge's reach, nothing.)
-            let frayed = dist >= 1.18 * r[l_] + 0.5;
-            cov[l_] = if !frayed && c > 0.0 { c } else { 0.0 };
         }
         any |= lay(chunk, &color, &cov);
     }
     any
+}
+
+/// Whether any lane is set.
+#[inline(always)]
+fn some(m: &[bool; LANES]) -> bool {
+    m.iter().fold(false, |a, &m| a | m)
 }
 
 /// Lays the lanes' colours over `paint` by their coverage, where it is
@@ -378,22 +401,33 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             at[4][l] = 1.3 * lx + 1.55 * ly;
             at[5][l] = 1.55 * lx - 1.3 * ly;
         }
-        let ragged = value2_lanes(tile, &at[0], &at[1], b.seed);
-        let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
-        let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
+        // The noise is looked up only for a chunk that needs it: the
+        // outline's where a lane is near the crown, the leaves' where a
+        // lane is in it (the other lanes' values are dropped).
         let mut crown = [0.0; LANES];
         let mut leaves = [0.0; LANES];
-        for l in 0..LANES {
-            let e = round[l] + 0.3 * (ragged[l] - 0.5);
-            let n = tufts[l] + 0.6 * finer[l] - 0.8;
-            let density = (1.0 - e) * 2.4 + n * 1.5 * b.grain;
-            let inside = near[l] && !out(e);
-            leaves[l] = if inside { n } else { 0.0 };
-            crown[l] = if inside {
-                ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+        if some(&near) {
+            let ragged = value2_lanes(tile, &at[0], &at[1], b.seed);
+            let mut e = [0.0; LANES];
+            let mut inside = [false; LANES];
+            for l in 0..LANES {
+                e[l] = round[l] + 0.3 * (ragged[l] - 0.5);
+                inside[l] = near[l] && !out(e[l]);
+            }
+            if some(&inside) {
+                let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
+                let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
+                for l in 0..LANES {
+                    let n = tufts[l] + 0.6 * finer[l] - 0.8;
+                    let density = (1.0 - e[l]) * 2.4 + n * 1.5 * b.grain;
+                    leaves[l] = if inside[l] { n } else { 0.0 };
+                    crown[l] = if inside[l] {
+                        ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    };
+                }
+            }
         }
         // The stems, fanning out from the foot into the crown.
         let mut stem = [0.0f32; LANES];
@@ -412,8 +446,18 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 }
             }
         }
-        // Lit, and laid over what is there.
+        // Lit, and laid over what is there (a chunk with nothing to lay
+        // is not lit).
         let mut cov = [0.0; LANES];
+        for l in 0..LANES {
+            let c = crown[l] + stem[l] * (1.0 - crown[l]);
+            let (wide, bare) = (u[l].abs() > 1.3, crown[l] <= 0.0 && stem[l] <= 0.0);
+            let seen = !(wide || bare);
+            cov[l] = if seen { c } else { 0.0 };
+        }
+        if !cov.iter().any(|&c| c > 0.0) {
+            continue;
+        }
         let mut color = [[0.0; 3]; LANES];
         let mut nx = [0.0; LANES];
         for l in 0..LANES {
@@ -423,10 +467,6 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 .clamp(0.2, 1.0)
                 * low;
             color[l] = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx[l], ny, nz], open);
-            let c = crown[l] + stem[l] * (1.0 - crown[l]);
-            let (wide, bare) = (u[l].abs() > 1.3, crown[l] <= 0.0 && stem[l] <= 0.0);
-            let seen = !(wide || bare);
-            cov[l] = if seen { c } else { 0.0 };
         }
         // The wood, where a stem shows (only on the stems' rows).
         if stems {
