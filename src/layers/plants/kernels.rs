@@ -206,7 +206,7 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
             best[l] = (0.3 * r.r + 0.5 - rho).clamp(0.0, 1.0);
             all[l] = rho < 0.5 * r.inner;
             near[l] = rho < r.inner;
-            sector[l] = ((diamond(dx[l], dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
+            sector[l] = sector_of(diamond(dx[l], dy) * (SECTORS as f32 / 4.0));
         }
         if !some(&inside) {
             continue;
@@ -254,6 +254,22 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
         any |= lay(chunk, &color, &best);
     }
     any
+}
+
+/// `(v as usize).min(SECTORS - 1)`, the reference's sector, written as
+/// [`floor_i32`] is so that a loop of it vectorizes.
+#[inline(always)]
+fn sector_of(v: f32) -> usize {
+    let within = (v > 0.0) & (v < SECTORS as f32);
+    // SAFETY: `t` is finite and within 0..SECTORS, so its truncation is an
+    // `i32`.
+    let t = unsafe { (if within { v } else { 0.0 }).to_int_unchecked::<i32>() };
+    // (At or past the last sector, the last; not above naught or NaN, 0.)
+    (if v >= SECTORS as f32 {
+        SECTORS as i32 - 1
+    } else {
+        t
+    }) as usize
 }
 
 /// Lays a limb's pixels on row `py` from column `a` on over `paint`, as
