@@ -337,7 +337,7 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             let c = thin(dist, 2.0 * rr[l_]) * ground;
             // (Beyond the frayed edge's reach, nothing.)
             let frayed = dist >= 1.18 * r[l_] + 0.5;
-            cov[l_] = if !frayed && c > 0.0 { c } else { 0.0 };
+            cov[l_] = if !frayed & (c > 0.0) { c } else { 0.0 };
         }
         if !cov.iter().any(|&c| c > 0.0) {
             continue;
@@ -420,7 +420,9 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             u[l] = (xs[l] - b.foot[0] - lean) / b.hw;
             round[l] = (u[l] * u[l] + cy * cy).sqrt();
             let wide = u[l].abs() > 1.3;
-            near[l] = !wide && !out(round[l] - 0.16);
+            // (`&` and `|`, not `&&` and `||`, in the lanes' loops: no
+            // branches, so that they vectorize.)
+            near[l] = !wide & !out(round[l] - 0.16);
         }
         // A chunk wholly out of the crown, on a row above the stems, is
         // left as it is.
@@ -450,7 +452,7 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             let mut inside = [false; LANES];
             for l in 0..LANES {
                 e[l] = round[l] + 0.3 * (ragged[l] - 0.5);
-                inside[l] = near[l] && !out(e[l]);
+                inside[l] = near[l] & !out(e[l]);
             }
             if some(&inside) {
                 let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
@@ -458,12 +460,10 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 for l in 0..LANES {
                     let n = tufts[l] + 0.6 * finer[l] - 0.8;
                     let density = (1.0 - e[l]) * 2.4 + n * 1.5 * b.grain;
+                    // (Worked out in every lane, then chosen: no branches.)
+                    let c = ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0);
                     leaves[l] = if inside[l] { n } else { 0.0 };
-                    crown[l] = if inside[l] {
-                        ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
-                    } else {
-                        0.0
-                    };
+                    crown[l] = if inside[l] { c } else { 0.0 };
                 }
             }
         }
@@ -489,8 +489,8 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
         let mut cov = [0.0; LANES];
         for l in 0..LANES {
             let c = crown[l] + stem[l] * (1.0 - crown[l]);
-            let (wide, bare) = (u[l].abs() > 1.3, crown[l] <= 0.0 && stem[l] <= 0.0);
-            let seen = !(wide || bare);
+            let (wide, bare) = (u[l].abs() > 1.3, (crown[l] <= 0.0) & (stem[l] <= 0.0));
+            let seen = !(wide | bare);
             cov[l] = if seen { c } else { 0.0 };
         }
         if !cov.iter().any(|&c| c > 0.0) {
@@ -511,12 +511,13 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             for l in 0..LANES {
                 let wood = look.shade(b.stem, [nx[l], 0.0, 0.8], 0.5);
                 let c = crown[l] + stem[l] * (1.0 - crown[l]);
+                let mixed = mix(wood, color[l], crown[l] / c.max(1e-6));
                 color[l] = if stem[l] <= 0.0 {
                     color[l]
                 } else if crown[l] <= 0.0 {
                     wood
                 } else {
-                    mix(wood, color[l], crown[l] / c.max(1e-6))
+                    mixed
                 };
             }
         }
