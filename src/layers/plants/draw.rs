@@ -116,9 +116,17 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, da
         return;
     }
     let k = plant.shadow * opacity;
+    // The buffer is cleared once, then a row clears only the columns the
+    // row before it went through (`lo..hi`): a row of a wide shadow
+    // touches few of them.
+    dark.clear();
+    dark.resize((x1 - x0) as usize, 0.0);
+    let (mut lo, mut hi) = (0, 0);
     for y in rows {
-        dark.clear();
-        dark.resize((x1 - x0) as usize, 0.0);
+        if lo < hi {
+            dark[lo..hi].fill(0.0);
+        }
+        (lo, hi) = (usize::MAX, 0);
         let py = y as f32 + 0.5;
         let depth = (py - plant.foot) / plant.flat;
         let mut any = false;
@@ -129,7 +137,9 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, da
             let Some((a, b)) = columns(b, x0, x1, row_span(u.a, u.b, u.r + u.soft, depth)) else {
                 continue;
             };
-            let row = &mut dark[(a - x0) as usize..(b - x0) as usize];
+            let (a_, b_) = ((a - x0) as usize, (b - x0) as usize);
+            (lo, hi) = (lo.min(a_), hi.max(b_));
+            let row = &mut dark[a_..b_];
             if let Some(build) = build {
                 any |= kernels::umbra_row(build, u, depth, a, row);
                 continue;
@@ -145,8 +155,8 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, da
         if !any {
             continue;
         }
-        let span = band.span(y, x0, x1);
-        for (c, &d) in span.iter_mut().zip(dark.iter()) {
+        let span = band.span(y, x0 + lo as u32, x0 + hi as u32);
+        for (c, &d) in span.iter_mut().zip(&dark[lo..hi]) {
             if d > 0.0 {
                 *c = scale(*c, 1.0 - k * d);
             }
@@ -221,9 +231,15 @@ fn body(
     if x0 >= x1 {
         return;
     }
+    // (Cleared as [`shadow`]'s buffer is.)
+    paint.clear();
+    paint.resize((x1 - x0) as usize, [0.0; 4]);
+    let (mut lo, mut hi) = (0, 0);
     for y in rows {
-        paint.clear();
-        paint.resize((x1 - x0) as usize, [0.0; 4]);
+        if lo < hi {
+            paint[lo..hi].fill([0.0; 4]);
+        }
+        (lo, hi) = (usize::MAX, 0);
         let py = y as f32 + 0.5;
         let mut any = false;
         for (b, part) in &plant.parts {
@@ -238,6 +254,7 @@ fn body(
             let Some((a, b)) = columns(b, x0, x1, span) else {
                 continue;
             };
+            (lo, hi) = (lo.min((a - x0) as usize), hi.max((b - x0) as usize));
             if let Some(build) = build {
                 let row = &mut paint[(a - x0) as usize..(b - x0) as usize];
                 match part {
@@ -278,8 +295,8 @@ fn body(
         if !any {
             continue;
         }
-        let span = band.span(y, x0, x1);
-        for (c, o) in span.iter_mut().zip(paint.iter()) {
+        let span = band.span(y, x0 + lo as u32, x0 + hi as u32);
+        for (c, o) in span.iter_mut().zip(&paint[lo..hi]) {
             if o[3] > 0.0 {
                 let keep = 1.0 - o[3] * opacity;
                 *c = [

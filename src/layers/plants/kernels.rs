@@ -10,7 +10,6 @@
 use super::draw::{segment_distance, thin, umbra};
 use super::place::{Bush, Limb, Look, Rosette, SECTORS, Umbra, diamond};
 use crate::base::color::{Linear, mix, scale};
-use crate::base::math;
 use crate::base::noise::{TILE_SIDE, noise_tile};
 use crate::base::simd::Build;
 
@@ -27,6 +26,29 @@ pub(super) fn tile() -> &'static Tile {
     noise_tile().try_into().expect("the noise tile")
 }
 
+/// [`crate::base::math::floor_i32`], the same value for every `x`, written so that a
+/// loop of it vectorizes: `as i32` saturates (a NaN is 0), which LLVM
+/// turned into a scalar conversion and two branches a lane (a sixth of a
+/// bush's time). Here the conversion is of a value in range, and the
+/// saturation a select.
+#[inline(always)]
+fn floor_i32(x: f32) -> i32 {
+    let within = x.abs() < 2_147_483_648.0;
+    // SAFETY: `t` is finite and within (-2^31, 2^31), so its truncation
+    // is an `i32`.
+    let t = unsafe { (if within { x } else { 0.0 }).to_int_unchecked::<i32>() };
+    let i = if within {
+        t
+    } else if x > 0.0 {
+        i32::MAX
+    } else if x < 0.0 {
+        i32::MIN
+    } else {
+        0
+    };
+    i - i32::from((i as f32) > x)
+}
+
 /// `draw::value2` of each lane's point (`x`, `y`): the same operations.
 /// (AVX2's gather fetched the lookups no faster than a load a lane.)
 #[inline(always)]
@@ -35,7 +57,7 @@ fn value2_lanes(tile: &Tile, x: &[f32; LANES], y: &[f32; LANES], seed: u32) -> [
     let (mut tx, mut ty) = ([0.0; LANES], [0.0; LANES]);
     let mut at = [[0u32; LANES]; 4];
     for l in 0..LANES {
-        let (ix, iy) = (math::floor_i32(x[l]), math::floor_i32(y[l]));
+        let (ix, iy) = (floor_i32(x[l]), floor_i32(y[l]));
         (tx[l], ty[l]) = (x[l] - ix as f32, y[l] - iy as f32);
         let (ix, iy) = (
             ix.wrapping_add(seed as i32),
@@ -184,7 +206,10 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
             best[l] = (0.3 * r.r + 0.5 - rho).clamp(0.0, 1.0);
             all[l] = rho < 0.5 * r.inner;
             near[l] = rho < r.inner;
-            sector[l] = ((diamond(dx[l], dy) * (SECTORS as f32 / 4.0)) as usize).min(SECTORS - 1);
+            sector[l] = sector_of(diamond(dx[l], dy) * (SECTORS as f32 / 4.0));
+        }
+        if !some(&inside) {
+            continue;
         }
         let mut lists = [0u32; LANES];
         for l in 0..LANES {
@@ -231,6 +256,22 @@ fn rosette_row_any(r: &Rosette, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool
     any
 }
 
+/// `(v as usize).min(SECTORS - 1)`, the reference's sector, written as
+/// [`floor_i32`] is so that a loop of it vectorizes.
+#[inline(always)]
+fn sector_of(v: f32) -> usize {
+    let within = (v > 0.0) & (v < SECTORS as f32);
+    // SAFETY: `t` is finite and within 0..SECTORS, so its truncation is an
+    // `i32`.
+    let t = unsafe { (if within { v } else { 0.0 }).to_int_unchecked::<i32>() };
+    // (At or past the last sector, the last; not above naught or NaN, 0.)
+    (if v >= SECTORS as f32 {
+        SECTORS as i32 - 1
+    } else {
+        t
+    }) as usize
+}
+
 /// Lays a limb's pixels on row `py` from column `a` on over `paint`, as
 /// [`bush_row`] does a bush's.
 pub(super) fn limb_row(
@@ -260,6 +301,10 @@ unsafe fn limb_row_avx2(limb: &Limb, look: &Look, py: f32, a: u32, paint: &mut [
 fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) -> bool {
     let tile = tile();
     let ground = ((l.ground - py) + 0.5).clamp(0.0, 1.0);
+    // (A row below the ground is covered nowhere.)
+    if ground <= 0.0 {
+        return false;
+    }
     let bark = [0.06, 0.05, 0.038];
     let thatch = [0.26, 0.2, 0.12];
     let mut any = false;
@@ -282,12 +327,25 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             at[2][l_] = p[0] / fibre[l_] + 17.0;
             at[3][l_] = p[1] / (4.0 * fibre[l_]);
         }
+        // (The streaks only colour: a chunk the limb does not cover
+        // skips them and the light.)
         let n = value2_lanes(tile, &at[0], &at[1], l.seed);
+        let mut rr = [0.0; LANES];
+        for l_ in 0..LANES {
+            let dist = seg[l_].0;
+            rr[l_] = r[l_] * (0.82 + 0.36 * n[l_]);
+            let c = thin(dist, 2.0 * rr[l_]) * ground;
+            // (Beyond the frayed edge's reach, nothing.)
+            let frayed = dist >= 1.18 * r[l_] + 0.5;
+            cov[l_] = if !frayed & (c > 0.0) { c } else { 0.0 };
+        }
+        if !cov.iter().any(|&c| c > 0.0) {
+            continue;
+        }
         let streak = value2_lanes(tile, &at[2], &at[3], l.seed ^ 0x51);
         for l_ in 0..LANES {
-            let (dist, _, e) = seg[l_];
-            let rr = r[l_] * (0.82 + 0.36 * n[l_]);
-            let c = thin(dist, 2.0 * rr) * ground;
+            let (_, _, e) = seg[l_];
+            let rr = rr[l_];
             let inv = 1.0 / rr.max(1e-3);
             let (nx, ny) = (
                 (e[0] * inv).clamp(-1.0, 1.0),
@@ -297,13 +355,16 @@ fn limb_row_any(l: &Limb, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             let albedo = mix(bark, thatch, (l.thatch * (0.4 + 0.9 * streak[l_])).min(1.0));
             let open = 0.55 + 0.45 * n[l_];
             color[l_] = look.shade(scale(albedo, open + 0.2), [nx, ny, nz], open);
-            // (Beyond the frayed edge's reach, nothing.)
-            let frayed = dist >= 1.18 * r[l_] + 0.5;
-            cov[l_] = if !frayed && c > 0.0 { c } else { 0.0 };
         }
         any |= lay(chunk, &color, &cov);
     }
     any
+}
+
+/// Whether any lane is set.
+#[inline(always)]
+fn some(m: &[bool; LANES]) -> bool {
+    m.iter().fold(false, |a, &m| a | m)
 }
 
 /// Lays the lanes' colours over `paint` by their coverage, where it is
@@ -359,7 +420,9 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             u[l] = (xs[l] - b.foot[0] - lean) / b.hw;
             round[l] = (u[l] * u[l] + cy * cy).sqrt();
             let wide = u[l].abs() > 1.3;
-            near[l] = !wide && !out(round[l] - 0.16);
+            // (`&` and `|`, not `&&` and `||`, in the lanes' loops: no
+            // branches, so that they vectorize.)
+            near[l] = !wide & !out(round[l] - 0.16);
         }
         // A chunk wholly out of the crown, on a row above the stems, is
         // left as it is.
@@ -378,22 +441,31 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
             at[4][l] = 1.3 * lx + 1.55 * ly;
             at[5][l] = 1.55 * lx - 1.3 * ly;
         }
-        let ragged = value2_lanes(tile, &at[0], &at[1], b.seed);
-        let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
-        let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
+        // The noise is looked up only for a chunk that needs it: the
+        // outline's where a lane is near the crown, the leaves' where a
+        // lane is in it (the other lanes' values are dropped).
         let mut crown = [0.0; LANES];
         let mut leaves = [0.0; LANES];
-        for l in 0..LANES {
-            let e = round[l] + 0.3 * (ragged[l] - 0.5);
-            let n = tufts[l] + 0.6 * finer[l] - 0.8;
-            let density = (1.0 - e) * 2.4 + n * 1.5 * b.grain;
-            let inside = near[l] && !out(e);
-            leaves[l] = if inside { n } else { 0.0 };
-            crown[l] = if inside {
-                ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+        if some(&near) {
+            let ragged = value2_lanes(tile, &at[0], &at[1], b.seed);
+            let mut e = [0.0; LANES];
+            let mut inside = [false; LANES];
+            for l in 0..LANES {
+                e[l] = round[l] + 0.3 * (ragged[l] - 0.5);
+                inside[l] = near[l] & !out(e[l]);
+            }
+            if some(&inside) {
+                let tufts = value2_lanes(tile, &at[2], &at[3], b.seed ^ 0xa1);
+                let finer = value2_lanes(tile, &at[4], &at[5], b.seed ^ 0xa2);
+                for l in 0..LANES {
+                    let n = tufts[l] + 0.6 * finer[l] - 0.8;
+                    let density = (1.0 - e[l]) * 2.4 + n * 1.5 * b.grain;
+                    // (Worked out in every lane, then chosen: no branches.)
+                    let c = ((density - 0.3) * sharp + 0.5).clamp(0.0, 1.0);
+                    leaves[l] = if inside[l] { n } else { 0.0 };
+                    crown[l] = if inside[l] { c } else { 0.0 };
+                }
+            }
         }
         // The stems, fanning out from the foot into the crown.
         let mut stem = [0.0f32; LANES];
@@ -412,8 +484,18 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 }
             }
         }
-        // Lit, and laid over what is there.
+        // Lit, and laid over what is there (a chunk with nothing to lay
+        // is not lit).
         let mut cov = [0.0; LANES];
+        for l in 0..LANES {
+            let c = crown[l] + stem[l] * (1.0 - crown[l]);
+            let (wide, bare) = (u[l].abs() > 1.3, (crown[l] <= 0.0) & (stem[l] <= 0.0));
+            let seen = !(wide | bare);
+            cov[l] = if seen { c } else { 0.0 };
+        }
+        if !cov.iter().any(|&c| c > 0.0) {
+            continue;
+        }
         let mut color = [[0.0; 3]; LANES];
         let mut nx = [0.0; LANES];
         for l in 0..LANES {
@@ -423,22 +505,19 @@ fn bush_row_any(b: &Bush, look: &Look, py: f32, a: u32, paint: &mut [[f32; 4]]) 
                 .clamp(0.2, 1.0)
                 * low;
             color[l] = look.shade(scale(b.albedo, 0.7 + 0.3 * open), [nx[l], ny, nz], open);
-            let c = crown[l] + stem[l] * (1.0 - crown[l]);
-            let (wide, bare) = (u[l].abs() > 1.3, crown[l] <= 0.0 && stem[l] <= 0.0);
-            let seen = !(wide || bare);
-            cov[l] = if seen { c } else { 0.0 };
         }
         // The wood, where a stem shows (only on the stems' rows).
         if stems {
             for l in 0..LANES {
                 let wood = look.shade(b.stem, [nx[l], 0.0, 0.8], 0.5);
                 let c = crown[l] + stem[l] * (1.0 - crown[l]);
+                let mixed = mix(wood, color[l], crown[l] / c.max(1e-6));
                 color[l] = if stem[l] <= 0.0 {
                     color[l]
                 } else if crown[l] <= 0.0 {
                     wood
                 } else {
-                    mix(wood, color[l], crown[l] / c.max(1e-6))
+                    mixed
                 };
             }
         }
