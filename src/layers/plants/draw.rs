@@ -7,11 +7,12 @@
 use super::Plants;
 use super::kernels::{self, Tile};
 use super::place::{
-    Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, Umbra, diamond,
+    Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, diamond, segment_distance,
+    thin, umbra,
 };
 use crate::base::color::{Linear, mix, scale};
 use crate::base::math;
-use crate::base::noise::{TILE_SIDE, smoothstep};
+use crate::base::noise::TILE_SIDE;
 use crate::base::simd::Build;
 use crate::layers::{BAND_ROWS, Band, Draw, Frame};
 
@@ -195,29 +196,6 @@ fn row_span(a: [f32; 2], b: [f32; 2], r: f32, y: f32) -> Option<(f32, f32)> {
     Some((xa.min(xb) - r, xa.max(xb) + r))
 }
 
-/// How much of a shadow's part covers the ground at column `x`, `depth`
-/// pixels of depth from the plant's foot.
-#[inline(always)]
-pub(super) fn umbra(u: &Umbra, x: f32, depth: f32) -> f32 {
-    let d = segment_distance([x, depth], u.a, u.b).0;
-    smoothstep(u.r + u.soft, u.r - u.soft, d)
-}
-
-/// The distance from `p` to the segment `a`–`b`, where along it the
-/// nearest point lies (0 at `a`, 1 at `b`), and `p` from that point.
-#[inline(always)]
-pub(super) fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> (f32, f32, [f32; 2]) {
-    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 {
-        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let e = [p[0] - a[0] - dx * t, p[1] - a[1] - dy * t];
-    ((e[0] * e[0] + e[1] * e[1]).sqrt(), t, e)
-}
-
 /// Paints the plant's body: its parts laid over each other in order, then
 /// the whole over the band.
 fn body(
@@ -339,12 +317,6 @@ fn value2_in(tile: &Tile, x: f32, y: f32, seed: u32) -> f32 {
     let top = v00 + (v10 - v00) * sx;
     let bottom = v01 + (v11 - v01) * sx;
     0.5 + 0.5 * (top + (bottom - top) * sy)
-}
-
-/// Coverage of a line `w` pixels wide at distance `d` from its middle.
-#[inline(always)]
-pub(super) fn thin(d: f32, w: f32) -> f32 {
-    (0.5 * w + 0.5 - d).clamp(0.0, 1.0).min(w + 0.15)
 }
 
 /// A shaggy limb at pixel `p`: its colour and coverage.

@@ -2,13 +2,13 @@
 //! cluster of leaves, and of a part of a shadow, [`LANES`] pixels of a row at a time, written once
 //! and compiled for every [`Build`](crate::base::simd::Build). Each lane
 //! works out its pixel with the operations of the per-pixel reference
-//! (`draw::bush`, `draw::limb`, `draw::rosette`, `draw::umbra`), in the
-//! same order, so the
-//! bits are the same: where the reference returns early, a lane works on
-//! and its result is dropped.
+//! (`draw::bush`, `draw::limb`, `draw::rosette`, `place::umbra`), in the
+//! same order, so the bits are the same: where the reference returns
+//! early, a lane works on and its result is dropped.
 
-use super::draw::{segment_distance, thin, umbra};
-use super::place::{Bush, Limb, Look, Rosette, SECTORS, Umbra, diamond};
+use super::place::{
+    Bush, Limb, Look, Rosette, SECTORS, Umbra, diamond, segment_distance, thin, umbra,
+};
 use crate::base::color::{Linear, mix, scale};
 use crate::base::noise::{TILE_SIDE, noise_tile};
 use crate::base::simd::Build;

@@ -907,3 +907,32 @@ impl<'a> Placer<'a> {
         }
     }
 }
+
+/// How much of a shadow's part covers the ground at column `x`, `depth`
+/// pixels of depth from the plant's foot.
+#[inline(always)]
+pub(super) fn umbra(u: &Umbra, x: f32, depth: f32) -> f32 {
+    let d = segment_distance([x, depth], u.a, u.b).0;
+    smoothstep(u.r + u.soft, u.r - u.soft, d)
+}
+
+/// The distance from `p` to the segment `a`–`b`, where along it the
+/// nearest point lies (0 at `a`, 1 at `b`), and `p` from that point.
+#[inline(always)]
+pub(super) fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> (f32, f32, [f32; 2]) {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let e = [p[0] - a[0] - dx * t, p[1] - a[1] - dy * t];
+    ((e[0] * e[0] + e[1] * e[1]).sqrt(), t, e)
+}
+
+/// Coverage of a line `w` pixels wide at distance `d` from its middle.
+#[inline(always)]
+pub(super) fn thin(d: f32, w: f32) -> f32 {
+    (0.5 * w + 0.5 - d).clamp(0.0, 1.0).min(w + 0.15)
+}
