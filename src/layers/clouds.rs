@@ -672,6 +672,28 @@ impl CloudsDraw {
         }
     }
 
+    /// [`CloudsDraw::shapes_body`] by `build`, into `density` and `thick`.
+    #[allow(clippy::too_many_arguments)]
+    fn shapes(
+        &self,
+        build: Build,
+        samples: &[f32],
+        cols: usize,
+        at: (u32, u32),
+        column: &[u32],
+        tx: &[f32],
+        (density, thick): (&mut [f32], &mut [f32]),
+    ) {
+        match build {
+            Build::Portable => self.shapes_portable(samples, cols, at, column, tx, density, thick),
+            // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2 => unsafe {
+                self.shapes_avx2(samples, cols, at, column, tx, density, thick)
+            },
+        }
+    }
+
     /// [`CloudsDraw::shapes_body`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
@@ -742,24 +764,15 @@ impl Draw for CloudsDraw {
             let seen = self.opacity * (1.0 - far * far);
             let deck = above > 0.0 && seen > 0.003;
             if deck {
-                let at = (y0, y);
-                match build {
-                    Build::Portable => self.shapes_portable(
-                        &samples,
-                        cols,
-                        at,
-                        &column,
-                        &tx,
-                        &mut density,
-                        &mut thick,
-                    ),
-                    // SAFETY: `Build::Avx2` is only chosen where the CPU
-                    // has it.
-                    #[cfg(target_arch = "x86_64")]
-                    Build::Avx2 => unsafe {
-                        self.shapes_avx2(&samples, cols, at, &column, &tx, &mut density, &mut thick)
-                    },
-                }
+                self.shapes(
+                    build,
+                    &samples,
+                    cols,
+                    (y0, y),
+                    &column,
+                    &tx,
+                    (&mut density, &mut thick),
+                );
             }
             let row = band.row(y);
             for (k, c) in row.iter_mut().enumerate().take(width) {
@@ -831,23 +844,15 @@ mod tests {
         for y in [0, 1, 17, 38] {
             let shapes = |build: Build| {
                 let (mut density, mut thick) = (vec![0.0; w as usize], vec![0.0; w as usize]);
-                let at = (0, y);
-                match build {
-                    Build::Portable => draw.shapes_portable(
-                        &samples,
-                        cols,
-                        at,
-                        &column,
-                        &tx,
-                        &mut density,
-                        &mut thick,
-                    ),
-                    #[cfg(target_arch = "x86_64")]
-                    // SAFETY: `Build::all` lists only builds the CPU runs.
-                    Build::Avx2 => unsafe {
-                        draw.shapes_avx2(&samples, cols, at, &column, &tx, &mut density, &mut thick)
-                    },
-                }
+                draw.shapes(
+                    build,
+                    &samples,
+                    cols,
+                    (0, y),
+                    &column,
+                    &tx,
+                    (&mut density, &mut thick),
+                );
                 (bits(&density), bits(&thick))
             };
             let portable = shapes(Build::Portable);

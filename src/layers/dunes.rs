@@ -1564,23 +1564,11 @@ mod tests {
     use crate::base::palette::TimeOfDay;
     use crate::base::simd::Build;
     use crate::compose::Plan;
-    use crate::layers::{BAND_ROWS, Band};
     use crate::scene::Scene;
 
-    /// Draws `draw` over a background that varies, band by band, and
-    /// returns the bits.
+    /// The bits `draw` paints, band by band.
     fn paint(w: u32, h: u32, draw: &DunesDraw) -> Vec<u32> {
-        let mut bits = Vec::new();
-        for index in 0..h.div_ceil(BAND_ROWS) as usize {
-            let y0 = index as u32 * BAND_ROWS;
-            let rows = BAND_ROWS.min(h - y0);
-            let mut px: Vec<Linear> = (0..rows * w)
-                .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
-                .collect();
-            draw.draw(&mut Band::rows(y0, rows, w, index, &mut px));
-            bits.extend(px.iter().flatten().map(|v| v.to_bits()));
-        }
-        bits
+        crate::layers::paint_bands(w, h, |band| draw.draw(band))
     }
 
     /// The sand has no cliffs: along lines across many dunes of every

@@ -613,6 +613,23 @@ pub(crate) fn blend(c: &mut Linear, over: Linear, a: f32) {
     c[2] += (over[2] - c[2]) * a;
 }
 
+/// The bits `draw` paints on a `w × h` picture, band by band, over a
+/// background that varies: for tests that compare two ways of drawing.
+#[cfg(test)]
+pub(crate) fn paint_bands(w: u32, h: u32, draw: impl Fn(&mut Band)) -> Vec<u32> {
+    let mut bits = Vec::new();
+    for index in 0..h.div_ceil(BAND_ROWS) as usize {
+        let y0 = index as u32 * BAND_ROWS;
+        let rows = BAND_ROWS.min(h - y0);
+        let mut px: Vec<Linear> = (0..rows * w)
+            .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
+            .collect();
+        draw(&mut Band::rows(y0, rows, w, index, &mut px));
+        bits.extend(px.iter().flatten().map(|v| v.to_bits()));
+    }
+    bits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,8 @@ use super::Plants;
 use super::draw::PlantsDraw;
 use super::place::{Part, Placer, Plant};
 use crate::Scene;
-use crate::base::color::Linear;
 use crate::base::simd::Build;
-use crate::layers::{BAND_ROWS, Band, Layer};
+use crate::layers::Layer;
 
 /// The plants of `plants` placed in `scene` at 640 × 360.
 fn placed(scene: &Scene, plants: &Plants) -> Vec<Plant> {
@@ -183,17 +182,7 @@ fn painted(scene: &Scene, plants: &Plants, (w, h): (u32, u32), build: Option<Bui
     let plan = crate::compose::Plan::new(scene).unwrap();
     let frame = plan.frame(w, h);
     let draw = PlantsDraw::new(plants, &frame);
-    let mut bits = Vec::new();
-    for index in 0..h.div_ceil(BAND_ROWS) as usize {
-        let y0 = index as u32 * BAND_ROWS;
-        let rows = BAND_ROWS.min(h - y0);
-        let mut px: Vec<Linear> = (0..rows * w)
-            .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
-            .collect();
-        draw.draw_with(&mut Band::rows(y0, rows, w, index, &mut px), build);
-        bits.extend(px.iter().flatten().map(|v| v.to_bits()));
-    }
-    bits
+    crate::layers::paint_bands(w, h, |band| draw.draw_with(band, build))
 }
 
 /// Every build of the shaders paints the bits of the per-pixel reference:

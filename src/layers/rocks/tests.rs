@@ -5,11 +5,9 @@
 use super::outline::{KNOTS, Rough};
 use super::prepared::RocksDraw;
 use super::*;
-use crate::base::color::Linear;
 use crate::base::simd::Build;
 use crate::compose::Plan;
 use crate::layers::tent::Clearing;
-use crate::layers::{BAND_ROWS, Band};
 use crate::scene::Scene;
 
 /// A stone's place, size, shape and colour come from its own cell (and
@@ -127,21 +125,7 @@ fn reclearing_places_what_a_fresh_placing_does() {
     }
 }
 
-/// The bits `draw` paints on a `w × h` picture, band by band, over a
-/// background that varies.
-fn paint(w: u32, h: u32, draw: impl Fn(&mut Band)) -> Vec<u32> {
-    let mut bits = Vec::new();
-    for index in 0..h.div_ceil(BAND_ROWS) as usize {
-        let y0 = index as u32 * BAND_ROWS;
-        let rows = BAND_ROWS.min(h - y0);
-        let mut px: Vec<Linear> = (0..rows * w)
-            .map(|i| [(i % 7) as f32 * 0.1, 0.3, (i % 5) as f32 * 0.2])
-            .collect();
-        draw(&mut Band::rows(y0, rows, w, index, &mut px));
-        bits.extend(px.iter().flatten().map(|v| v.to_bits()));
-    }
-    bits
-}
+use crate::layers::paint_bands as paint;
 
 /// Every other build this CPU runs (AVX2, where it has it) paints the same
 /// bits as the portable one: the occlusion pass and the shaders, on stones
