@@ -11,12 +11,18 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+mod build;
+mod classify;
 mod describe;
+mod flaws;
+pub mod traits;
 
 pub use self::describe::describe;
+pub use self::flaws::flaws;
+pub use self::traits::Traits;
 use crate::base::palette::TimeOfDay;
 use crate::layers::rocks::cover::StoneField;
-use crate::layers::{Ground, Kind, Layer, Rocks, match_kind};
+use crate::layers::{Ground, Kind, Layer, Rocks, match_kinds};
 use crate::scene::Scene;
 use crate::setting::{Roll, Setting, Value};
 
@@ -122,21 +128,6 @@ impl Dice {
             Roll::Keep => None,
             Roll::Range(lo, hi) => Some(range(self, lo, hi)),
             Roll::Pick(items) => Some(*self.pick(items)),
-        }
-    }
-
-    /// A value nudged by `roll`, or `None` to keep it: a range by
-    /// `range(self, lo, hi)`, a pick picked again with chance `chance`.
-    fn nudge<V: Copy>(
-        &mut self,
-        roll: &Roll<V>,
-        chance: f32,
-        range: impl FnOnce(&mut Self, V, V) -> Option<V>,
-    ) -> Option<V> {
-        match *roll {
-            Roll::Keep => None,
-            Roll::Range(lo, hi) => range(self, lo, hi),
-            Roll::Pick(items) => (self.unit() < chance).then(|| *self.pick(items)),
         }
     }
 }
@@ -248,11 +239,6 @@ const TARGET_COVER: (f32, f32) = (0.05, 0.36);
 /// and still be kept.
 const KEPT_COVER: (f32, f32) = (0.025, 0.52);
 
-/// Stone sizes (fraction of the height) New scene keeps within, near and
-/// far: smaller ones are sand, larger ones boulders for giants.
-const NEAR_SIZE: (f32, f32) = (0.016, 0.1);
-const FAR_SIZE: (f32, f32) = (0.006, 0.05);
-
 /// The largest gap New scene leaves between the horizon and the farthest
 /// stones: wider, the floor shows a bare band under the ranges.
 const MAX_TOP: f32 = 0.08;
@@ -299,51 +285,76 @@ fn stream(roll: u64, stream: u64) -> Dice {
     )))
 }
 
-/// "New scene": a new look rolled from `scene`, its unlocked groups chosen
-/// to agree: the light and the ornaments (a lantern only after sunset, no
-/// constellation by day, and no day sky behind a locked night ornament),
-/// a rule and soup that leave clumps, and stones sized to cover between
-/// about a twentieth and two fifths of the floor, kept below the horizon.
-/// Locked groups stay as they are. Visibility (but for the night's
-/// ornaments), opacity, colours the tables keep, the order of the layers
-/// and the aspect never change.
+/// "New scene": a new picture rolled from `scene`. First its traits are
+/// drawn from their tables ([`traits`]): the composition (which kinds of
+/// layer, and roughly where), the time, the weather, the wind, the
+/// palette, the ground, the plants, the stones, the focal feature and a
+/// rare event. Then the scene is built from them: the composition's
+/// layers, each rolled from its table, the traits written into their
+/// settings, a rule and soup that leave clumps, and stones sized to cover
+/// the share of the floor their trait says, below the horizon. A roll that
+/// is not showable ([`flaws`]) is rolled again, up to a dozen times.
+///
+/// Locks keep what they name as it is: the seed, the light, the
+/// automaton, a kind's layers (which keeps the traits they show: locked
+/// dunes keep a dune sea), or a trait (its value; the details are rolled).
+/// The aspect never changes.
 ///
 /// Pure: the same scene, locks and roll give the same scene; the same roll
 /// from another scene gives another.
 pub fn new_scene(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
     let roll_number = splitmix64(roll_number ^ scene_hash(scene));
     let dice = |group: u64| stream(roll_number, group);
-    let mut s = scene.clone();
+    let fixed = fixed_traits(scene, locks);
+    let mut d = dice(7);
+    let traits = traits::roll(&fixed, allowed(scene, locks, &fixed), |_| d.unit());
+    let mut base = scene.clone();
     if !locks.is_locked(SEED) {
-        s.seed = new_seed(dice(1).0.next_u64());
+        base.seed = new_seed(dice(1).0.next_u64());
     }
-    if !locks.is_locked(LIGHT) {
-        let mut d = dice(2);
-        for setting in Scene::SETTINGS
-            .iter()
-            .filter(|x| scene_group(x.name) == LIGHT && x.name != "time")
-        {
-            roll(std::slice::from_ref(setting), &mut s, &mut d);
+    made(&base, locks, &traits, roll_number, 0)
+}
+
+/// A showable scene with `traits` from `base` (its seed, aspect and what
+/// `locks` keep), its details rolled from stream `salt` of `roll_number`:
+/// the first of a dozen tries that is showable and reads back as
+/// `traits`, else the one with the fewest flaws.
+fn made(base: &Scene, locks: &Locks, traits: &Traits, roll_number: u64, salt: u64) -> Scene {
+    let mut best: Option<(usize, Scene)> = None;
+    for attempt in 0..ATTEMPTS {
+        let dice = |group: u64| stream(roll_number, salt + group + 0x1_0000 * attempt);
+        let mut s = build::scene(traits, base, locks, &dice);
+        dress_for_the_time(&mut s, locks, &mut dice(4));
+        s.quantize();
+        let target = build::stone_target(traits[traits::STONES]);
+        let s = fit_stones(&s, locks, &dice, target);
+        let flaws = flaws(&s);
+        let wrong = usize::from(Traits::of(&s) != *traits);
+        if flaws.is_empty() && wrong == 0 {
+            return s;
         }
-        s.time = *d.pick(times_for(&s, locks));
+        let score = flaws.len() * 2 + wrong;
+        if best.as_ref().is_none_or(|(b, _)| score < *b) {
+            best = Some((score, s));
+        }
     }
-    for (i, layer) in s.layers.iter_mut().enumerate() {
-        if locks.is_locked(layer.name()) {
-            continue;
-        }
-        let mut d = dice(16 + i as u64);
-        fn roll_layer<K: Kind>(l: &mut K, d: &mut Dice) {
-            roll(K::SETTINGS, l, d);
-        }
-        match_kind!(layer, l => roll_layer(l, &mut d));
-    }
-    dress_for_the_time(&mut s, locks, &mut dice(4));
-    s.quantize();
-    // The automaton and the stones, rolled until they make a field of
-    // clumps that covers the floor as the presets do.
+    best.map(|(_, s)| s).unwrap_or_else(|| base.clone())
+}
+
+/// `s` with its automaton and stones rolled until they make a field of
+/// clumps whose stones cover a share of the floor in `target`'s range
+/// (aimed at its inner range), below the horizon; else the nearest try.
+/// Locked, the automaton and the stones stay as they are.
+fn fit_stones(
+    s: &Scene,
+    locks: &Locks,
+    dice: &dyn Fn(u64) -> Dice,
+    target: Option<((f32, f32), (f32, f32))>,
+) -> Scene {
     let free_automaton = !locks.is_locked(AUTOMATON);
     let free_rocks = !locks.is_locked(Rocks::NAME);
-    let mut last = s.clone();
+    let kept = target.map_or(KEPT_COVER, |(_, range)| range);
+    let mut nearest: Option<(f32, Scene)> = None;
     for attempt in 0..ATTEMPTS {
         let mut candidate = s.clone();
         if free_automaton {
@@ -353,15 +364,90 @@ pub fn new_scene(scene: &Scene, locks: &Locks, roll_number: u64) -> Scene {
         let Some(field) = stones_of(&candidate) else {
             break;
         };
-        if free_rocks {
-            fit_rocks(&mut candidate, &field, &mut dice(5 + 16 * attempt));
+        if free_rocks && field.is_clumpy() {
+            let mut d = dice(5 + 16 * attempt);
+            let aim = target.map_or(TARGET_COVER, |(aim, _)| aim);
+            fit_rocks(&mut candidate, &field, d.float(aim.0, aim.1));
         }
-        if fits(&candidate, &field) || !(free_automaton || free_rocks) {
+        let misfit = misfit(&candidate, &field, kept);
+        if misfit == 0.0 || !(free_automaton || free_rocks) {
             return candidate;
         }
-        last = candidate;
+        if nearest.as_ref().is_none_or(|(m, _)| misfit < *m) {
+            nearest = Some((misfit, candidate));
+        }
     }
-    last
+    nearest.map_or_else(|| s.clone(), |(_, scene)| scene)
+}
+
+/// The traits `locks` keep from `scene`: a locked trait's, and those a
+/// locked kind's layers show (locked dunes keep the dune sea, a locked
+/// tent the tent, locked clouds the weather); the light keeps the time
+/// and the wind.
+fn fixed_traits(scene: &Scene, locks: &Locks) -> [Option<u8>; traits::AXES_COUNT] {
+    let mut fixed = [None; traits::AXES_COUNT];
+    let mut axes: Vec<usize> = (0..traits::AXES_COUNT)
+        .filter(|&i| locks.is_locked(traits::AXES[i].key))
+        .collect();
+    if locks.is_locked(LIGHT) {
+        axes.extend([traits::TIME, traits::WIND]);
+    }
+    for layer in &scene.layers {
+        if !locks.is_locked(layer.name()) {
+            continue;
+        }
+        axes.extend_from_slice(match layer {
+            Layer::Dunes(_) | Layer::Racetrack(_) | Layer::Relief(_) => {
+                &[traits::ARCHETYPE, traits::GROUND]
+            }
+            Layer::Rocks(_) => &[traits::STONES],
+            Layer::Plants(_) => &[traits::PLANTS],
+            Layer::Clouds(_) => &[traits::WEATHER],
+            Layer::Floor(_) => &[traits::GROUND, traits::PALETTE],
+            Layer::Tent(_) => &[traits::FOCAL],
+            Layer::Sky(_) | Layer::Ranges(_) | Layer::Spiral(_) => &[],
+        });
+    }
+    if axes.is_empty() {
+        return fixed;
+    }
+    let had = Traits::of(scene);
+    for axis in axes {
+        fixed[axis] = Some(had[axis]);
+    }
+    fixed
+}
+
+/// Which values New scene may draw, given what `locks` keep of `scene`:
+/// a composition must allow the kept traits (a kept tent rules out the
+/// dune sea), and the time must suit the kept ornaments ([`times_for`]).
+fn allowed<'a>(
+    scene: &'a Scene,
+    locks: &'a Locks,
+    fixed: &'a [Option<u8>; traits::AXES_COUNT],
+) -> impl Fn(&Traits, usize, u8) -> bool + 'a {
+    let times: Vec<u8> = times_for(scene, locks)
+        .iter()
+        .map(|t| traits::time_value(*t))
+        .collect();
+    move |drawn: &Traits, axis: usize, value: u8| {
+        if axis == traits::TIME && !times.contains(&value) {
+            return false;
+        }
+        // The kept values of later axes must still have a weight.
+        let mut t = *drawn;
+        t[axis] = value;
+        for (j, v) in fixed.iter().enumerate().skip(axis + 1) {
+            if let Some(v) = v {
+                t[j] = *v;
+            }
+        }
+        fixed
+            .iter()
+            .enumerate()
+            .skip(axis + 1)
+            .all(|(j, v)| v.is_none_or(|v| traits::AXES[j].weights(&t)[usize::from(v)] > 0))
+    }
 }
 
 /// The times of day that agree with `scene`'s locked layers: only night
@@ -432,11 +518,10 @@ fn roll_growth(scene: &mut Scene, d: &mut Dice) {
     }
 }
 
-/// Sizes the stones of every rocks layer of `scene` to cover a rolled
-/// share of the floor ([`TARGET_COVER`]) of `field`, and sets their gap
-/// below the horizon so that none reaches into the sky.
-fn fit_rocks(scene: &mut Scene, field: &StoneField, d: &mut Dice) {
-    let target = d.float(TARGET_COVER.0, TARGET_COVER.1);
+/// Sizes the stones of every rocks layer of `scene` to cover `target` of
+/// the floor of `field`, and sets their gap below the horizon so that
+/// none reaches into the sky.
+fn fit_rocks(scene: &mut Scene, field: &StoneField, target: f32) {
     let view = scene.clone();
     for layer in &mut scene.layers {
         let Layer::Rocks(rocks) = layer else { continue };
@@ -446,20 +531,26 @@ fn fit_rocks(scene: &mut Scene, field: &StoneField, d: &mut Dice) {
     }
 }
 
-/// Scales the stones of `rocks` (near and far alike, within [`NEAR_SIZE`]
-/// and [`FAR_SIZE`]) to cover about `target` of the floor of `field` in
-/// `scene`.
+/// Scales the stones of `rocks` (near and far alike, within the bounds of
+/// their kind, boulders or not) to cover about `target` of the floor of
+/// `field` in `scene`.
 fn size_stones(field: &StoneField, scene: &Scene, rocks: &mut Rocks, target: f32) {
+    let boulders = rocks.near_size >= build::BOULDER_SIZE;
+    let (near, far) = build::stone_sizes(if boulders {
+        traits::stones::BOULDERS
+    } else {
+        traits::stones::CLUMPS
+    });
     // Within the bounds each, any scale between `lo` and `hi` keeps both.
-    rocks.near_size = rocks.near_size.clamp(NEAR_SIZE.0, NEAR_SIZE.1);
-    rocks.far_size = rocks.far_size.clamp(FAR_SIZE.0, FAR_SIZE.1);
+    rocks.near_size = rocks.near_size.clamp(near.0, near.1);
+    rocks.far_size = rocks.far_size.clamp(far.0, far.1);
     // Cover is about 1 − e^(−k·area), and the area goes as the size
     // squared: a few rounds of that settle the size.
     for _ in 0..3 {
         let now = rocks.cover(&ground(scene, field)).floor.clamp(1e-4, 0.99);
         let scale = ((1.0 - target).ln() / (1.0 - now).ln()).sqrt();
-        let lo = (NEAR_SIZE.0 / rocks.near_size).max(FAR_SIZE.0 / rocks.far_size);
-        let hi = (NEAR_SIZE.1 / rocks.near_size).min(FAR_SIZE.1 / rocks.far_size);
+        let lo = (near.0 / rocks.near_size).max(far.0 / rocks.far_size);
+        let hi = (near.1 / rocks.near_size).min(far.1 / rocks.far_size);
         let scale = scale.clamp(lo, hi);
         rocks.near_size *= scale;
         rocks.far_size *= scale;
@@ -479,27 +570,28 @@ fn clear_the_horizon(field: &StoneField, scene: &Scene, rocks: &mut Rocks) {
     }
 }
 
-/// Whether `scene`'s stones, on `field`, stay inside the presets'
-/// envelope: clumps, a share of the floor in [`KEPT_COVER`], and below the
-/// horizon with a gap of at most [`MAX_TOP`].
-fn fits(scene: &Scene, field: &StoneField) -> bool {
-    misfit(scene, field) == 0.0
-}
+/// How much Vary changes the traits: at strength 1, each unlocked trait
+/// but the composition is drawn again with this chance.
+const TRAIT_CHANCE: f32 = 0.5;
 
-/// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away,
-/// drawn inside the ranges New scene rolls (never out to a setting's outer
-/// limits). The seed moves to a nearby one (unless locked). Each unlocked
-/// number that New scene rolls moves `strength` of the way toward a value
-/// New scene could roll; a discrete one (a pick from a list, the time of
-/// day, the rule's growth) is picked again, as New scene picks it, with
-/// chance `strength`. At strength 1 Vary goes as far as New scene.
+/// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away, of the
+/// same composition. The seed moves to a nearby one (unless locked). Each
+/// other unlocked trait is drawn again with chance `strength`/2; a New
+/// scene with those traits is the target, and every setting moves
+/// `strength` of the way toward it: a number toward the target's, a
+/// discrete value (a pick from a list, the time of day, the rule's growth)
+/// becomes the target's with chance `strength`. Layers the new traits add
+/// or remove (clouds for a changed weather) come and go whole. So Vary
+/// draws toward values New scene could roll, never out to a setting's
+/// outer limits, and at strength 1 it goes as far as New scene (keeping
+/// the composition).
 ///
 /// What New scene keeps in agreement stays so: a changed time of day
-/// lights or puts out the lantern; the automaton must leave clumps (a
-/// nudge that does not is tried again, each try a little bolder); the
-/// stones cover a share of the floor between what they covered and a
-/// share New scene would roll, and stay below the horizon. At strength 0
-/// only the seed changes.
+/// lights or puts out the lantern; the automaton must leave clumps; the
+/// stones cover a share of the floor between what they covered and the
+/// target's, and stay below the horizon. A varied scene that is not
+/// showable ([`flaws`]) is tried again bolder, and at last is the target
+/// itself. At strength 0 only the seed changes.
 ///
 /// Pure: the same scene, locks, roll and strength give the same scene.
 pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Scene {
@@ -517,53 +609,131 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
     if strength == 0.0 {
         return s;
     }
-    if !locks.is_locked(LIGHT) {
-        let mut d = dice(2);
-        for setting in Scene::SETTINGS
+    // The traits: the composition kept, the others drawn again now and
+    // then.
+    let had = Traits::of(scene);
+    let mut fixed = fixed_traits(scene, locks);
+    let mut d = dice(7);
+    for (axis, kept) in fixed.iter_mut().enumerate() {
+        if axis == traits::ARCHETYPE || d.unit() >= strength * TRAIT_CHANCE {
+            *kept = Some(had[axis]);
+        }
+    }
+    let traits = traits::roll(&fixed, allowed(scene, locks, &fixed), |_| d.unit());
+    let target = made(&s, locks, &traits, roll_number, 0x200);
+    // Bolder each try, the target itself at last.
+    let tries = [strength, (1.0 + strength) / 2.0];
+    for (i, &strength) in tries.iter().enumerate() {
+        let dice = |group: u64| stream(roll_number, 0x300 + group + 0x1_0000 * i as u64);
+        let varied = toward_scene(&s, &target, &had, &traits, strength, &dice);
+        let varied = refit_stones(scene, varied, &target, locks, strength, &dice);
+        if flaws(&varied).is_empty() {
+            return varied;
+        }
+    }
+    target
+}
+
+/// `scene` moved `strength` of the way toward `target` (whose traits are
+/// `traits`; `scene`'s were `had`): the light, the automaton and every
+/// setting of the layers both have (the first of a kind with the first,
+/// and so on); layers only `target` has come whole, those only `scene`
+/// has go.
+fn toward_scene(
+    scene: &Scene,
+    target: &Scene,
+    had: &Traits,
+    traits: &Traits,
+    strength: f32,
+    dice: &dyn Fn(u64) -> Dice,
+) -> Scene {
+    let mut s = scene.clone();
+    let mut d = dice(2);
+    for setting in Scene::SETTINGS
+        .iter()
+        .filter(|x| scene_group(x.name) == LIGHT && !matches!(x.name, "time" | "wind"))
+    {
+        toward(std::slice::from_ref(setting), &mut s, target, &mut d, strength);
+    }
+    if traits[traits::TIME] != had[traits::TIME] {
+        s.time = target.time;
+    }
+    // The wind turns the short way round.
+    let turn = (target.wind - s.wind + 180.0).rem_euclid(360.0) - 180.0;
+    s.wind = (s.wind + strength * turn).rem_euclid(360.0);
+    let mut layers = Vec::with_capacity(target.layers.len());
+    for (i, goal) in target.layers.iter().enumerate() {
+        let nth = target.layers[..i]
             .iter()
-            .filter(|x| scene_group(x.name) == LIGHT && x.name != "time")
-        {
-            toward(std::slice::from_ref(setting), &mut s, &mut d, strength);
-        }
-        if d.unit() < strength {
-            s.time = *d.pick(times_for(&s, locks));
-        }
-    }
-    for (i, layer) in s.layers.iter_mut().enumerate() {
-        if locks.is_locked(layer.name()) {
-            continue;
-        }
-        let mut d = dice(16 + i as u64);
-        fn toward_layer<K: Kind>(l: &mut K, d: &mut Dice, strength: f32) {
-            toward(K::SETTINGS, l, d, strength);
-        }
-        match_kind!(layer, l => toward_layer(l, &mut d, strength));
-    }
-    if s.time != scene.time {
-        dress_for_the_time(&mut s, locks, &mut dice(4));
-    }
-    s.quantize();
-    // The automaton and the stones, tried until they make a field of
-    // clumps that covers the floor as New scene's do; else the try that
-    // came nearest.
-    let free_automaton = !locks.is_locked(AUTOMATON);
-    let free_rocks = !locks.is_locked(Rocks::NAME);
-    // The share of the floor each rocks layer covered, where the scene's
-    // field was one of clumps (else the estimate means nothing).
-    let had: Vec<Option<f32>> = match stones_of(scene) {
-        Some(before) if before.is_clumpy() => scene
+            .filter(|l| l.kind_index() == goal.kind_index())
+            .count();
+        let from = scene
             .layers
             .iter()
-            .map(|l| match l {
-                Layer::Rocks(r) => Some(r.cover(&ground(scene, &before)).floor),
-                _ => None,
-            })
-            .collect(),
-        _ => vec![None; scene.layers.len()],
+            .filter(|l| l.kind_index() == goal.kind_index())
+            .nth(nth);
+        let mut d = dice(16 + i as u64);
+        layers.push(match from {
+            Some(from) => {
+                let mut layer = from.clone();
+                fn toward_layer<K: Kind>(l: &mut K, goal: &K, d: &mut Dice, strength: f32) {
+                    toward(K::SETTINGS, l, goal, d, strength);
+                }
+                match_kinds!(&mut layer, goal, (l, g) => toward_layer(l, g, &mut d, strength), _ => {});
+                layer
+            }
+            None => goal.clone(),
+        });
+    }
+    s.layers = layers;
+    if s.time != scene.time {
+        s.time = target.time;
+        // The target's ornaments were dressed for its time.
+        for (layer, goal) in s.layers.iter_mut().zip(&target.layers) {
+            match (layer, goal) {
+                (Layer::Tent(t), Layer::Tent(g)) => t.lantern = g.lantern,
+                (Layer::Spiral(sp), Layer::Spiral(g)) => sp.visible = g.visible,
+                _ => {}
+            }
+        }
+    }
+    s.quantize();
+    s
+}
+
+/// `varied`'s automaton and stones, tried until they make a field of
+/// clumps that covers the floor as `target`'s do (each stone layer between
+/// what `scene`'s covered and what the target's cover, `strength` of the
+/// way); else the try that came nearest.
+fn refit_stones(
+    scene: &Scene,
+    varied: Scene,
+    target: &Scene,
+    locks: &Locks,
+    strength: f32,
+    dice: &dyn Fn(u64) -> Dice,
+) -> Scene {
+    let free_automaton = !locks.is_locked(AUTOMATON);
+    let free_rocks = !locks.is_locked(Rocks::NAME);
+    let covers = |s: &Scene| -> Vec<f32> {
+        match stones_of(s) {
+            Some(field) if field.is_clumpy() => s
+                .layers
+                .iter()
+                .filter_map(|l| match l {
+                    Layer::Rocks(r) => Some(r.cover(&ground(s, &field)).floor),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     };
+    let (had, goal) = (covers(scene), covers(target));
+    let range = build::stone_target(Traits::of(target)[traits::STONES])
+        .map_or(KEPT_COVER, |(_, range)| range);
     let mut nearest: Option<(f32, Scene)> = None;
     for attempt in 0..ATTEMPTS {
-        let mut candidate = s.clone();
+        let mut candidate = varied.clone();
         if free_automaton {
             // Each try after the first a little bolder, the last as bold
             // as New scene: a dense field a gentle nudge cannot thin still
@@ -579,21 +749,21 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
         if free_rocks && field.is_clumpy() {
             let mut d = dice(5 + 16 * attempt);
             let view = candidate.clone();
-            for (layer, had) in candidate.layers.iter_mut().zip(&had) {
+            let mut nth = 0;
+            for layer in &mut candidate.layers {
                 let Layer::Rocks(rocks) = layer else { continue };
-                let rolled = d.float(TARGET_COVER.0, TARGET_COVER.1);
-                let target = match *had {
-                    Some(had) if (KEPT_COVER.0..=KEPT_COVER.1).contains(&had) => {
-                        had + strength * (rolled - had)
-                    }
-                    _ => rolled,
+                let aim = goal.get(nth).copied().unwrap_or_else(|| d.float(range.0, range.1));
+                let target = match had.get(nth) {
+                    Some(&had) if (range.0..=range.1).contains(&had) => had + strength * (aim - had),
+                    _ => aim,
                 };
+                nth += 1;
                 size_stones(&field, &view, rocks, target);
                 clear_the_horizon(&field, &view, rocks);
                 layer.quantize();
             }
         }
-        let misfit = misfit(&candidate, &field);
+        let misfit = misfit(&candidate, &field, KEPT_COVER);
         if misfit == 0.0 || !(free_automaton || free_rocks) {
             return candidate;
         }
@@ -601,7 +771,7 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
             nearest = Some((misfit, candidate));
         }
     }
-    nearest.map_or(s, |(_, scene)| scene)
+    nearest.map_or(varied, |(_, scene)| scene)
 }
 
 /// Varies `scene`'s automaton `strength` of the way: with chance
@@ -625,16 +795,25 @@ fn vary_growth(scene: &mut Scene, d: &mut Dice, strength: f32) {
             a.generations = *d.pick(growth.generations);
         }
     } else if let Some(density) = crate::setting::find(Scene::SETTINGS, "automaton.density") {
-        toward(std::slice::from_ref(density), scene, d, strength);
+        toward_rolled(density, scene, d, strength);
     }
     if let Some(columns) = crate::setting::find(Scene::SETTINGS, "automaton.columns") {
-        toward(std::slice::from_ref(columns), scene, d, strength);
+        toward_rolled(columns, scene, d, strength);
     }
 }
 
-/// How far `scene`'s stones, on `field`, are outside the envelope that
-/// [`fits`] checks: 0 inside, more the farther out.
-fn misfit(scene: &Scene, field: &StoneField) -> f32 {
+/// Moves `setting` of `scene` `strength` of the way toward a value New
+/// scene could roll for it.
+fn toward_rolled(setting: &Setting<Scene>, scene: &mut Scene, d: &mut Dice, strength: f32) {
+    let mut goal = scene.clone();
+    roll(std::slice::from_ref(setting), &mut goal, d);
+    toward(std::slice::from_ref(setting), scene, &goal, d, strength);
+}
+
+/// How far `scene`'s stones, on `field`, are outside the envelope: clumps,
+/// a share of the floor in `kept`, below the horizon with a gap of at most
+/// [`MAX_TOP`]. 0 inside, more the farther out.
+fn misfit(scene: &Scene, field: &StoneField, kept: (f32, f32)) -> f32 {
     if !field.is_clumpy() {
         return 10.0;
     }
@@ -648,8 +827,8 @@ fn misfit(scene: &Scene, field: &StoneField) -> f32 {
                     reach,
                     ..
                 } = r.cover(&ground(scene, field));
-                (KEPT_COVER.0 - cover).max(0.0)
-                    + (cover - KEPT_COVER.1).max(0.0)
+                (kept.0 - cover).max(0.0)
+                    + (cover - kept.1).max(0.0)
                     + reach.max(0.0)
                     + (r.top - MAX_TOP).max(0.0)
             }
@@ -658,46 +837,48 @@ fn misfit(scene: &Scene, field: &StoneField) -> f32 {
         .sum()
 }
 
-/// Moves every setting of `settings` (in `t`) that has a [`Roll`]
-/// `strength` of the way toward a value New scene could roll: a number
-/// toward one drawn from its rolling range (so it stays between where it
-/// was and that range), a discrete value picked again with chance
-/// `strength`.
-fn toward<T>(settings: &[Setting<T>], t: &mut T, dice: &mut Dice, strength: f32) {
+/// Moves every setting of `settings` (in `t`) `strength` of the way
+/// toward its value in `goal`: a number (but a pick from a list) part of
+/// the way, anything else (a pick, a colour, a time, a rule) all the way
+/// with chance `strength`. Switches (visibility) and the topology stay.
+fn toward<T>(settings: &[Setting<T>], t: &mut T, goal: &T, dice: &mut Dice, strength: f32) {
+    let jump = |d: &mut Dice| d.unit() < strength;
     for s in settings {
         match &s.value {
             Value::Float { get, put, roll, .. } => {
-                let range = |d: &mut Dice, lo: f32, hi: f32| {
-                    let v = get(t);
-                    Some(v + strength * (d.float(lo, hi) - v))
-                };
-                if let Some(v) = dice.nudge(roll, strength, range) {
-                    put(t, v);
+                let (from, to) = (get(t), get(goal));
+                if matches!(roll, Roll::Pick(_)) {
+                    if jump(dice) {
+                        put(t, to);
+                    }
+                } else if from != to {
+                    put(t, from + strength * (to - from));
                 }
             }
             Value::Uint { get, put, roll, .. } => {
-                let range = |d: &mut Dice, lo: u32, hi: u32| {
-                    let v = get(t) as f32;
-                    let v = v + strength * (d.int(lo, hi) as f32 - v);
-                    Some(v.round().max(0.0) as u32)
-                };
-                if let Some(v) = dice.nudge(roll, strength, range) {
-                    put(t, v);
+                let (from, to) = (get(t), get(goal));
+                if matches!(roll, Roll::Pick(_)) {
+                    if jump(dice) {
+                        put(t, to);
+                    }
+                } else if from != to {
+                    let v = from as f32 + strength * (to as f32 - from as f32);
+                    put(t, v.round().max(0.0) as u32);
                 }
             }
-            Value::Rgb { put, roll, .. } => {
-                if let Some(v) = dice.nudge(roll, strength, |_, _, _| None) {
-                    put(t, v);
+            Value::Rgb { get, put, .. } => {
+                if get(t) != get(goal) && jump(dice) {
+                    put(t, get(goal));
                 }
             }
-            Value::Time { put, roll, .. } => {
-                if let Some(v) = dice.nudge(roll, strength, |_, _, _| None) {
-                    put(t, v);
+            Value::Time { get, put, .. } => {
+                if get(t) != get(goal) && jump(dice) {
+                    put(t, get(goal));
                 }
             }
-            Value::Rule { put, roll, .. } => {
-                if let Some(text) = dice.nudge(roll, strength, |_, _, _| None) {
-                    put(t, text.parse().expect("the rules to roll parse (tested)"));
+            Value::Rule { get, put, .. } => {
+                if get(t) != get(goal) && jump(dice) {
+                    put(t, get(goal));
                 }
             }
             Value::Bool { .. } | Value::Topology { .. } => {}
