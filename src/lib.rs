@@ -89,6 +89,7 @@ pub mod scene;
 pub mod setting;
 pub mod share;
 pub mod source;
+pub mod traits;
 
 pub use animation::Animation;
 pub use base::palette::TimeOfDay;

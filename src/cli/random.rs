@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::CliError;
 use playa::error::quote;
-use playa::explore::randomize::{self, Locks};
+use playa::explore::randomize::{self, Locks, Traits, traits};
 use playa::explore::tweak::{self, Tweaks};
 use playa::{Source, scene::presets, share};
 
@@ -19,14 +19,34 @@ pub struct RandomArgs {
     input: Option<String>,
     /// The roll: a whole number, decimal or hex (0x1f; the app shows its
     /// rolls in hex). The same input and roll always give the same scene.
-    #[arg(long, value_name = "N", required = true, allow_hyphen_values = true)]
-    roll: String,
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "rolls",
+        conflicts_with = "rolls",
+        allow_hyphen_values = true
+    )]
+    roll: Option<String>,
+    /// With --census: the rolls counted, A..B (B left out) or A..=B.
+    #[arg(long, value_name = "A..B", requires = "census", allow_hyphen_values = true)]
+    rolls: Option<String>,
+    /// Count each trait value's share of New scene's --rolls, against the
+    /// share its table's weights give it, instead of printing a scene.
+    #[arg(long, requires = "rolls", conflicts_with_all = ["vary", "set", "traits"])]
+    census: bool,
+    /// Print the rolled scene's traits, one per line ("Composition: dune
+    /// sea"), instead of its RON.
+    #[arg(long)]
+    traits: bool,
     /// Vary the scene instead of making a new one: a scene STRENGTH away,
     /// 0 (only the seed changes) to 1.
     #[arg(long, value_name = "STRENGTH", allow_hyphen_values = true)]
     vary: Option<String>,
-    /// Keep a group as it is: seed, light, automaton, or a layer kind (sky,
-    /// ranges, floor, rocks, tent, spiral). May be given more than once.
+    /// Keep a group as it is: seed, light, automaton, a layer kind (sky,
+    /// ranges, floor, rocks, tent, spiral, ...: its layers as they are), or
+    /// a trait (archetype, time, weather, wind, palette, ground,
+    /// vegetation, stones, focal, rare: its value, the details rolled).
+    /// May be given more than once.
     /// The spiral is locked unless unlocked, as in the app.
     #[arg(long, value_name = "GROUP")]
     lock: Vec<String>,
@@ -42,7 +62,10 @@ pub struct RandomArgs {
 /// Runs `playa random`: prints the rolled scene as RON, after comment
 /// lines saying what it is, its share code and what changed, in words. `playa render` reads it back.
 pub fn run(args: RandomArgs) -> Result<(), CliError> {
-    let roll = parse_roll(&args.roll).map_err(CliError::Usage)?;
+    if let Some(rolls) = &args.rolls {
+        return census(&args, rolls);
+    }
+    let roll = parse_roll(args.roll.as_deref().unwrap_or_default()).map_err(CliError::Usage)?;
     let strength = args
         .vary
         .as_deref()
@@ -63,17 +86,71 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
         .apply(&rolled)
         .map_err(|e| CliError::Usage(format!("--set {e}")))?
         .quantized();
+    let traits = Traits::of(&scene);
+    if args.traits {
+        outln!("{}", traits.lines().trim_end())?;
+        return Ok(());
+    }
     let what = match strength {
         Some(s) => format!("Varied {s}"),
         None => "New scene".to_string(),
     };
     outln!(
-        "// {what}, roll {roll}, of {}: {}\n// Changed: {}\n{}",
+        "// {what}, roll {roll}, of {}: {}\n// {}\n// Changed: {}\n{}",
         input.replace(['\n', '\r'], " "),
         share::encode(&scene),
+        traits.sentence(),
         randomize::describe(&start, &scene),
         scene.to_commented_ron()
     )?;
+    Ok(())
+}
+
+/// `playa random --rolls A..B --census`: each trait value's share of New
+/// scene's rolls, beside the share its table gives it; a share more than
+/// four standard errors off is marked.
+fn census(args: &RandomArgs, rolls: &str) -> Result<(), CliError> {
+    use rayon::prelude::*;
+    let (first, last): (u64, u64) =
+        super::parse_range("--rolls", rolls).map_err(CliError::Usage)?;
+    let locks = locks(&args.lock, &args.unlock).map_err(CliError::Usage)?;
+    let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
+    let start = Source::from_arg(input)?.load()?.scene;
+    let counted: Vec<Traits> = (first..=last)
+        .into_par_iter()
+        .map(|roll| Traits::of(&randomize::new_scene(&start, &locks, roll)))
+        .collect();
+    let n = counted.len() as f64;
+    let expected = traits::expected_shares();
+    outln!(
+        "Census of {} New scene rolls ({first}..={last}) of {}{}",
+        counted.len(),
+        input.replace(['\n', '\r'], " "),
+        if locks == Locks::default() {
+            String::new()
+        } else {
+            " (locked groups change the shares; the expected ones assume none)".to_string()
+        }
+    )?;
+    for (i, axis) in traits::AXES.iter().enumerate() {
+        outln!("\n{:<24} {:>7} {:>9} {:>7} {:>6}", axis.title, "weight", "expected", "share", "rolls")?;
+        let total: u32 = axis.choices.iter().map(|c| c.weight).sum();
+        for (v, choice) in axis.choices.iter().enumerate() {
+            let count = counted.iter().filter(|t| usize::from(t[i]) == v).count();
+            let share = count as f64 / n;
+            let p = expected[i][v];
+            let off = (share - p).abs() > 4.0 * (p * (1.0 - p) / n).sqrt() + 0.5 / n;
+            outln!(
+                "  {:<22} {:>6.1}% {:>8.1}% {:>6.1}% {:>6}{}",
+                choice.name,
+                100.0 * f64::from(choice.weight) / f64::from(total.max(1)),
+                100.0 * p,
+                100.0 * share,
+                count,
+                if off { "  off its weight" } else { "" }
+            )?;
+        }
+    }
     Ok(())
 }
 
@@ -135,6 +212,7 @@ pub(super) fn locks(lock: &[String], unlock: &[String]) -> Result<Locks, String>
     let groups: Vec<&str> = [randomize::SEED, randomize::LIGHT, randomize::AUTOMATON]
         .into_iter()
         .chain(tweak::kind_names())
+        .chain(traits::AXES.iter().map(|a| a.key))
         .collect();
     let mut locks = Locks::default();
     for (flag, names, locked) in [("--lock", lock, true), ("--unlock", unlock, false)] {

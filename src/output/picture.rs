@@ -3,7 +3,9 @@
 //! A picture is written as an 8-bit sRGB PNG (RGB: the pictures are opaque)
 //! with the scene's RON in a compressed iTXt chunk, keyword [`SCENE_KEY`],
 //! and its share code in a tEXt chunk, keyword [`CODE_KEY`], both placed
-//! before the image data, where [`crate::output::recipe`] reads them back. The
+//! before the image data, where [`crate::output::recipe`] reads them back;
+//! its traits, in words, follow in an uncompressed chunk, keyword
+//! [`TRAITS_KEY`]. The
 //! [`Compression`] it was encoded with is named in a tEXt chunk, keyword
 //! [`COMPRESSION_KEY`]. A picture cut from a larger one of the scene's
 //! aspect ([`render_png_window`]) records its [`Window`] in a tEXt chunk,
@@ -23,7 +25,9 @@ use crate::compose::window::Window;
 use crate::error::{Error, Result};
 use crate::output::encoder::{self, STRIP_ROWS};
 pub use crate::output::recipe::Compression;
-use crate::output::recipe::{CODE_KEY, COMPRESSION_KEY, PNG_SIGNATURE, SCENE_KEY, WINDOW_KEY};
+use crate::output::recipe::{
+    CODE_KEY, COMPRESSION_KEY, PNG_SIGNATURE, SCENE_KEY, TRAITS_KEY, WINDOW_KEY,
+};
 use crate::scene::Scene;
 use crate::share;
 
@@ -289,9 +293,9 @@ pub fn duration_text(took: std::time::Duration) -> String {
     }
 }
 
-/// The text chunks of a picture of `scene`: its share code and the name of
-/// its `compression` when given (plain, so any PNG tool shows them), its
-/// RON and `extra_text` (compressed). An animation passes no compression:
+/// The text chunks of a picture of `scene`: its share code, the name of
+/// its `compression` when given and its traits (plain, so any PNG tool
+/// shows them), its RON and `extra_text` (compressed). An animation passes no compression:
 /// its encoder is fixed, and its options chunk says what it is.
 pub(crate) fn texts(
     scene: &Scene,
@@ -300,7 +304,9 @@ pub(crate) fn texts(
 ) -> Result<Vec<png::text_metadata::ITXtChunk>> {
     if let Some((keyword, _)) = extra_text
         .iter()
-        .find(|(k, _)| [SCENE_KEY, CODE_KEY, WINDOW_KEY, COMPRESSION_KEY].contains(k))
+        .find(|(k, _)| {
+            [SCENE_KEY, CODE_KEY, WINDOW_KEY, COMPRESSION_KEY, TRAITS_KEY].contains(k)
+        })
     {
         return Err(Error::Png {
             source_name: "PNG encoder".into(),
@@ -309,6 +315,10 @@ pub(crate) fn texts(
     }
     let code = png::text_metadata::ITXtChunk::new(CODE_KEY, share::encode(scene));
     let level = compression.map(|c| png::text_metadata::ITXtChunk::new(COMPRESSION_KEY, c.name()));
+    let traits = png::text_metadata::ITXtChunk::new(
+        TRAITS_KEY,
+        crate::traits::Traits::of(scene).lines(),
+    );
     let compressed = std::iter::once((SCENE_KEY, scene.to_ron()))
         .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())))
         .map(|(keyword, text)| {
@@ -319,6 +329,7 @@ pub(crate) fn texts(
         });
     Ok(std::iter::once(code)
         .chain(level)
+        .chain(std::iter::once(traits))
         .chain(compressed)
         .collect())
 }

@@ -22,6 +22,11 @@ use crate::share;
 pub const SCENE_KEY: &str = "playa:scene";
 /// Keyword of the text chunk holding the scene's share code.
 pub const CODE_KEY: &str = "playa:code";
+/// Keyword of the text chunk naming the scene's traits, one per line
+/// ("Composition: dune sea"), in plain text for any PNG tool to show (see
+/// [`crate::explore::randomize::Traits`]). Written, never read back: the
+/// scene's settings say them.
+pub const TRAITS_KEY: &str = "playa:traits";
 /// Keyword of the text chunk of a picture cut from a larger one of the
 /// scene's aspect: its [`Window`] (`1080x1080+420+0 of 1920x1080`).
 pub const WINDOW_KEY: &str = "playa:window";

@@ -3,9 +3,13 @@
 //! trait written into the settings that show it. The thresholds here are
 //! the ones `classify.rs` reads a scene back with.
 
-use super::traits::{
+use crate::traits::marks::{
+    BAJADA_FANS, BROKEN_COVER, CIRRUS_STREAKS, Colours, CREOSOTE, GREAT_MOON, MUD_CRACKS, PALETTES,
+    PAVEMENT_PATCHES, SALT_CRACKS, STORM_COVER, WASH, stone_sizes, stone_target,
+};
+use crate::traits::{
     self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER, WIND,
-    archetype, focal, ground, palette, plants, rare, stones, weather, wind,
+    archetype, focal, ground, plants, rare, weather, wind,
 };
 use super::{Dice, Locks, roll};
 use crate::base::color::Rgb;
@@ -14,128 +18,6 @@ use crate::layers::{
     match_kind,
 };
 use crate::scene::Scene;
-
-/// Fans at least this large make a bajada.
-pub(super) const BAJADA_FANS: f32 = 0.5;
-/// Clouds covering less than this leave a clear sky.
-pub(super) const CLEAR_COVER: f32 = 0.08;
-/// Clouds covering this much or more are a storm's.
-pub(super) const STORM_COVER: f32 = 0.68;
-/// Clouds this streaked or more are high cirrus.
-pub(super) const CIRRUS_STREAKS: f32 = 0.65;
-/// Clouds covering this much or more are broken cloud.
-pub(super) const BROKEN_COVER: f32 = 0.44;
-/// A floor cracked this much or more is a salt pan's polygons.
-pub(super) const SALT_CRACKS: f32 = 0.5;
-/// A wash this wide or wider shows.
-pub(super) const WASH: f32 = 0.2;
-/// A floor cracked this much or more (below [`SALT_CRACKS`]) is mud.
-pub(super) const MUD_CRACKS: f32 = 0.2;
-/// A floor with this much pavement or more is desert pavement.
-pub(super) const PAVEMENT_PATCHES: f32 = 0.4;
-/// This much creosote or more is creosote, less is sparse.
-pub(super) const CREOSOTE: f32 = 0.4;
-/// Stones this large on the nearest row, or larger, are boulders.
-pub(super) const BOULDER_SIZE: f32 = 0.066;
-/// A mirage this strong or stronger shows.
-pub(super) const MIRAGE: f32 = 0.3;
-/// Dust this thick or thicker is a dust storm.
-pub(super) const DUST: f32 = 0.45;
-/// A moon this large or larger is a great moon.
-pub(super) const GREAT_MOON: f32 = 0.06;
-
-/// The share of the floor each [`STONES`] value's stones cover: the range
-/// a roll must land in, in order (the last range's top is open).
-pub(super) const STONE_COVERS: &[(u8, (f32, f32))] = &[
-    (stones::SCATTERED, (0.03, 0.12)),
-    (stones::CLUMPS, (0.12, 0.25)),
-    (stones::DENSE, (0.25, 0.45)),
-];
-
-/// The share boulders cover.
-const BOULDER_COVER: (f32, f32) = (0.14, 0.45);
-
-/// The cover New scene aims a [`STONES`] value's stones at, inside its
-/// range, and the range a roll must land in; `None` without rocks.
-pub(super) fn stone_target(value: u8) -> Option<((f32, f32), (f32, f32))> {
-    let range = match value {
-        stones::BOULDERS => BOULDER_COVER,
-        v => STONE_COVERS.iter().find(|(s, _)| *s == v)?.1,
-    };
-    let margin = (range.1 - range.0) * 0.2;
-    Some(((range.0 + margin, range.1 - margin), range))
-}
-
-/// Stone sizes (fraction of the height) near and far, by whether they are
-/// boulders: smaller ones are sand, larger ones boulders for giants.
-pub(super) fn stone_sizes(value: u8) -> ((f32, f32), (f32, f32)) {
-    if value == stones::BOULDERS {
-        ((BOULDER_SIZE + 0.004, 0.1), (0.02, 0.05))
-    } else {
-        ((0.016, BOULDER_SIZE - 0.004), (0.006, 0.05))
-    }
-}
-
-/// A palette's colours.
-pub(super) struct Colours {
-    /// The floor's (and the Racetrack's playa's).
-    pub floor: Rgb,
-    /// The mountain ranges'.
-    pub ranges: Rgb,
-    /// The common stones' and the second colour's.
-    pub stones: (Rgb, Rgb),
-    /// The dunes' sand.
-    pub sand: Rgb,
-}
-
-/// Each [`PALETTE`] value's colours.
-pub(super) const PALETTES: &[(u8, Colours)] = &[
-    (
-        palette::PALE,
-        Colours {
-            floor: Rgb(218, 198, 160),
-            ranges: Rgb(132, 104, 88),
-            stones: (Rgb(116, 116, 108), Rgb(87, 93, 55)),
-            sand: Rgb(226, 196, 150),
-        },
-    ),
-    (
-        palette::GOLDEN,
-        Colours {
-            floor: Rgb(224, 188, 138),
-            ranges: Rgb(150, 116, 100),
-            stones: (Rgb(124, 100, 80), Rgb(98, 90, 60)),
-            sand: Rgb(224, 174, 120),
-        },
-    ),
-    (
-        palette::RED,
-        Colours {
-            floor: Rgb(200, 124, 86),
-            ranges: Rgb(156, 76, 50),
-            stones: (Rgb(132, 92, 70), Rgb(96, 92, 60)),
-            sand: Rgb(210, 132, 88),
-        },
-    ),
-    (
-        palette::GREY,
-        Colours {
-            floor: Rgb(178, 170, 158),
-            ranges: Rgb(96, 92, 104),
-            stones: (Rgb(70, 68, 72), Rgb(62, 64, 52)),
-            sand: Rgb(200, 186, 164),
-        },
-    ),
-    (
-        palette::WHITE,
-        Colours {
-            floor: Rgb(238, 236, 228),
-            ranges: Rgb(120, 110, 120),
-            stones: (Rgb(116, 116, 108), Rgb(87, 93, 55)),
-            sand: Rgb(236, 230, 216),
-        },
-    ),
-];
 
 /// What a composition decides: the preset whose layers it starts from, the
 /// horizon, and the ranges behind.

@@ -12,17 +12,16 @@ use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 mod build;
-mod classify;
 mod describe;
 mod flaws;
-pub mod traits;
 
 pub use self::describe::describe;
 pub use self::flaws::flaws;
-pub use self::traits::Traits;
+pub use crate::traits::{self, Traits};
 use crate::base::palette::TimeOfDay;
 use crate::layers::rocks::cover::StoneField;
-use crate::layers::{Ground, Kind, Layer, Rocks, match_kinds};
+pub(crate) use crate::traits::{ground, stones_of};
+use crate::layers::{Kind, Layer, Rocks, match_kinds};
 use crate::scene::Scene;
 use crate::setting::{Roll, Setting, Value};
 
@@ -247,24 +246,6 @@ const MAX_TOP: f32 = 0.08;
 /// and the highest reach of its stones.
 const SKY_MARGIN: f32 = 0.004;
 
-/// The automaton's field of `scene` (a valid scene), as the rocks layer
-/// turns it into stones, or `None` when its grid cannot be made.
-pub(super) fn stones_of(scene: &Scene) -> Option<StoneField> {
-    let grid = crate::compose::rock_grid(&scene.quantized()).ok()?;
-    Some(StoneField::of(&grid, scene.automaton.topology))
-}
-
-/// The floor of `scene` with `stones` on it, as the layers answer how
-/// much of it they cover.
-pub(super) fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
-    Ground {
-        aspect: scene.aspect,
-        horizon: scene.horizon,
-        time: scene.time,
-        stones,
-    }
-}
-
 /// A stable hash of a scene (of its share code), so that the same roll
 /// from different scenes makes different scenes.
 pub fn scene_hash(scene: &Scene) -> u64 {
@@ -326,7 +307,7 @@ fn made(base: &Scene, locks: &Locks, traits: &Traits, roll_number: u64, salt: u6
         let mut s = build::scene(traits, base, locks, &dice);
         dress_for_the_time(&mut s, locks, &mut dice(4));
         s.quantize();
-        let target = build::stone_target(traits[traits::STONES]);
+        let target = crate::traits::marks::stone_target(traits[traits::STONES]);
         let s = fit_stones(&s, locks, &dice, target);
         let flaws = flaws(&s);
         let wrong = usize::from(Traits::of(&s) != *traits);
@@ -535,8 +516,8 @@ fn fit_rocks(scene: &mut Scene, field: &StoneField, target: f32) {
 /// their kind, boulders or not) to cover about `target` of the floor of
 /// `field` in `scene`.
 fn size_stones(field: &StoneField, scene: &Scene, rocks: &mut Rocks, target: f32) {
-    let boulders = rocks.near_size >= build::BOULDER_SIZE;
-    let (near, far) = build::stone_sizes(if boulders {
+    let boulders = rocks.near_size >= crate::traits::marks::BOULDER_SIZE;
+    let (near, far) = crate::traits::marks::stone_sizes(if boulders {
         traits::stones::BOULDERS
     } else {
         traits::stones::CLUMPS
@@ -570,13 +551,9 @@ fn clear_the_horizon(field: &StoneField, scene: &Scene, rocks: &mut Rocks) {
     }
 }
 
-/// How much Vary changes the traits: at strength 1, each unlocked trait
-/// but the composition is drawn again with this chance.
-const TRAIT_CHANCE: f32 = 0.5;
-
 /// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away, of the
 /// same composition. The seed moves to a nearby one (unless locked). Each
-/// other unlocked trait is drawn again with chance `strength`/2; a New
+/// other unlocked trait is drawn again with chance `strength`; a New
 /// scene with those traits is the target, and every setting moves
 /// `strength` of the way toward it: a number toward the target's, a
 /// discrete value (a pick from a list, the time of day, the rule's growth)
@@ -615,7 +592,7 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
     let mut fixed = fixed_traits(scene, locks);
     let mut d = dice(7);
     for (axis, kept) in fixed.iter_mut().enumerate() {
-        if axis == traits::ARCHETYPE || d.unit() >= strength * TRAIT_CHANCE {
+        if axis == traits::ARCHETYPE || d.unit() >= strength {
             *kept = Some(had[axis]);
         }
     }
@@ -729,7 +706,7 @@ fn refit_stones(
         }
     };
     let (had, goal) = (covers(scene), covers(target));
-    let range = build::stone_target(Traits::of(target)[traits::STONES])
+    let range = crate::traits::marks::stone_target(Traits::of(target)[traits::STONES])
         .map_or(KEPT_COVER, |(_, range)| range);
     let mut nearest: Option<(f32, Scene)> = None;
     for attempt in 0..ATTEMPTS {

@@ -197,48 +197,146 @@ fn vary_at_full_strength_picks_the_time_as_new_scene_does() {
     }
 }
 
-#[test]
-fn vary_draws_inside_new_scenes_ranges() {
-    // Each rolled number ends between where it was and its rolling range:
-    // never out to the setting's outer limits.
-    let locks = Locks::default();
-    for p in crate::scene::presets::PRESETS {
-        let scene = p.scene().unwrap();
-        for strength in [0.25, 0.5, 1.0] {
-            for roll in 0..40 {
-                let v = vary(&scene, &locks, roll, strength);
-                for (old, new) in scene.layers.iter().zip(&v.layers) {
-                    fn check<K: Kind>(old: &K, new: &K, what: &str) {
-                        for s in K::SETTINGS {
-                            if let Value::Float {
-                                get,
-                                roll: Roll::Range(lo, hi),
-                                ..
-                            } = &s.value
-                            {
-                                let (a, b) = (get(old), get(new));
-                                let (lo, hi) = (lo.min(a) - 1e-3, hi.max(a) + 1e-3);
-                                assert!((lo..=hi).contains(&b), "{what} {}: {a} → {b}", s.name);
-                            }
-                        }
-                    }
-                    let what = format!("{} {strength} roll {roll}", p.name);
-                    match (old, new) {
-                        (Layer::Tent(a), Layer::Tent(b)) => check(a, b, &what),
-                        (Layer::Ranges(a), Layer::Ranges(b)) => check(a, b, &what),
-                        (Layer::Sky(a), Layer::Sky(b)) => check(a, b, &what),
-                        (Layer::Floor(a), Layer::Floor(b)) => check(a, b, &what),
-                        _ => {}
-                    }
-                }
-                let (lo, hi) = (0.12f32.min(scene.sun_x), 0.88f32.max(scene.sun_x));
-                assert!(
-                    (lo - 1e-3..=hi + 1e-3).contains(&v.sun_x),
-                    "{} sun {}",
-                    p.name,
-                    v.sun_x
-                );
+/// The least and the most each float setting of each kind (and the sun)
+/// comes to over `rolls` New scenes from `scene`.
+fn new_scene_ranges(scene: &Scene, rolls: u64) -> std::collections::BTreeMap<String, (f32, f32)> {
+    let mut ranges = std::collections::BTreeMap::new();
+    let mut note = |key: String, v: f32| {
+        let r = ranges.entry(key).or_insert((v, v));
+        *r = (r.0.min(v), r.1.max(v));
+    };
+    for roll in 0..rolls {
+        let s = new_scene(scene, &Locks::default(), roll);
+        note("sun_x".into(), s.sun_x);
+        for layer in &s.layers {
+            floats(layer, &mut note);
+        }
+    }
+    ranges
+}
+
+/// Calls `note` with each float setting of `layer` that New scene rolls,
+/// keyed "kind.setting".
+fn floats(layer: &Layer, note: &mut dyn FnMut(String, f32)) {
+    fn each<K: Kind>(l: &K, note: &mut dyn FnMut(String, f32)) {
+        for s in K::SETTINGS {
+            if let Value::Float {
+                get,
+                roll: Roll::Range(..),
+                ..
+            } = &s.value
+            {
+                note(format!("{}.{}", K::NAME, s.name), get(l));
             }
         }
     }
+    crate::layers::match_kind!(layer, l => each(l, note));
+}
+
+#[test]
+fn vary_draws_inside_new_scenes_ranges() {
+    // Each rolled number ends between where it was and the values New
+    // scene gives it: never out to the setting's outer limits.
+    let locks = Locks::default();
+    let start = Scene::default();
+    let ranges = new_scene_ranges(&start, 600);
+    for roll in 0..24 {
+        let scene = new_scene(&start, &locks, 1000 + roll);
+        for strength in [0.25, 0.5, 1.0] {
+            let v = vary(&scene, &locks, roll, strength);
+            let mut was = std::collections::BTreeMap::new();
+            for layer in &scene.layers {
+                floats(layer, &mut |k, x| {
+                    was.entry(k).or_insert(x);
+                });
+            }
+            was.insert("sun_x".to_string(), scene.sun_x);
+            let mut check = |key: String, b: f32| {
+                let (lo, hi) = ranges[&key];
+                let margin = 1e-3 + 0.05 * (hi - lo);
+                let a = was.get(&key).copied().unwrap_or(b);
+                let (lo, hi) = (lo.min(a) - margin, hi.max(a) + margin);
+                assert!(
+                    (lo..=hi).contains(&b),
+                    "{strength} roll {roll} {key}: {a} → {b}, New scene's {:?}",
+                    ranges[&key]
+                );
+            };
+            check("sun_x".into(), v.sun_x);
+            for layer in &v.layers {
+                floats(layer, &mut check);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_new_scene_reads_back_as_the_traits_it_was_drawn_with() {
+    let scene = Scene::default();
+    let locks = Locks::default();
+    let rolls = 300;
+    let mut wrong = Vec::new();
+    for roll in 0..rolls {
+        let n = splitmix64(roll ^ scene_hash(&scene));
+        let fixed = fixed_traits(&scene, &locks);
+        let mut d = stream(n, 7);
+        let drawn = traits::roll(&fixed, allowed(&scene, &locks, &fixed), |_| d.unit());
+        let made = new_scene(&scene, &locks, roll);
+        let read = Traits::of(&made);
+        if read != drawn {
+            wrong.push(format!("roll {roll}: drew {}; reads {}", drawn.sentence(), read.sentence()));
+        }
+    }
+    assert!(wrong.len() * 50 <= rolls as usize, "{} of {rolls}: {wrong:#?}", wrong.len());
+}
+
+#[test]
+fn locked_traits_and_kinds_keep_their_traits() {
+    let start = crate::scene::presets::load("dune-sea").unwrap();
+    let mut dunes = Locks::default();
+    dunes.set(crate::layers::Dunes::NAME, true);
+    let mut composition = Locks::default();
+    composition.set(traits::AXES[traits::ARCHETYPE].key, true);
+    for roll in 0..20 {
+        let kept = new_scene(&start, &dunes, roll);
+        assert_eq!(Traits::of(&kept)[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+        let dune_layers = |s: &Scene| {
+            s.layers
+                .iter()
+                .filter(|l| matches!(l, Layer::Dunes(_)))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(dune_layers(&kept), dune_layers(&start), "roll {roll}");
+        let same = new_scene(&start, &composition, roll);
+        assert_eq!(Traits::of(&same)[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+        // Vary keeps the composition.
+        let near = vary(&same, &Locks::default(), roll, 1.0);
+        assert_eq!(Traits::of(&near)[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+    }
+}
+
+#[test]
+fn the_tables_are_whole() {
+    for (i, axis) in traits::AXES.iter().enumerate() {
+        assert!(axis.choices.iter().any(|c| c.weight > 0), "{}", axis.key);
+        for rule in axis.rules {
+            assert!(rule.weights.iter().any(|(_, w)| *w > 0), "{}", axis.key);
+            for (j, values) in rule.when {
+                assert!(*j < i, "{}: a rule names a later axis", axis.key);
+                for v in *values {
+                    assert!(usize::from(*v) < traits::AXES[*j].choices.len());
+                }
+            }
+        }
+    }
+    for (i, shares) in traits::expected_shares().iter().enumerate() {
+        let total: f64 = shares.iter().sum();
+        assert!((total - 1.0).abs() < 1e-9, "{}: {total}", traits::AXES[i].key);
+        assert!(shares.iter().all(|&s| s > 0.0), "{}: a value never drawn", traits::AXES[i].key);
+    }
+    assert_eq!(
+        crate::traits::marks::PALETTES.len(),
+        traits::AXES[traits::PALETTE].choices.len()
+    );
 }

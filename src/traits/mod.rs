@@ -12,7 +12,12 @@
 //! some compositions or times ([`Rule`]): a dune sea has no stones, a
 //! mirage needs the day's heat.
 
+pub mod marks;
+mod read;
+
 use crate::base::palette::TimeOfDay;
+use crate::layers::rocks::cover::StoneField;
+use crate::layers::Ground;
 use crate::layers::{Layer, Ranges};
 use crate::scene::Scene;
 
@@ -143,7 +148,7 @@ axes! {
         SALT "salt polygons" 0,
     }
     /// The plants.
-    PLANTS = plants "plants" "Plants" rules PLANTS_RULES; {
+    PLANTS = plants "vegetation" "Plants" rules PLANTS_RULES; {
         NONE "no plants" 56,
         SPARSE "sparse creosote" 24,
         CREOSOTE "creosote" 16,
@@ -396,7 +401,7 @@ impl Traits {
     /// made by New scene reads back as the traits it was drawn with (the
     /// tests hold it); any other is read as the nearest.
     pub fn of(scene: &Scene) -> Traits {
-        super::classify::traits(scene)
+        read::traits(scene)
     }
 }
 
@@ -411,7 +416,7 @@ fn capitalized(text: &str) -> String {
 
 /// The value of `weights` (one per value) that `unit` (0 to 1) falls on,
 /// the values laid end to end by weight.
-pub(super) fn pick(weights: &[u32], unit: f32) -> u8 {
+pub(crate) fn pick(weights: &[u32], unit: f32) -> u8 {
     let total: u32 = weights.iter().sum();
     let mut at = (unit * total as f32) as u32;
     for (i, &w) in weights.iter().enumerate() {
@@ -428,7 +433,7 @@ pub(super) fn pick(weights: &[u32], unit: f32) -> u8 {
 /// (`unit` gives a number in 0..1 per axis). `fixed` holds values that
 /// are kept (locked); `allowed` may rule values out (the kept layers'
 /// needs): a value it refuses is not drawn unless none is left.
-pub(super) fn roll(
+pub(crate) fn roll(
     fixed: &[Option<u8>; AXES_COUNT],
     allowed: impl Fn(&Traits, usize, u8) -> bool,
     mut unit: impl FnMut(usize) -> f32,
@@ -515,7 +520,7 @@ pub fn time_of(value: u8) -> TimeOfDay {
 
 /// The [`TIME`] value nearest `time` (an hour between named times goes to
 /// the nearest named one, around the clock).
-pub(super) fn time_value(time: TimeOfDay) -> u8 {
+pub(crate) fn time_value(time: TimeOfDay) -> u8 {
     if let Some(i) = TimeOfDay::NAMED.iter().position(|t| *t == time) {
         return i as u8;
     }
@@ -532,14 +537,32 @@ pub(super) fn time_value(time: TimeOfDay) -> u8 {
 }
 
 /// Whether `scene` has a visible layer that `is` picks.
-pub(super) fn has(scene: &Scene, is: impl Fn(&Layer) -> bool) -> bool {
+pub(crate) fn has(scene: &Scene, is: impl Fn(&Layer) -> bool) -> bool {
     scene.layers.iter().any(|l| l.visible() && is(l))
 }
 
 /// The visible ranges layers of `scene`.
-pub(super) fn ranges(scene: &Scene) -> impl Iterator<Item = &Ranges> {
+pub(crate) fn ranges(scene: &Scene) -> impl Iterator<Item = &Ranges> {
     scene.layers.iter().filter_map(|l| match l {
         Layer::Ranges(r) if r.visible => Some(r),
         _ => None,
     })
+}
+
+/// The automaton's field of `scene` (a valid scene), as the rocks layer
+/// turns it into stones, or `None` when its grid cannot be made.
+pub fn stones_of(scene: &Scene) -> Option<StoneField> {
+    let grid = crate::compose::rock_grid(&scene.quantized()).ok()?;
+    Some(StoneField::of(&grid, scene.automaton.topology))
+}
+
+/// The floor of `scene` with `stones` on it, as the layers answer how
+/// much of it they cover.
+pub fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
+    Ground {
+        aspect: scene.aspect,
+        horizon: scene.horizon,
+        time: scene.time,
+        stones,
+    }
 }

@@ -1,13 +1,13 @@
 //! Reading a scene's traits from its settings ([`super::Traits::of`]):
-//! each axis by the marks New scene leaves when it builds a value (see
-//! `build.rs`, which writes the same thresholds from the other side).
+//! each axis by the marks ([`super::marks`]) New scene leaves when it
+//! builds a value.
 
-use super::build::{self, PALETTES};
-use super::traits::{
-    self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER, WIND,
-    archetype, focal, ground, palette, plants, rare, stones, weather, wind,
+use super::marks::{self as build, PALETTES};
+use super::{
+    self as traits, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER,
+    WIND, archetype, focal, ground, ground as floor_of, palette, plants, rare, stones, stones_of,
+    weather, wind,
 };
-use super::{ground as floor_of, stones_of};
 use crate::base::color::Rgb;
 use crate::layers::Layer;
 use crate::scene::Scene;
