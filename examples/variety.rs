@@ -33,9 +33,9 @@
 //! (visible); how many kinds at least one roll in twenty shows; how many
 //! different sets of shown kinds there are, with and without the spiral.
 //!
-//! The envelope: a roll is inside when its list of flaws is empty. Until
-//! the library has its own ([`flaws_today`] says what is checked), the
-//! check lives here, at the line marked `flaws: the library's envelope`.
+//! The envelope: a roll is inside when its list of flaws is empty: the
+//! library's (`playa::explore::randomize::flaws`, from the layers' cover
+//! estimates) and what only the picture shows ([`picture_flaws`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -185,10 +185,10 @@ fn measure(scene: Scene, size: (u32, u32)) -> Result<Measured> {
         .map(|p| 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])
         .collect();
     let layout = z_normalised(box_down(&luma, size, LAYOUT));
-    // flaws: the library's envelope. Once the library has it, this line
-    // becomes `let flaws = playa::explore::randomize::flaws(&scene);` (and
-    // `flaws_today`, `DARK_FLOOR` and `FLAT` go).
-    let flaws = flaws_today(&scene, &luma, size);
+    // flaws: the library's envelope (the layers' cover estimates), and
+    // what only the picture shows.
+    let mut flaws = playa::explore::randomize::flaws(&scene);
+    flaws.extend(picture_flaws(&scene, &luma, size));
     Ok(Measured {
         scene,
         colour,
@@ -243,12 +243,10 @@ fn z_normalised(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
-/// What keeps `scene` from being shown, checked on its picture's `luma`
-/// at `size` and on its settings: a floor too dark to see ([`DARK_FLOOR`]),
-/// a flat picture ([`FLAT`]), a visible tent not whole inside the frame
-/// (its width across, where it stands between the horizon and the bottom),
-/// a sun outside the frame. To give way to the library's own check.
-fn flaws_today(scene: &Scene, luma: &[f64], size: (u32, u32)) -> Vec<String> {
+/// What keeps `scene` from being shown that only its picture's `luma` at
+/// `size` shows: a floor too dark to see ([`DARK_FLOOR`]), a flat picture
+/// ([`FLAT`]).
+fn picture_flaws(scene: &Scene, luma: &[f64], size: (u32, u32)) -> Vec<String> {
     let mut flaws = Vec::new();
     let (w, h) = (size.0 as usize, size.1 as usize);
     let top = ((f64::from(scene.horizon) * h as f64).ceil() as usize).min(h - 1);
@@ -260,20 +258,6 @@ fn flaws_today(scene: &Scene, luma: &[f64], size: (u32, u32)) -> Vec<String> {
     let var = luma.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / luma.len() as f64;
     if var.sqrt() < FLAT {
         flaws.push("flat picture".to_string());
-    }
-    for layer in scene.layers.iter().filter(|l| l.visible()) {
-        if let Layer::Tent(t) = layer {
-            let centre = t.x * scene.aspect;
-            if centre - t.size / 2.0 < 0.0 || centre + t.size / 2.0 > scene.aspect {
-                flaws.push("tent across the frame's side".to_string());
-            }
-            if t.y <= scene.horizon || t.y > 1.0 {
-                flaws.push("tent off the ground".to_string());
-            }
-        }
-    }
-    if !(0.0..=1.0).contains(&scene.sun_x) {
-        flaws.push("sun outside the frame".to_string());
     }
     flaws
 }

@@ -84,6 +84,9 @@ pub struct PlayaApp {
     trace: preview::trace::Trace,
     /// The variations grid's page and its thumbnails.
     grid: variations::Grid,
+    /// The scene's traits in a sentence, shown under the preview, and the
+    /// scene they were read from (read again when it changes).
+    traits: Option<(Scene, crate::traits::Traits)>,
     /// Whether the narrow layout's drawer of controls is open (see
     /// [`phone`]).
     drawer_open: bool,
@@ -94,6 +97,19 @@ pub struct PlayaApp {
 }
 
 impl PlayaApp {
+    /// The scene's traits, in a sentence under the preview ("Dune sea at
+    /// dawn, wind from the west, …"); hovering it lists them one per line.
+    fn traits_ui(&mut self, ui: &mut egui::Ui) {
+        let scene = &self.state.scene;
+        if self.traits.as_ref().is_none_or(|(of, _)| of != scene) {
+            self.traits = Some((scene.clone(), crate::traits::Traits::of(scene)));
+        }
+        if let Some((_, traits)) = &self.traits {
+            ui.add(egui::Label::new(egui::RichText::new(traits.sentence()).small()).truncate())
+                .on_hover_text(traits.lines().trim_end());
+        }
+    }
+
     /// An app showing `state`, with its preview worker started, the user's
     /// presets in their folder (see [`crate::source::user_presets::default_folder`];
     /// in the browser, none until [`PlayaApp::from_storage`]). A scene
@@ -145,6 +161,7 @@ impl PlayaApp {
             preview,
             controls,
             playback: Playback::default(),
+            traits: None,
             export: ExportDialog::default(),
             animation_export: AnimationExportDialog::default(),
             save_scene: SceneFileDialog::default(),
@@ -370,6 +387,7 @@ impl PlayaApp {
                         .inner_margin(egui::Margin::symmetric(10, 6)),
                 )
                 .show(ui, |ui| {
+                    self.traits_ui(ui);
                     let ready = self.preview.is_current(&self.on_view());
                     if let Some(generation) = self.playback.ui(
                         ui,

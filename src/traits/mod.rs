@@ -105,22 +105,22 @@ axes! {
     }
     /// The time of day (the named times, in [`TimeOfDay::NAMED`]'s order).
     TIME = time "time" "Time" rules &[]; {
-        DAWN "dawn" 9,
+        DAWN "dawn" 12,
         MORNING "morning" 11,
-        NOON "noon" 18,
+        NOON "noon" 13,
         GOLDEN_HOUR "golden hour" 18,
-        DUSK "dusk" 12,
+        DUSK "dusk" 14,
         BLUE_HOUR "blue hour" 8,
         NIGHT "night" 10,
         MOONLIGHT "moonlight" 14,
     }
     /// The sky's weather.
     WEATHER = weather "weather" "Weather" rules &[]; {
-        CLEAR "clear sky" 40,
-        CUMULUS "fair-weather cumulus" 22,
+        CLEAR "clear sky" 30,
+        CUMULUS "fair-weather cumulus" 24,
         CIRRUS "high cirrus" 18,
-        BROKEN "broken cloud" 12,
-        STORM "storm clouds" 8,
+        BROKEN "broken cloud" 16,
+        STORM "storm clouds" 12,
     }
     /// Where the wind comes from, the viewer facing north: the dunes, the
     /// plants' lean, the sailing stones' trails and the clouds follow it.

@@ -164,6 +164,8 @@ pub struct Grid {
     requested: bool,
     candidates: Vec<Scene>,
     codes: Vec<String>,
+    /// Each candidate's traits in a sentence, for its tooltip.
+    traits: Vec<String>,
     cells: Vec<Cell>,
     /// When the current page was asked for, and how long until its last
     /// thumbnail was on screen (ms).
@@ -226,6 +228,7 @@ impl Grid {
             requested: false,
             candidates: Vec::new(),
             codes: Vec::new(),
+            traits: Vec::new(),
             cells: Vec::new(),
             sent: None,
             filled_ms: None,
@@ -313,6 +316,11 @@ impl Grid {
         if self.key.as_ref() != Some(&key) {
             self.candidates = variations::page(scene, locks, mode, self.page);
             self.codes = self.candidates.iter().map(crate::share::encode).collect();
+            self.traits = self
+                .candidates
+                .iter()
+                .map(|s| crate::traits::Traits::of(s).sentence())
+                .collect();
             self.cells = (0..PAGE).map(|_| Cell::Waiting).collect();
             self.key = Some(key);
             self.id += 1;
@@ -560,6 +568,9 @@ impl Grid {
         };
         let response = response.on_hover_ui(|ui| {
             ui.label(format!("{name}: seed {}", scene.seed));
+            if let Some(traits) = self.traits.get(index) {
+                ui.label(traits);
+            }
             ui.label(egui::RichText::new(code).monospace().small());
             if let Cell::Failed(e) = &self.cells[index] {
                 ui.colored_label(ui.visuals().error_fg_color, e);

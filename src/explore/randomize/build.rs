@@ -37,15 +37,15 @@ fn composition(value: u8) -> Composition {
         height,
     };
     match value {
-        archetype::CAMPSITE => c("death-valley", (0.5, 0.62), (1, 3), (0.08, 0.2)),
-        archetype::OPEN_PLAYA => c("moonlit-playa", (0.58, 0.68), (1, 2), (0.05, 0.12)),
-        archetype::DUNE_SEA => c("dune-sea", (0.36, 0.5), (1, 2), (0.04, 0.1)),
-        archetype::RACETRACK => c("racetrack", (0.42, 0.54), (2, 3), (0.12, 0.22)),
-        archetype::JOSHUA_FLAT => c("joshua-tree-flat", (0.52, 0.62), (2, 3), (0.1, 0.18)),
-        archetype::BADLANDS => c("badlands", (0.44, 0.56), (2, 4), (0.16, 0.28)),
-        archetype::SALT_PAN => c("salt-flat", (0.46, 0.56), (1, 2), (0.06, 0.12)),
-        archetype::BAJADA => c("alluvial-fan", (0.44, 0.54), (1, 2), (0.2, 0.32)),
-        _ => c("boulder-field", (0.46, 0.58), (1, 3), (0.1, 0.2)),
+        archetype::CAMPSITE => c("death-valley", (0.42, 0.66), (1, 3), (0.06, 0.22)),
+        archetype::OPEN_PLAYA => c("moonlit-playa", (0.56, 0.76), (1, 2), (0.04, 0.12)),
+        archetype::DUNE_SEA => c("dune-sea", (0.28, 0.52), (1, 2), (0.03, 0.12)),
+        archetype::RACETRACK => c("racetrack", (0.36, 0.56), (2, 3), (0.1, 0.24)),
+        archetype::JOSHUA_FLAT => c("joshua-tree-flat", (0.46, 0.64), (1, 3), (0.08, 0.2)),
+        archetype::BADLANDS => c("badlands", (0.36, 0.56), (2, 4), (0.16, 0.32)),
+        archetype::SALT_PAN => c("salt-flat", (0.42, 0.62), (1, 2), (0.04, 0.12)),
+        archetype::BAJADA => c("alluvial-fan", (0.38, 0.54), (1, 2), (0.2, 0.36)),
+        _ => c("boulder-field", (0.4, 0.6), (1, 3), (0.08, 0.22)),
     }
 }
 

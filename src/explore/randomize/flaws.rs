@@ -6,6 +6,11 @@ use super::{KEPT_COVER, MAX_TOP, ground, stones_of};
 use crate::layers::{Cover, Layer};
 use crate::scene::Scene;
 
+/// How far above the horizon stones may reach, by the estimate, fraction
+/// of the height: the estimate's own slack (the presets' stones, which
+/// measure clear of the sky, reach up to about this).
+const SKY_SLACK: f32 = 0.01;
+
 /// The most of the sky clouds may cover: more, and the picture is a grey
 /// lid over the land.
 const MOST_CLOUD: f32 = 0.92;
@@ -75,7 +80,7 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
                             cover * 100.0
                         ));
                     }
-                    if reach > 0.0 {
+                    if reach > SKY_SLACK {
                         flaws.push("stones over the sky".to_string());
                     }
                     if r.top > MAX_TOP {
@@ -94,7 +99,7 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
             Layer::Racetrack(r) => {
                 let stones = stones_of(scene);
                 if let Some(field) = &stones
-                    && r.cover(&ground(scene, field)).reach > 0.0
+                    && r.cover(&ground(scene, field)).reach > SKY_SLACK
                 {
                     flaws.push("sailing stones over the sky".to_string());
                 }
