@@ -109,13 +109,17 @@ fn showable(scene: &Scene) -> Result<(), String> {
         .collect();
     let mean = ground.iter().sum::<f64>() / ground.len() as f64;
     if mean < DARKEST_GROUND {
-        return Err(format!("a black picture: the ground's mean is {mean:.1} of 255"));
+        return Err(format!(
+            "a black picture: the ground's mean is {mean:.1} of 255"
+        ));
     }
     let all: Vec<f64> = picture.pixels().map(luma).collect();
     let m = all.iter().sum::<f64>() / all.len() as f64;
     let spread = (all.iter().map(|v| (v - m).powi(2)).sum::<f64>() / all.len() as f64).sqrt();
     if spread < FLATTEST {
-        return Err(format!("an empty picture: its brightness spreads {spread:.1}"));
+        return Err(format!(
+            "an empty picture: its brightness spreads {spread:.1}"
+        ));
     }
     Ok(())
 }
@@ -139,8 +143,16 @@ fn mostly_showable(what: &str, scenes: &[(u64, Scene)]) {
         .filter_map(|(roll, s)| showable(s).err().map(|e| format!("roll {roll}: {e}")))
         .collect();
     let share = 1.0 - bad.len() as f64 / scenes.len() as f64;
-    println!("{what}: {:.1}% of {} inside; {bad:#?}", share * 100.0, scenes.len());
-    assert!(share >= 0.95, "{what}: only {:.1}% inside: {bad:#?}", share * 100.0);
+    println!(
+        "{what}: {:.1}% of {} inside; {bad:#?}",
+        share * 100.0,
+        scenes.len()
+    );
+    assert!(
+        share >= 0.95,
+        "{what}: only {:.1}% inside: {bad:#?}",
+        share * 100.0
+    );
 }
 
 #[test]
@@ -202,10 +214,7 @@ fn new_scenes_are_many_kinds_of_picture() {
         }
         sets.insert(set);
     }
-    let common = kinds
-        .values()
-        .filter(|&&n| n * 20 >= ROLLS.count())
-        .count();
+    let common = kinds.values().filter(|&&n| n * 20 >= ROLLS.count()).count();
     println!("kinds: {kinds:?}; {} sets of kinds", sets.len());
     assert!(common >= 9, "only {common} kinds in 5% of rolls: {kinds:?}");
     assert!(sets.len() >= 20, "only {} sets of kinds", sets.len());

@@ -28,7 +28,12 @@ pub struct RandomArgs {
     )]
     roll: Option<String>,
     /// With --census: the rolls counted, A..B (B left out) or A..=B.
-    #[arg(long, value_name = "A..B", requires = "census", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "A..B",
+        requires = "census",
+        allow_hyphen_values = true
+    )]
     rolls: Option<String>,
     /// Count each trait value's share of New scene's --rolls, against the
     /// share its table's weights give it, instead of printing a scene.
@@ -133,7 +138,14 @@ fn census(args: &RandomArgs, rolls: &str) -> Result<(), CliError> {
         }
     )?;
     for (i, axis) in traits::AXES.iter().enumerate() {
-        outln!("\n{:<24} {:>7} {:>9} {:>7} {:>6}", axis.title, "weight", "expected", "share", "rolls")?;
+        outln!(
+            "\n{:<24} {:>7} {:>9} {:>7} {:>6}",
+            axis.title,
+            "weight",
+            "expected",
+            "share",
+            "rolls"
+        )?;
         let total: u32 = axis.choices.iter().map(|c| c.weight).sum();
         for (v, choice) in axis.choices.iter().enumerate() {
             let count = counted.iter().filter(|t| usize::from(t[i]) == v).count();

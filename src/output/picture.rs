@@ -304,9 +304,7 @@ pub(crate) fn texts(
 ) -> Result<Vec<png::text_metadata::ITXtChunk>> {
     if let Some((keyword, _)) = extra_text
         .iter()
-        .find(|(k, _)| {
-            [SCENE_KEY, CODE_KEY, WINDOW_KEY, COMPRESSION_KEY, TRAITS_KEY].contains(k)
-        })
+        .find(|(k, _)| [SCENE_KEY, CODE_KEY, WINDOW_KEY, COMPRESSION_KEY, TRAITS_KEY].contains(k))
     {
         return Err(Error::Png {
             source_name: "PNG encoder".into(),
@@ -315,10 +313,8 @@ pub(crate) fn texts(
     }
     let code = png::text_metadata::ITXtChunk::new(CODE_KEY, share::encode(scene));
     let level = compression.map(|c| png::text_metadata::ITXtChunk::new(COMPRESSION_KEY, c.name()));
-    let traits = png::text_metadata::ITXtChunk::new(
-        TRAITS_KEY,
-        crate::traits::Traits::of(scene).lines(),
-    );
+    let traits =
+        png::text_metadata::ITXtChunk::new(TRAITS_KEY, crate::traits::Traits::of(scene).lines());
     let compressed = std::iter::once((SCENE_KEY, scene.to_ron()))
         .chain(extra_text.iter().map(|(k, v)| (*k, v.clone())))
         .map(|(keyword, text)| {

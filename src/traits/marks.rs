@@ -126,4 +126,3 @@ pub const PALETTES: &[(u8, Colours)] = &[
         },
     ),
 ];
-

@@ -16,8 +16,8 @@ pub mod marks;
 mod read;
 
 use crate::base::palette::TimeOfDay;
-use crate::layers::rocks::cover::StoneField;
 use crate::layers::Ground;
+use crate::layers::rocks::cover::StoneField;
 use crate::layers::{Layer, Ranges};
 use crate::scene::Scene;
 
@@ -327,11 +327,11 @@ impl Axis {
     /// The weights of the axis's values given `traits` (their earlier
     /// axes): a rule's that holds, else the table's; one per value.
     pub fn weights(&self, traits: &Traits) -> Vec<u32> {
-        match self
-            .rules
-            .iter()
-            .find(|r| r.when.iter().all(|(axis, values)| values.contains(&traits[*axis])))
-        {
+        match self.rules.iter().find(|r| {
+            r.when
+                .iter()
+                .all(|(axis, values)| values.contains(&traits[*axis]))
+        }) {
             Some(rule) => {
                 let mut w = vec![0; self.choices.len()];
                 for &(value, weight) in rule.weights {
@@ -463,10 +463,7 @@ pub(crate) fn roll(
 /// locked): the tables' weights carried through their rules, worked out
 /// exactly over the axes the rules depend on.
 pub fn expected_shares() -> Vec<Vec<f64>> {
-    let mut shares: Vec<Vec<f64>> = AXES
-        .iter()
-        .map(|a| vec![0.0; a.choices.len()])
-        .collect();
+    let mut shares: Vec<Vec<f64>> = AXES.iter().map(|a| vec![0.0; a.choices.len()]).collect();
     // The axes some rule depends on, each before the axes whose rules
     // name it.
     let conditions: Vec<usize> = (0..AXES_COUNT)

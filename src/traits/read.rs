@@ -81,8 +81,13 @@ fn wind_value(heading: f32) -> u8 {
     [wind::WEST, wind::SOUTH, wind::EAST, wind::NORTH][quarter as usize]
 }
 
-/// The palette whose floor colour is nearest the scene's floor's.
+/// The palette whose colours are nearest the scene's ground's: the dunes'
+/// sand where dunes cover the floor, else the floor's colour.
 fn palette_value(scene: &Scene) -> u8 {
+    let sand = scene.layers.iter().find_map(|l| match l {
+        Layer::Dunes(d) if d.visible => Some(d.color),
+        _ => None,
+    });
     let floor = scene
         .layers
         .iter()
@@ -97,7 +102,10 @@ fn palette_value(scene: &Scene) -> u8 {
     };
     PALETTES
         .iter()
-        .min_by_key(|(_, colours)| distance(colours.floor, floor))
+        .min_by_key(|(_, colours)| match sand {
+            Some(sand) => distance(colours.sand, sand),
+            None => distance(colours.floor, floor),
+        })
         .map_or(palette::PALE, |(value, _)| *value)
 }
 

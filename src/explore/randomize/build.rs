@@ -3,14 +3,6 @@
 //! trait written into the settings that show it. The thresholds here are
 //! the ones `classify.rs` reads a scene back with.
 
-use crate::traits::marks::{
-    BAJADA_FANS, BROKEN_COVER, CIRRUS_STREAKS, Colours, CREOSOTE, GREAT_MOON, MUD_CRACKS, PALETTES,
-    PAVEMENT_PATCHES, SALT_CRACKS, STORM_COVER, WASH, stone_sizes, stone_target,
-};
-use crate::traits::{
-    self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER, WIND,
-    archetype, focal, ground, plants, rare, weather, wind,
-};
 use super::{Dice, Locks, roll};
 use crate::base::color::Rgb;
 use crate::layers::{
@@ -18,6 +10,14 @@ use crate::layers::{
     match_kind,
 };
 use crate::scene::Scene;
+use crate::traits::marks::{
+    BAJADA_FANS, BROKEN_COVER, CIRRUS_STREAKS, CREOSOTE, Colours, GREAT_MOON, MUD_CRACKS, PALETTES,
+    PAVEMENT_PATCHES, SALT_CRACKS, STORM_COVER, WASH, stone_sizes, stone_target,
+};
+use crate::traits::{
+    self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER, WIND,
+    archetype, focal, ground, plants, rare, weather, wind,
+};
 
 /// What a composition decides: the preset whose layers it starts from, the
 /// horizon, and the ranges behind.
@@ -219,7 +219,13 @@ fn dress_clouds(c: &mut Clouds, traits: &Traits, d: &mut Dice) {
 
 /// The ranges: as many and as high as the composition has them, terraced
 /// only in badlands.
-fn dress_ranges(r: &mut Ranges, traits: &Traits, plan: &Composition, colours: &Colours, d: &mut Dice) {
+fn dress_ranges(
+    r: &mut Ranges,
+    traits: &Traits,
+    plan: &Composition,
+    colours: &Colours,
+    d: &mut Dice,
+) {
     r.count = d.int(plan.ranges.0, plan.ranges.1);
     r.height = d.float(plan.height.0, plan.height.1);
     r.terraces = if traits[ARCHETYPE] == archetype::BADLANDS {
@@ -263,7 +269,11 @@ fn dress_relief(r: &mut Relief, traits: &Traits, colours: &Colours, d: &mut Dice
     };
     // Only a bajada's slopes rise: elsewhere the tent, the stones and the
     // plants stand on the flat.
-    r.rise = if bajada { *d.pick(&[0.0, 0.2, 0.35]) } else { 0.0 };
+    r.rise = if bajada {
+        *d.pick(&[0.0, 0.2, 0.35])
+    } else {
+        0.0
+    };
     r.fan_color = Rgb(
         colours.floor.0.saturating_sub(18),
         colours.floor.1.saturating_sub(14),

@@ -73,12 +73,13 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
                         flaws.push("the stones are not in clumps".to_string());
                         continue;
                     }
-                    let Cover { floor: cover, reach, .. } = r.cover(&floor);
+                    let Cover {
+                        floor: cover,
+                        reach,
+                        ..
+                    } = r.cover(&floor);
                     if !(KEPT_COVER.0..=KEPT_COVER.1).contains(&cover) {
-                        flaws.push(format!(
-                            "stones cover {:.0}% of the floor",
-                            cover * 100.0
-                        ));
+                        flaws.push(format!("stones cover {:.0}% of the floor", cover * 100.0));
                     }
                     if reach > SKY_SLACK {
                         flaws.push("stones over the sky".to_string());

@@ -17,13 +17,13 @@ mod flaws;
 
 pub use self::describe::describe;
 pub use self::flaws::flaws;
-pub use crate::traits::{self, Traits};
 use crate::base::palette::TimeOfDay;
 use crate::layers::rocks::cover::StoneField;
-pub(crate) use crate::traits::{ground, stones_of};
 use crate::layers::{Kind, Layer, Rocks, match_kinds};
 use crate::scene::Scene;
 use crate::setting::{Roll, Setting, Value};
+pub use crate::traits::{self, Traits};
+pub(crate) use crate::traits::{ground, stones_of};
 
 /// The lock group of the scene's seed.
 pub const SEED: &str = "seed";
@@ -630,7 +630,13 @@ fn toward_scene(
         .iter()
         .filter(|x| scene_group(x.name) == LIGHT && !matches!(x.name, "time" | "wind"))
     {
-        toward(std::slice::from_ref(setting), &mut s, target, &mut d, strength);
+        toward(
+            std::slice::from_ref(setting),
+            &mut s,
+            target,
+            &mut d,
+            strength,
+        );
     }
     if traits[traits::TIME] != had[traits::TIME] {
         s.time = target.time;
@@ -729,9 +735,14 @@ fn refit_stones(
             let mut nth = 0;
             for layer in &mut candidate.layers {
                 let Layer::Rocks(rocks) = layer else { continue };
-                let aim = goal.get(nth).copied().unwrap_or_else(|| d.float(range.0, range.1));
+                let aim = goal
+                    .get(nth)
+                    .copied()
+                    .unwrap_or_else(|| d.float(range.0, range.1));
                 let target = match had.get(nth) {
-                    Some(&had) if (range.0..=range.1).contains(&had) => had + strength * (aim - had),
+                    Some(&had) if (range.0..=range.1).contains(&had) => {
+                        had + strength * (aim - had)
+                    }
                     _ => aim,
                 };
                 nth += 1;

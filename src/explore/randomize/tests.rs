@@ -284,10 +284,18 @@ fn a_new_scene_reads_back_as_the_traits_it_was_drawn_with() {
         let made = new_scene(&scene, &locks, roll);
         let read = Traits::of(&made);
         if read != drawn {
-            wrong.push(format!("roll {roll}: drew {}; reads {}", drawn.sentence(), read.sentence()));
+            wrong.push(format!(
+                "roll {roll}: drew {}; reads {}",
+                drawn.sentence(),
+                read.sentence()
+            ));
         }
     }
-    assert!(wrong.len() * 50 <= rolls as usize, "{} of {rolls}: {wrong:#?}", wrong.len());
+    assert!(
+        wrong.len() * 50 <= rolls as usize,
+        "{} of {rolls}: {wrong:#?}",
+        wrong.len()
+    );
 }
 
 #[test]
@@ -299,7 +307,10 @@ fn locked_traits_and_kinds_keep_their_traits() {
     composition.set(traits::AXES[traits::ARCHETYPE].key, true);
     for roll in 0..20 {
         let kept = new_scene(&start, &dunes, roll);
-        assert_eq!(Traits::of(&kept)[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+        assert_eq!(
+            Traits::of(&kept)[traits::ARCHETYPE],
+            traits::archetype::DUNE_SEA
+        );
         let dune_layers = |s: &Scene| {
             s.layers
                 .iter()
@@ -309,10 +320,16 @@ fn locked_traits_and_kinds_keep_their_traits() {
         };
         assert_eq!(dune_layers(&kept), dune_layers(&start), "roll {roll}");
         let same = new_scene(&start, &composition, roll);
-        assert_eq!(Traits::of(&same)[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+        assert_eq!(
+            Traits::of(&same)[traits::ARCHETYPE],
+            traits::archetype::DUNE_SEA
+        );
         // Vary keeps the composition.
         let near = vary(&same, &Locks::default(), roll, 1.0);
-        assert_eq!(Traits::of(&near)[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+        assert_eq!(
+            Traits::of(&near)[traits::ARCHETYPE],
+            traits::archetype::DUNE_SEA
+        );
     }
 }
 
@@ -332,8 +349,16 @@ fn the_tables_are_whole() {
     }
     for (i, shares) in traits::expected_shares().iter().enumerate() {
         let total: f64 = shares.iter().sum();
-        assert!((total - 1.0).abs() < 1e-9, "{}: {total}", traits::AXES[i].key);
-        assert!(shares.iter().all(|&s| s > 0.0), "{}: a value never drawn", traits::AXES[i].key);
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "{}: {total}",
+            traits::AXES[i].key
+        );
+        assert!(
+            shares.iter().all(|&s| s > 0.0),
+            "{}: a value never drawn",
+            traits::AXES[i].key
+        );
     }
     assert_eq!(
         crate::traits::marks::PALETTES.len(),
