@@ -360,7 +360,7 @@ fn press(h: &mut Harness<'_, PlayaApp>, pos: egui::Pos2, pressed: bool) {
 }
 
 /// Points of the preview panel (from the zoom bar at its top left to the
-/// status bar) that no picture covers in the last frame painted: where
+/// panel under it) that no picture covers in the last frame painted: where
 /// the preview would show its bare background. A picture is a mesh with
 /// a texture other than egui's font atlas.
 fn uncovered(h: &Harness<'_, PlayaApp>) -> Vec<egui::Pos2> {
@@ -370,7 +370,10 @@ fn uncovered(h: &Harness<'_, PlayaApp>) -> Vec<egui::Pos2> {
         .map(|p| p.rect.intersect(p.clip))
         .collect();
     let (x0, y0) = (bar.x + 30.0, bar.y + 40.0);
-    let (x1, y1) = (1260.0, 720.0);
+    // Down to the panel under the preview: the scene's traits' line above
+    // the timeline's Play button.
+    let play = h.get_by_label("▶ Play").rect().top();
+    let (x1, y1) = (1260.0, (play - 30.0).min(720.0));
     let mut missing = Vec::new();
     for i in 0..=20 {
         for j in 0..=20 {

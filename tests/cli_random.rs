@@ -75,9 +75,14 @@ fn the_printed_scene_renders_back() {
         first.starts_with("// Varied 0.5, roll 31, of salt-flat: ") && first.ends_with(&code),
         "{first}"
     );
-    let changed = randomize::describe(&presets::load("salt-flat").unwrap(), &scene);
+    let traits = randomize::Traits::of(&scene);
     assert_eq!(
         out.lines().nth(1).unwrap(),
+        format!("// {}", traits.sentence())
+    );
+    let changed = randomize::describe(&presets::load("salt-flat").unwrap(), &scene);
+    assert_eq!(
+        out.lines().nth(2).unwrap(),
         format!("// Changed: {changed}")
     );
     std::fs::write(d.join("rolled.ron"), &out).unwrap();
@@ -159,8 +164,76 @@ fn the_printed_scene_names_the_layers_set_by_number() {
         lines[at + 2..].iter().take(8).any(|l| *l == "x: 0.9,"),
         "{out}"
     );
-    let Some(playa::layers::Layer::Tent(tent)) = rolled.layers.last() else {
-        panic!("the second tent is last")
+    let Some(tent) = rolled
+        .layers
+        .iter()
+        .filter_map(|l| match l {
+            playa::layers::Layer::Tent(t) => Some(t),
+            _ => None,
+        })
+        .nth(1)
+    else {
+        panic!("the second tent is kept")
     };
     assert_eq!(tent.x, 0.9);
+}
+
+#[test]
+fn traits_are_printed_one_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = playa_ok(d, &words("random dune-sea --roll 7 --traits"));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), randomize::traits::AXES.len(), "{out}");
+    for (line, axis) in lines.iter().zip(randomize::traits::AXES) {
+        let value = line
+            .strip_prefix(&format!("{}: ", axis.title))
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(axis.choices.iter().any(|c| c.name == value), "{line}");
+    }
+    // The same as the scene's, read from the RON it prints without it.
+    let o = playa_ok(d, &words("random dune-sea --roll 7"));
+    let scene = Scene::from_ron(&text(&o.stdout), "stdout").unwrap();
+    assert_eq!(out, randomize::Traits::of(&scene).lines());
+}
+
+#[test]
+fn a_census_counts_every_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa_ok(dir.path(), &words("random --rolls 0..40 --census"));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("Census of 40 New scene rolls (0..=39) of death-valley"),
+        "{out}"
+    );
+    // A block per axis: its title, then a row per value ending in its count.
+    let blocks: Vec<&str> = out.split("\n\n").skip(1).collect();
+    assert_eq!(blocks.len(), randomize::traits::AXES.len(), "{out}");
+    for (block, axis) in blocks.iter().zip(randomize::traits::AXES) {
+        let mut rows = block.lines();
+        assert!(rows.next().unwrap().starts_with(axis.title), "{block}");
+        let counts: Vec<(&str, u64)> = rows
+            .map(|row| {
+                let count = row.split_whitespace().last().unwrap().parse().unwrap();
+                (row.trim_start(), count)
+            })
+            .collect();
+        assert_eq!(counts.len(), axis.choices.len(), "{block}");
+        for ((row, _), choice) in counts.iter().zip(axis.choices) {
+            assert!(row.starts_with(choice.name), "{row}");
+        }
+        assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 40, "{block}");
+    }
+    for (args, needle) in [
+        ("random --census", "--rolls"),
+        ("random --rolls 0..10", "--census"),
+        ("random --rolls 0..10 --census --vary 0.5", "--vary"),
+        ("random --rolls 10..5 --census", "--rolls"),
+    ] {
+        let o = playa(dir.path(), &words(args));
+        assert_ne!(o.status.code(), Some(0), "{args}");
+        assert_stderr_has(&o, needle);
+        assert!(o.stdout.is_empty(), "{args}");
+    }
 }
