@@ -276,7 +276,7 @@ fn cells_are_squares_of_the_scale() {
     assert_eq!(cells_size(&scene, 3), (cols as u32 * 3, rows as u32 * 3));
     assert!(Animation::new(&scene, &options, (100, 100)).is_err());
     let animation = Animation::new(&scene, &options, cells_size(&scene, 3)).unwrap();
-    let plan = animation.generations().unwrap().next().unwrap();
+    let plan = animation.plans().unwrap().next().unwrap().unwrap();
     let mut image = RgbaImage::new(cols as u32 * 3, rows as u32 * 3);
     animation.draw(&plan, &mut image).unwrap();
     for (x, y, p) in image.enumerate_pixels() {

@@ -17,8 +17,8 @@ impl Animation {
     pub fn frame_writer<W: Write>(&self, out: W) -> Result<FrameWriter<W>> {
         self.frame_writer_with(out, || {
             Ok((
-                self.single_frame(self.options.first)?,
-                self.single_frame(self.options.last)?,
+                self.single_frame(0)?,
+                self.single_frame(self.frame_count().saturating_sub(1))?,
             ))
         })
     }

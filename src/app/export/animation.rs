@@ -158,6 +158,7 @@ impl AnimationExport {
         Options {
             first: self.frames[0],
             last: self.frames[1],
+            sweep: None,
             fps: self.fps,
             hold: settings.hold,
             loops: settings.loops,
