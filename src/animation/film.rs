@@ -11,6 +11,9 @@ use crate::error::{Error, Result};
 use crate::explore::tweak::Tweak;
 use crate::scene::Scene;
 
+/// Most frames of a sweep a GIF's palette is cut from.
+const PALETTE_SAMPLES: usize = 7;
+
 /// An animation ready to be made: a checked scene, options and size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Animation {
@@ -151,6 +154,24 @@ impl Animation {
         let mut image = RgbaImage::new(self.width, self.height);
         self.draw(plan, &mut image)?;
         Ok(image)
+    }
+
+    /// The frames a GIF's palette is cut from, the first first: the first
+    /// and the last; of a sweep, whose colours may change all the way (a
+    /// day's light), also frames evenly between, [`PALETTE_SAMPLES`] in all
+    /// at most.
+    pub(super) fn palette_frames(&self) -> Vec<usize> {
+        let last = self.frame_count().saturating_sub(1);
+        let samples = match self.sweep {
+            Some(_) => PALETTE_SAMPLES.min(last + 1),
+            None => 2,
+        };
+        // Distinct for a sweep (2 frames or more, samples at most its
+        // frames); a generations' one of one frame samples it twice, as
+        // its GIFs always have.
+        (0..samples)
+            .map(|i| (i * last + (samples - 1) / 2) / (samples - 1))
+            .collect()
     }
 
     /// Frame `k` alone.

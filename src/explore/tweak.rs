@@ -683,6 +683,11 @@ impl Tweaks {
         self.tweaks.is_empty()
     }
 
+    /// Each `KEY=VALUE`, in the order given.
+    pub fn iter(&self) -> impl Iterator<Item = &Tweak> {
+        self.tweaks.iter()
+    }
+
     /// The sweep, if there is one.
     pub fn sweep(&self) -> Option<&Tweak> {
         self.tweaks.iter().find(|t| t.sweep)
