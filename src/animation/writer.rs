@@ -15,7 +15,7 @@ impl Animation {
     /// A frame writer that writes the animation's header into `out`; frames are
     /// then pushed in order ([`FrameWriter::push`]). A GIF's palette is made
     /// here, from the first and last frames (and, of a sweep, frames
-    /// between: [`Animation::palette_frames`]), rendered for it.
+    /// evenly between), rendered for it.
     pub fn frame_writer<W: Write>(&self, out: W) -> Result<FrameWriter<W>> {
         self.frame_writer_with(out, || {
             self.palette_frames()
