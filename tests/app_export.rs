@@ -233,7 +233,7 @@ fn an_animation_of_a_setting_is_playa_animate_s_sweep() {
         .args(["animate", recipe.to_str().unwrap()])
         .args([
             "--set",
-            "time=12..=24:24",
+            "time=12.0..=24.0:24",
             "--fps",
             "10",
             "--size",
@@ -244,23 +244,8 @@ fn an_animation_of_a_setting_is_playa_animate_s_sweep() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // The same frames; the options chunk says the values as each wrote
-    // them, so the frames are compared rather than the bytes.
-    let frames = |path: &std::path::Path| {
-        use image::AnimationDecoder;
-        let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-        image::codecs::png::PngDecoder::new(file)
-            .unwrap()
-            .apng()
-            .unwrap()
-            .into_frames()
-            .collect_frames()
-            .unwrap()
-            .into_iter()
-            .map(|f| f.into_buffer())
-            .collect::<Vec<_>>()
-    };
-    let (app, cli) = (frames(&out), frames(&cli));
-    assert_eq!(app.len(), 24);
-    assert!(app == cli, "the app's sweep differs from `playa animate`");
+    assert!(
+        std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
+        "the app's sweep differs from `playa animate`"
+    );
 }
