@@ -191,3 +191,61 @@ fn an_animation_at_another_aspect_asks_to_match_it() {
     assert_eq!(h.state().scene().aspect, 1.0);
     assert!(export_enabled(&h));
 }
+
+#[test]
+fn an_animation_of_a_setting_is_playa_animate_s_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = AppState::default();
+    state.scene.seed = 5;
+    state.animate.fps = 10.0;
+    state.animation_export.size = playa::app::export::animation::AnimationSize::Custom;
+    state.animation_export.custom = [96, 54];
+    let mut h = harness_with(state);
+    h.get_by_label("Export animation…").click();
+    settle(&mut h);
+    let generations = |h: &Harness<'_, PlayaApp>| h.query_all_by_label("Generations").count();
+    let before = generations(&h);
+    h.get_by_role_and_label(Role::RadioButton, "A setting")
+        .click();
+    settle(&mut h);
+    // The generations' row gives way to the setting's: the first the
+    // scene has (the time of day), from its value to its range's end, as
+    // the file made below shows.
+    assert!(generations(&h) < before, "{:?}", labels(&h));
+    for row in ["Setting", "From", "Frames"] {
+        assert!(h.query_by_label(row).is_some(), "{row}: {:?}", labels(&h));
+    }
+    let out = dir.path().join("day.png");
+    type_path(&mut h, &out);
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.step();
+    wait_idle(&mut h);
+    assert!(
+        h.get_all_by_label_contains("Saved").next().is_some(),
+        "{:?}",
+        h.state().message()
+    );
+
+    let recipe = dir.path().join("scene.ron");
+    std::fs::write(&recipe, h.state().scene().to_ron()).unwrap();
+    let cli = dir.path().join("cli.png");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_playa"))
+        .args(["animate", recipe.to_str().unwrap()])
+        .args([
+            "--set",
+            "time=12.0..=24.0:24",
+            "--fps",
+            "10",
+            "--size",
+            "96x54",
+            "--out",
+        ])
+        .arg(&cli)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
+        "the app's sweep differs from `playa animate`"
+    );
+}

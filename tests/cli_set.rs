@@ -266,7 +266,7 @@ fn bad_keys_and_values_are_one_line_and_write_nothing() {
 }
 
 #[test]
-fn animate_takes_set_but_not_a_sweep() {
+fn animate_takes_set_and_a_sweep_is_its_frames() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     playa_ok(
@@ -277,12 +277,18 @@ fn animate_takes_set_but_not_a_sweep() {
         roughness(&read_recipe(&d.join("a.png")).unwrap().scene),
         [0.9]
     );
+    // A sweep is the frames (tests/cli_animate_sweep.rs tests them).
+    let o = playa_ok(
+        d,
+        &words("animate --size 32x18 --set rocks.roughness=0..=1:3 --out s.png"),
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("3 frames (rocks.roughness 0..=1:3)"));
     let o = playa(
         d,
-        &words("animate --size 32x18 --set rocks.roughness=0..=1:3 --out b.png"),
+        &words("animate --size 32x18 --set rocks.roughness=0..=1:3 --frames 0..2 --out b.png"),
     );
     assert_eq!(o.status.code(), Some(2));
-    assert_stderr_has(&o, "a sweep of 3 values, but an animation has one scene");
+    assert_stderr_has(&o, "--frames gives generations");
     let o = playa(
         d,
         &words("animate --size 32x18 --set sky.stars=-1 --out b.png"),

@@ -1,15 +1,20 @@
-//! Animations: a scene's rock automaton generation by generation, as an
-//! APNG or a GIF.
+//! Animations: a scene's rock automaton generation by generation, or one
+//! of its settings over time, as an APNG or a GIF.
 //!
 //! Frame `k` of an animation is its scene with the automaton stopped at
 //! generation `first + k`, up to `last` included: the landscape with the
 //! soup's noise turning into clumps of stones (or, with
 //! [`Options::cells`], the bare automaton, one cell a square of pixels).
+//! With a [`Sweep`] instead, frame `k` is the scene with one setting at the
+//! sweep's value `k` (the key and values of `playa render --set`, e.g.
+//! `time` from 5 to 20 for a day's light), its automaton at its own
+//! generations.
 //!
 //! [`Animation::write`] streams: a window of a few frames is rendered in
 //! parallel while the window before it is encoded and written, in order, so
 //! memory holds a few frames, never the whole animation. The automaton runs
-//! once, a generation at a time ([`Plan::generations`](crate::compose::Plan::generations)).
+//! once, a generation at a time ([`Plan::generations`](crate::compose::Plan::generations));
+//! a sweep runs it again only for a frame whose value changes it.
 //!
 //! - **APNG** (`apng`, through the `png` crate): 8-bit RGB, and every
 //!   frame decodes to exactly the pixels `playa render` gives for its
@@ -17,7 +22,7 @@
 //!   changed since the frame before (the sky and the ranges never do),
 //!   drawn over it, so any decoder composes the whole frame again. The file
 //!   carries its recipe as a still picture does ([`SCENE_KEY`] and
-//!   [`CODE_KEY`], holding the scene at its last generation), and its
+//!   [`CODE_KEY`], holding the scene of its last frame), and its
 //!   options in [`ANIMATION_KEY`], so `playa animate anim.png` makes it
 //!   again, byte for byte; `playa render anim.png` renders its last frame.
 //! - **GIF** (`gif`, through the `gif` crate): one global palette of 256
@@ -32,10 +37,10 @@
 //!
 //! ## Files
 //!
-//! - `options.rs`: [`Options`] and [`Format`], their limits, the frame
+//! - `options.rs`: [`Options`], [`Sweep`] and [`Format`], their limits, the frame
 //!   delays each format stores, and [`read_options`].
 //! - `film.rs`: [`Animation`], a checked scene, options and size, and its
-//!   frames drawn from the automaton's generations.
+//!   frames' [`Plans`]: the automaton's generations or the sweep's scenes.
 //! - `cells.rs`: the bare automaton as pictures ([`cells_size`]).
 //! - `stream.rs`: [`Animation::write`] window by window, [`Steps`] frame by
 //!   frame, and the [`Progress`] a watcher reads and cancels through.
@@ -66,10 +71,10 @@ mod writer;
 mod tests;
 
 pub use cells::{DEAD_CELL, LIVE_CELL, cells_scale_to_fit, cells_size};
-pub use film::Animation;
+pub use film::{Animation, Plans};
 pub use options::{
     ANIMATION_KEY, Format, MAX_CELL_SCALE, MAX_FPS, MAX_GIF_FPS, MAX_HOLD, MAX_LOOPS, MIN_FPS,
-    Options, read_options,
+    Options, Sweep, read_options,
 };
 pub use stream::{Progress, Steps};
 pub use writer::FrameWriter;

@@ -1,5 +1,6 @@
-//! What an animation shows and how it plays: its [`Options`] (frames,
-//! speed, hold, loops, format), their limits, the frame delays each format
+//! What an animation shows and how it plays: its [`Options`] (frames: the
+//! automaton's generations or one setting's [`Sweep`]; speed, hold, loops,
+//! format), their limits, the frame delays each format
 //! stores, and the options read back from an APNG that `playa animate` made.
 
 use std::io::{BufReader, Cursor};
@@ -9,6 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, quote};
+use crate::explore::tweak::Tweak;
 use crate::scene::{MAX_GENERATIONS, Scene};
 use crate::setting::limit::Limit;
 use crate::setting::round_to;
@@ -89,18 +91,83 @@ impl FromStr for Format {
     }
 }
 
+/// One setting swept over an animation's frames: frame `k` is the scene
+/// with the setting at the sweep's value `k`, its automaton at the scene's
+/// own generations.
+///
+/// The key and values are those of `playa render --set KEY=VALUES`
+/// ([`Tweak::parse`]): `time` and `5..=20:60` is the light of a day from
+/// 5:00 to 20:00 in 60 frames.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    /// The setting's key: `time`, `wind`, `clouds.drift`, `tent#2.x`.
+    pub key: String,
+    /// Its values as written: `A..=B:N` (N values from A to B, both
+    /// included), `A..B:N` (B left out) or a list `v1,v2,…`.
+    pub values: String,
+}
+
+impl Sweep {
+    /// The sweep of `key` over `values` (as [`Sweep::values`] holds them).
+    pub fn new(key: impl Into<String>, values: impl Into<String>) -> Sweep {
+        Sweep {
+            key: key.into(),
+            values: values.into(),
+        }
+    }
+
+    /// The sweep read and checked: a setting that can be swept (not the
+    /// aspect: the frames have one size), values in its range, 2 to
+    /// [`MAX_SWEEP`](crate::explore::tweak::MAX_SWEEP) of them.
+    pub fn tweak(&self) -> Result<Tweak> {
+        let tweak = Tweak::parse(&format!("{}={}", self.key, self.values))?;
+        let fail = |reason: String| Error::Setting {
+            key: self.key.clone(),
+            reason,
+        };
+        if tweak.key() == "aspect" {
+            return Err(fail(
+                "an animation's frames have one size, so its aspect is not swept".into(),
+            ));
+        }
+        if tweak.len() < 2 {
+            return Err(fail(format!(
+                "the sweep {} is {} value: an animation's sweep needs 2 or more, one a frame",
+                quote(&self.values),
+                tweak.len()
+            )));
+        }
+        Ok(tweak)
+    }
+
+    /// The sweep as the summary of `playa animate` and the app name it:
+    /// `time 5..=20:60`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.key, self.values)
+    }
+}
+
 /// What an animation shows and how it plays, besides its scene and size.
 ///
 /// Stored as RON in an APNG's [`ANIMATION_KEY`] chunk.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
-    /// Generation of the first frame. Default: 0.
+    /// Generation of the first frame (without a [`Options::sweep`]).
+    /// Default: 0.
     pub first: u32,
-    /// Generation of the last frame, included; at most
-    /// [`MAX_GENERATIONS`]. Default: 8, the default scene's generations
-    /// ([`Options::for_scene`] takes the scene's).
+    /// Generation of the last frame, included (without a
+    /// [`Options::sweep`]); at most [`MAX_GENERATIONS`]. Default: 8, the
+    /// default scene's generations ([`Options::for_scene`] takes the
+    /// scene's).
     pub last: u32,
+    /// A setting swept over the frames, instead of the automaton's
+    /// generations: frame `k` is the scene at the sweep's value `k`.
+    /// Default: `None` (the generations). Left out of the RON when `None`,
+    /// so the options of a generations' animation read as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Sweep>,
     /// Frames per second, precision 0.01, from [`MIN_FPS`] to [`MAX_FPS`]
     /// ([`MAX_GIF_FPS`] for a GIF). Default: 12.
     pub fps: f32,
@@ -123,6 +190,7 @@ impl Default for Options {
         Options {
             first: 0,
             last: crate::scene::Automaton::default().generations,
+            sweep: None,
             fps: 12.0,
             hold: 0.0,
             loops: 0,
@@ -141,9 +209,13 @@ impl Options {
         }
     }
 
-    /// Number of frames: `last - first + 1` (when `first <= last`).
+    /// Number of frames: the sweep's values, else `last - first + 1`
+    /// (when `first <= last`). A sweep that does not read has none.
     pub fn frame_count(&self) -> usize {
-        (self.last + 1).saturating_sub(self.first) as usize
+        match &self.sweep {
+            Some(sweep) => sweep.tweak().map_or(0, |t| t.len()),
+            None => (self.last + 1).saturating_sub(self.first) as usize,
+        }
     }
 
     /// A copy with `fps` and `hold` rounded to their precision (0.01).
@@ -158,6 +230,15 @@ impl Options {
     /// Checks every option against its range; the error names the option,
     /// its value and the range.
     pub fn validate(&self) -> Result<()> {
+        if let Some(sweep) = &self.sweep {
+            sweep.tweak()?;
+            if self.cells.is_some() {
+                return Err(Error::Setting {
+                    key: sweep.key.clone(),
+                    reason: "a sweep draws the landscape, not the bare automaton's cells".into(),
+                });
+            }
+        }
         if self.last > MAX_GENERATIONS {
             return Err(Error::out_of_range(
                 "last generation",

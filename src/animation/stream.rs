@@ -12,8 +12,9 @@ use image::RgbaImage;
 use rayon::prelude::*;
 
 use super::Animation;
+use super::film::Plans;
 use super::writer::{FrameWriter, Framer, Prepared};
-use crate::compose::{Generations, Plan};
+use crate::compose::Plan;
 use crate::error::Result;
 
 /// Progress of an animation being written, and its Cancel: shared between
@@ -53,7 +54,7 @@ impl Animation {
     /// the animation may have been written to `out`).
     pub fn write<W: Write + Send>(&self, out: W, progress: &Progress) -> Result<bool> {
         let mut writer = self.frame_writer(out)?;
-        let mut plans = self.generations()?;
+        let mut plans = self.plans()?;
         // Enough frames to keep every core busy while one encodes; the
         // memory is two windows and one frame.
         let window = rayon::current_num_threads().clamp(2, 4);
@@ -107,13 +108,13 @@ impl Animation {
     /// given, is the window's first frame, rendered already.
     fn prepare_window(
         &self,
-        plans: &mut Generations,
+        plans: &mut Plans,
         window: usize,
         framer: &Framer,
         previous: &mut Option<RgbaImage>,
         first: Option<RgbaImage>,
     ) -> Result<Vec<Prepared>> {
-        let plans: Vec<Plan> = plans.take(window).collect();
+        let plans = plans.take(window).collect::<Result<Vec<Plan>>>()?;
         let mut frames: Vec<Option<RgbaImage>> = plans.iter().map(|_| None).collect();
         if let Some(slot) = frames.first_mut() {
             *slot = first;
@@ -160,7 +161,7 @@ impl Animation {
         let bytes = SharedBytes::default();
         Ok(Steps {
             writer: Some(self.frame_writer(bytes.clone())?),
-            plans: self.generations()?,
+            plans: self.plans()?,
             animation: self.clone(),
             previous: None,
             bytes,
@@ -171,7 +172,7 @@ impl Animation {
 /// An animation being made one frame at a time (see [`Animation::steps`]).
 pub struct Steps {
     animation: Animation,
-    plans: Generations,
+    plans: Plans,
     writer: Option<FrameWriter<SharedBytes>>,
     previous: Option<RgbaImage>,
     bytes: SharedBytes,
@@ -185,6 +186,7 @@ impl Steps {
             return Ok(None);
         };
         if let Some(plan) = self.plans.next() {
+            let plan = plan?;
             let frame = match writer.first_frame.take() {
                 Some(first) => first,
                 None => self.animation.frame(&plan)?,

@@ -7,6 +7,20 @@ use super::rect::Rect;
 use super::*;
 use crate::scene::{MAX_GENERATIONS, Scene};
 
+/// A small animation of the light from 6:00 to 18:00 in 4 frames, with a
+/// fixed wind.
+fn small_sweep(format: Format) -> Animation {
+    let mut scene = Scene::default();
+    scene.automaton.columns = 64;
+    scene.wind = 0.4;
+    let options = Options {
+        sweep: Some(Sweep::new("time", "6..=18:4")),
+        format,
+        ..Options::default()
+    };
+    Animation::new(&scene, &options, (48, 27)).unwrap()
+}
+
 fn small(format: Format) -> Animation {
     let mut scene = Scene::default();
     scene.automaton.columns = 64;
@@ -132,6 +146,7 @@ fn options_round_trip_through_ron() {
         loops: 2,
         cells: Some(4),
         format: Format::Gif,
+        sweep: None,
     };
     assert_eq!(Options::from_ron(&o.to_ron(), "t").unwrap(), o);
     assert!(Options::from_ron("(fps: 0)", "t").is_err());
@@ -158,6 +173,7 @@ proptest::proptest! {
             loops,
             cells,
             format: if gif && fps <= 5000 { Format::Gif } else { Format::Apng },
+            sweep: None,
         };
         let o = Options { first: o.first.min(o.last), ..o.quantized() };
         proptest::prop_assert!(o.validate().is_ok(), "{:?}", o);
@@ -276,7 +292,7 @@ fn cells_are_squares_of_the_scale() {
     assert_eq!(cells_size(&scene, 3), (cols as u32 * 3, rows as u32 * 3));
     assert!(Animation::new(&scene, &options, (100, 100)).is_err());
     let animation = Animation::new(&scene, &options, cells_size(&scene, 3)).unwrap();
-    let plan = animation.generations().unwrap().next().unwrap();
+    let plan = animation.plans().unwrap().next().unwrap().unwrap();
     let mut image = RgbaImage::new(cols as u32 * 3, rows as u32 * 3);
     animation.draw(&plan, &mut image).unwrap();
     for (x, y, p) in image.enumerate_pixels() {
@@ -286,4 +302,124 @@ fn cells_are_squares_of_the_scale() {
     }
     assert_eq!(cells_scale_to_fit(&scene, (cols as u32 * 3 + 2, 10_000)), 3);
     assert_eq!(cells_scale_to_fit(&scene, (1, 1)), 1);
+}
+
+#[test]
+fn a_sweep_reads_from_ron_and_old_options_still_do() {
+    let o = Options {
+        sweep: Some(Sweep::new("clouds.drift", "0..1:8")),
+        ..Options::default()
+    };
+    let text = o.to_ron();
+    assert!(text.contains("sweep"), "{text}");
+    assert_eq!(Options::from_ron(&text, "t").unwrap(), o);
+    assert_eq!(o.frame_count(), 8);
+    // Options written before sweeps have none, and without one none is
+    // written: the generations' files keep their bytes.
+    let old = "(first:0,last:8,fps:12.0,hold:0.0,loops:0,cells:None,format:Apng)";
+    assert_eq!(Options::from_ron(old, "t").unwrap(), Options::default());
+    assert_eq!(Options::default().to_ron(), old);
+    for (values, says) in [
+        ("0..1:1", "2 or more"),
+        ("0..=1:1", "2 or more"),
+        ("0..1:5000", "limit of 1000"),
+        ("1..0:4", "reversed"),
+    ] {
+        let o = Options {
+            sweep: Some(Sweep::new("wind", values)),
+            ..Options::default()
+        };
+        let e = o.validate().unwrap_err().to_string();
+        assert!(e.contains(says), "{values}: {e}");
+        assert!(Options::from_ron(&o.to_ron(), "t").is_err());
+    }
+    let aspect = Options {
+        sweep: Some(Sweep::new("aspect", "1..2:4")),
+        ..Options::default()
+    };
+    assert!(
+        aspect
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("one size")
+    );
+}
+
+#[test]
+fn a_sweeps_frames_are_the_scene_at_each_value() {
+    let animation = small_sweep(Format::Apng);
+    assert_eq!(animation.frame_count(), 4);
+    // The recipe is the last frame's scene; the automaton keeps its own
+    // generations.
+    assert_eq!(animation.scene().time.hour(), 18.0);
+    assert_eq!(
+        animation.scene().automaton.generations,
+        Scene::default().automaton.generations
+    );
+    assert_eq!(animation.frame_label(1), "time=10");
+    let plans: Vec<_> = animation
+        .plans()
+        .unwrap()
+        .collect::<crate::Result<_>>()
+        .unwrap();
+    assert_eq!(plans.len(), 4);
+    for (k, plan) in plans.iter().enumerate() {
+        let mut scene = animation.scene().clone();
+        scene.time = crate::base::palette::TimeOfDay::Hour(6.0 + 4.0 * k as f32).quantized();
+        let mut want = RgbaImage::new(48, 27);
+        crate::compose::render_into(&scene, &mut want).unwrap();
+        let mut got = RgbaImage::new(48, 27);
+        animation.draw(plan, &mut got).unwrap();
+        assert!(got == want, "frame {k}");
+        // Each frame's grid is the one the automaton makes of it.
+        assert!(plan.grid() == crate::compose::Plan::new(&scene).unwrap().grid());
+    }
+}
+
+#[test]
+fn a_sweep_is_the_same_on_any_number_of_threads_and_by_steps() {
+    for format in Format::ALL {
+        let animation = small_sweep(format);
+        let bytes = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut out = Vec::new();
+            pool.install(|| animation.write(&mut out, &Progress::default()))
+                .unwrap();
+            out
+        };
+        let one = bytes(1);
+        assert!(one == bytes(3), "{format:?}");
+        let mut steps = animation.steps().unwrap();
+        let stepped = loop {
+            if let Some(bytes) = steps.step().unwrap() {
+                break bytes;
+            }
+        };
+        assert!(stepped == one, "{format:?}");
+    }
+}
+
+#[test]
+fn a_sweep_of_the_automaton_runs_it_for_each_frame() {
+    let mut scene = Scene::default();
+    scene.automaton.columns = 64;
+    let options = Options {
+        sweep: Some(Sweep::new("automaton.density", "0.3..=0.6:3")),
+        ..Options::default()
+    };
+    let animation = Animation::new(&scene, &options, (48, 27)).unwrap();
+    let grids: Vec<_> = animation
+        .plans()
+        .unwrap()
+        .map(|p| p.unwrap().grid().clone())
+        .collect();
+    assert!(grids[0] != grids[1] && grids[1] != grids[2]);
+    for (k, grid) in grids.iter().enumerate() {
+        let scene = animation.frame_scene(k);
+        assert!(*grid == *crate::compose::Plan::new(&scene).unwrap().grid());
+    }
 }

@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use image::RgbaImage;
+use rayon::prelude::*;
 
 use super::rect::Rect;
 use super::{ANIMATION_KEY, Animation, Format, Options, apng, colormap, gif};
@@ -13,13 +14,14 @@ use crate::error::{Error, Result};
 impl Animation {
     /// A frame writer that writes the animation's header into `out`; frames are
     /// then pushed in order ([`FrameWriter::push`]). A GIF's palette is made
-    /// here, from the first and last frames (rendered for it).
+    /// here, from the first and last frames (and, of a sweep, frames
+    /// evenly between), rendered for it.
     pub fn frame_writer<W: Write>(&self, out: W) -> Result<FrameWriter<W>> {
         self.frame_writer_with(out, || {
-            Ok((
-                self.single_frame(self.options.first)?,
-                self.single_frame(self.options.last)?,
-            ))
+            self.palette_frames()
+                .into_par_iter()
+                .map(|k| self.single_frame(k))
+                .collect()
         })
     }
 
@@ -31,17 +33,18 @@ impl Animation {
         first: &RgbaImage,
         last: &RgbaImage,
     ) -> Result<FrameWriter<W>> {
-        let mut writer = self.frame_writer_with(out, || Ok((first.clone(), last.clone())))?;
+        let mut writer = self.frame_writer_with(out, || Ok(vec![first.clone(), last.clone()]))?;
         writer.first_frame = None;
         Ok(writer)
     }
 
-    /// [`Animation::frame_writer`], `ends` giving the first and last frames
-    /// when the format needs them.
+    /// [`Animation::frame_writer`], `samples` giving the frames a GIF's
+    /// palette is cut from, the first frame first, when the format needs
+    /// them.
     fn frame_writer_with<W: Write>(
         &self,
         out: W,
-        ends: impl FnOnce() -> Result<(RgbaImage, RgbaImage)>,
+        samples: impl FnOnce() -> Result<Vec<RgbaImage>>,
     ) -> Result<FrameWriter<W>> {
         let count = self.frame_count();
         let (w, h) = (self.width, self.height);
@@ -57,9 +60,9 @@ impl Animation {
                 (Framer::Apng, Sink::Apng(sink))
             }
             Format::Gif => {
-                let (first, last) = ends()?;
-                let colormap = colormap::Colormap::from_frames(&[&first, &last]);
-                first_frame = Some(first);
+                let mut samples = samples()?;
+                let colormap = colormap::Colormap::from_frames(&samples.iter().collect::<Vec<_>>());
+                first_frame = Some(samples.swap_remove(0));
                 let sink = gif::Sink::new(
                     out,
                     (w, h),

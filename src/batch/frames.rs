@@ -95,14 +95,6 @@ impl FrameFile {
 }
 
 impl Animation {
-    /// The scene as frame `g`'s recipe records it: its automaton stopped at
-    /// generation `g`.
-    fn frame_scene(&self, g: u32) -> Scene {
-        let mut scene = self.scene().clone();
-        scene.automaton.generations = g;
-        scene
-    }
-
     /// Writes the frames that `shard` owns (each frame's file name is its
     /// key, [`Shard::owns`]) into `dir`, which must exist, each frame a PNG
     /// with its recipe ([`frame_file_name`]), written atomically, and
@@ -118,6 +110,14 @@ impl Animation {
         shard: Shard,
         progress: &Progress,
     ) -> Result<FramesWritten> {
+        if let Some(sweep) = &self.options().sweep {
+            return Err(Error::Setting {
+                key: sweep.key.clone(),
+                reason: "a sweep's frames are made into the animation's file at once; a \
+                         folder of frames holds the automaton's generations"
+                    .into(),
+            });
+        }
         let (first, last) = (self.options().first, self.options().last);
         let code = crate::share::encode(self.scene());
         let header = Header {
@@ -180,7 +180,8 @@ impl Animation {
             RgbaImage::new(w, h)
         };
         let mut todo = todo.into_iter().peekable();
-        for (plan, g) in self.generations()?.zip(first..=last_todo) {
+        for (plan, g) in self.plans()?.zip(first..=last_todo) {
+            let plan = plan?;
             if todo.peek() != Some(&g) {
                 continue;
             }
@@ -191,7 +192,7 @@ impl Animation {
             let start = std::time::Instant::now();
             let file = frame_file_name(g);
             let path = dir.join(&file);
-            let scene = self.frame_scene(g);
+            let scene = self.frame_scene((g - first) as usize);
             self.draw(&plan, &mut image)?;
             crate::output::picture::write_png(&path, &image, &scene, &options, Compression::Fast)?;
             let (sha256, bytes) = crate::batch::manifest::hash_file(&path)?;

@@ -1,5 +1,6 @@
-//! `playa animate`: a scene's rock automaton, generation by generation, as
-//! an APNG or a GIF (see [`playa::animation`]).
+//! `playa animate`: a scene's rock automaton, generation by generation, or
+//! one of its settings swept (`--set time=5..=20:60`), as an APNG or a GIF
+//! (see [`playa::animation`]).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -10,11 +11,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::render::{load, picture_stem};
 use super::{CliError, parse_range, parse_size};
-use playa::animation::{self, Animation, Format, Options, Progress};
+use playa::animation::{self, Animation, Format, Options, Progress, Sweep};
 use playa::batch::DEFAULT_WIDTH;
 use playa::batch::frames::Frames;
 use playa::batch::shard::Shard;
 use playa::error::quote;
+use playa::explore::tweak::Tweaks;
 use playa::source::Source;
 use playa::{compose, scene::presets};
 
@@ -40,7 +42,9 @@ pub struct AnimateArgs {
     /// The generations shown: frame k is the scene with its automaton
     /// stopped at generation A+k. A..B leaves B out (0..24 is generations 0
     /// to 23, 24 frames), A..=B includes it. Default: 0..=the scene's
-    /// generations. An APNG made again keeps its own.
+    /// generations. An APNG made again keeps its own (and --frames turns
+    /// an APNG's sweep back into generations). Not with a sweep (--set
+    /// KEY=A..B:N).
     #[arg(long, value_name = "A..B|A..=B", allow_hyphen_values = true)]
     frames: Option<String>,
     /// Frames per second, 0.1 to 100 (a GIF: at most 50), to 1/100.
@@ -74,7 +78,8 @@ pub struct AnimateArgs {
     scale: Option<String>,
     /// Output file (.png for an APNG, .gif for a GIF) or an existing
     /// directory. Default: {name}-{seed}-anim.png (or .gif) in the current
-    /// directory. Written whole or not at all.
+    /// directory, {name}-{seed}-{KEY}-anim.png for a sweep of KEY. Written
+    /// whole or not at all.
     #[arg(long, value_name = "FILE|DIR")]
     out: Option<PathBuf>,
     /// Overwrite an existing file (it is left alone otherwise).
@@ -106,7 +111,13 @@ pub struct AnimateArgs {
     from_frames: Option<PathBuf>,
     /// Set a setting after loading the scene: KEY=VALUE, e.g.
     /// rocks.roughness=0.8 (the keys and values are those of `playa render
-    /// --set`; one value each, no sweep). May be given more than once.
+    /// --set`). One of them may be a sweep, which the frames show instead
+    /// of the generations: frame k is the scene with KEY at the sweep's
+    /// value k. A..=B:N is N frames evenly from A to B, both included
+    /// (time=5..=20:60, a day's light, times of day in hours); A..B:N is N
+    /// frames from A in steps of (B-A)/N, B left out (wind=-1..1:24);
+    /// v1,v2,... lists them. 2 to 1000 frames; the automaton stays at the
+    /// scene's generations. May be given more than once.
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     set: Vec<String>,
 }
@@ -178,9 +189,8 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     let (w, h) = animation.size();
     let options = animation.options();
     outln!(
-        "{count} frames (generations {}..={}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
-        options.first,
-        options.last,
+        "{count} frames ({}) at {w}x{h} in {} ({:.1} frames/s): {}, {}",
+        shown(options),
         playa::output::picture::duration_text(took),
         count as f64 / seconds.max(1e-9),
         path.display(),
@@ -205,14 +215,37 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     };
     let (name, loaded) = load(&source)?;
     let stored = animation::read_options(&source)?;
-    let tweaks = super::random::parse_tweaks(&args.set, "an animation has one scene")?;
+    let tweaks = Tweaks::parse(&args.set).map_err(|e| usage(format!("--set {e}")))?;
     if tweaks.sets_seed() && args.seed.is_some() {
         return Err(usage(
             "--set seed and --seed both give the seed: give one".into(),
         ));
     }
+    let sweep = tweaks.sweep().map(|t| Sweep::new(t.key(), t.text()));
+    if let Some(sweep) = &sweep {
+        sweep.tweak().map_err(|e| usage(format!("--set {e}")))?;
+        let given = format!("--set {}={}", sweep.key, sweep.values);
+        if args.frames.is_some() {
+            return Err(usage(format!(
+                "--frames gives generations, {given} a sweep: an animation's frames are one \
+                 or the other"
+            )));
+        }
+        if args.cells || args.scale.is_some() {
+            return Err(usage(format!(
+                "--cells shows the automaton's generations, {given} a sweep of the landscape: \
+                 give one"
+            )));
+        }
+        if args.frames_dir.is_some() {
+            return Err(usage(format!(
+                "--frames-dir holds the automaton's generations: {given} is made into the \
+                 animation's file at once (leave out --frames-dir)"
+            )));
+        }
+    }
     let mut scene = tweaks
-        .apply(&loaded.scene)
+        .apply_fixed(&loaded.scene)
         .map_err(|e| usage(format!("--set {e}")))?;
     if let Some(seed) = args.seed {
         scene.seed = seed;
@@ -221,6 +254,29 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
 
     if let Some(text) = &args.frames {
         (options.first, options.last) = parse_range("--frames", text).map_err(usage)?;
+        options.sweep = None;
+    }
+    if sweep.is_some() {
+        options.sweep = sweep;
+        options.cells = None;
+    } else if let Some(stored) = &options.sweep {
+        if let Some(t) = tweaks.iter().find(|t| t.key() == stored.key) {
+            return Err(usage(format!(
+                "--set {}={}: the animation sweeps {} ({}); give a sweep to change it, or \
+                 --frames for the generations",
+                t.key(),
+                t.text(),
+                stored.key,
+                stored.values
+            )));
+        }
+        if args.frames_dir.is_some() {
+            return Err(usage(format!(
+                "--frames-dir holds the automaton's generations, and this animation sweeps \
+                 {}: give --frames for the generations",
+                stored.label()
+            )));
+        }
     }
     if let Some(text) = &args.fps {
         options.fps = parse_number("--fps", text).map_err(usage)?;
@@ -291,9 +347,26 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     let animation = Animation::new(&scene, &options, size).map_err(|e| usage(e.to_string()))?;
 
     let file = || {
-        let stem = picture_stem(name.strip_suffix("-anim").unwrap_or(&name), scene.seed);
+        let mut stem = name.strip_suffix("-anim").unwrap_or(&name);
+        // An animation made again is named as it was, once.
+        for sweep in [
+            stored.as_ref().and_then(|o| o.sweep.as_ref()),
+            options.sweep.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            stem = stem
+                .strip_suffix(&format!("-{}", sweep_file_key(sweep)))
+                .unwrap_or(stem);
+        }
+        let stem = picture_stem(stem, scene.seed);
+        let swept = options
+            .sweep
+            .as_ref()
+            .map_or(String::new(), |s| format!("-{}", sweep_file_key(s)));
         format!(
-            "{}-anim.{}",
+            "{}{swept}-anim.{}",
             playa::Scene::file_stem(&stem, scene.seed),
             options.format.extension()
         )
@@ -410,6 +483,21 @@ fn from_frames(dir: &Path, args: &AnimateArgs) -> Result<(), CliError> {
         size_text(bytes),
     )?;
     Ok(())
+}
+
+/// What the frames show, for the summary: `generations 0..=8`, or the
+/// sweep, `time 5..=20:60`.
+fn shown(options: &Options) -> String {
+    match &options.sweep {
+        Some(sweep) => sweep.label(),
+        None => format!("generations {}..={}", options.first, options.last),
+    }
+}
+
+/// What a file name says of a sweep: its key, without a layer's `#`
+/// (`tent2.x`).
+fn sweep_file_key(sweep: &Sweep) -> String {
+    sweep.key.replace('#', "")
 }
 
 /// Parses a decimal number given to `flag`.

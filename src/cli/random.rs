@@ -172,8 +172,8 @@ pub(super) fn parse_tweaks(set: &[String], why: &str) -> Result<Tweaks, CliError
     let tweaks = Tweaks::parse(set).map_err(|e| CliError::Usage(format!("--set {e}")))?;
     if let Some(sweep) = tweaks.sweep() {
         return Err(CliError::Usage(format!(
-            "--set {}: a sweep of {} values, but {why} (sweeps are for playa render and \
-             playa sheet)",
+            "--set {}: a sweep of {} values, but {why} (sweeps are for playa render, \
+             playa sheet and playa animate)",
             sweep.key(),
             sweep.len()
         )));

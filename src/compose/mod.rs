@@ -104,6 +104,7 @@ pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
 
 /// A scene ready to be drawn at any size: quantized, checked, and its rock
 /// automaton run (once, however many sizes are drawn).
+#[derive(Clone)]
 pub struct Plan {
     scene: Scene,
     grid: BitGrid,
@@ -119,6 +120,27 @@ impl Plan {
         let scene = scene.quantized();
         scene.validate()?;
         let grid = rock_grid(&scene)?;
+        Ok(Plan {
+            scene,
+            grid,
+            clumps: OnceLock::new(),
+        })
+    }
+
+    /// [`Plan::new`] of `scene`, taking `before`'s grid instead of running
+    /// the automaton again when it would give the same: the same seed,
+    /// grid size and automaton settings. For frames that change only
+    /// other settings, as an animation's sweep of the light does.
+    pub fn new_after(scene: &Scene, before: &Plan) -> Result<Plan> {
+        let scene = scene.quantized();
+        scene.validate()?;
+        let (a, b) = (&scene, &before.scene);
+        let grid = if (a.seed, a.grid_size(), &a.automaton) == (b.seed, b.grid_size(), &b.automaton)
+        {
+            before.grid.clone()
+        } else {
+            rock_grid(&scene)?
+        };
         Ok(Plan {
             scene,
             grid,

@@ -17,7 +17,8 @@ use crate::error::{Error, Result, quote};
 use crate::layers::{Kind, Layer, match_kind};
 use crate::life::{Rule, Topology};
 use crate::scene::Scene;
-use crate::setting::{self, Setting, Value};
+use crate::scene::layer_names;
+use crate::setting::{self, Roll, Setting, Value};
 
 /// Most values in one sweep.
 pub const MAX_SWEEP: usize = 1000;
@@ -163,6 +164,8 @@ pub struct Tweak {
     /// The key as written (`rocks#2.roughness`).
     key: String,
     target: Target,
+    /// The value as written (`0..=1:5`), trimmed.
+    text: String,
     values: Vec<Val>,
     /// Whether the values were written as a sweep (a range or a list).
     sweep: bool,
@@ -175,7 +178,8 @@ impl Tweak {
     /// by the setting's type: a number, `true`/`false`, a colour (`#aa8844`
     /// or `170,136,68`), a time of day (`Noon`, `GoldenHour`, `Dusk`,
     /// `Night`), a rule (`B3/S23`) or `Torus`/`Bounded`; or several, as a
-    /// sweep (numbers only): `A..=B:N`, N values evenly from A to B, both
+    /// sweep (numbers and times of day, whose ends are hours or named
+    /// times): `A..=B:N`, N values evenly from A to B, both
     /// included; `A..B:N`, N values from A in steps of (B−A)/N, B left out;
     /// or `v1,v2,…`. Every value is checked against the setting's range.
     pub fn parse(text: &str) -> Result<Tweak> {
@@ -227,6 +231,7 @@ impl Tweak {
         Ok(Tweak {
             key: key.to_string(),
             target,
+            text: value.to_string(),
             values,
             sweep,
         })
@@ -235,6 +240,11 @@ impl Tweak {
     /// The key as written.
     pub fn key(&self) -> &str {
         &self.key
+    }
+
+    /// The value as written (`0..=1:5`, `Dusk`), trimmed.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// Whether it gives several values (a range or a list).
@@ -395,7 +405,8 @@ fn split_list(shape: Shape, value: &str) -> Vec<String> {
     items
 }
 
-/// A range sweep of a number setting, or `None` if `value` is no range:
+/// A range sweep of a number setting or the time of day (its ends hours
+/// or named times), or `None` if `value` is no range:
 /// `A..B:N`, N values from A in steps of (B−A)/N, B left out, or `A..=B:N`,
 /// N values evenly from A to B, both included (N of 2 or more: one value
 /// cannot hold both ends). Ranges follow [`crate::base::range`]'s rule; an empty
@@ -417,7 +428,7 @@ fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
     };
     if !matches!(
         shape,
-        Shape::Seed | Shape::Float { .. } | Shape::Uint { .. }
+        Shape::Seed | Shape::Float { .. } | Shape::Uint { .. } | Shape::Time
     ) {
         return Err(fail(
             key,
@@ -456,6 +467,7 @@ fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
         (Val::Seed(a), Val::Seed(b)) => ends.check_order(a, b),
         (Val::Float(a), Val::Float(b)) => ends.check_order(a, b),
         (Val::Uint(a), Val::Uint(b)) => ends.check_order(a, b),
+        (Val::Time(a), Val::Time(b)) => ends.check_order(a.hour(), b.hour()),
         _ => unreachable!("both ends are read for the setting's shape"),
     };
     order.map_err(|problem| fail(key, problem.message("the sweep", value)))?;
@@ -480,6 +492,12 @@ fn parse_sweep(key: &str, shape: Shape, value: &str) -> Result<Option<Vec<Val>>>
                 (Val::Uint(a), Val::Uint(b), _) => {
                     let v = f64::from(a) + (f64::from(b) - f64::from(a)) * t;
                     Val::Uint(v.round() as u32)
+                }
+                // Hours, kept to the time's precision (0.1), named where
+                // they fall on a named time.
+                (Val::Time(a), Val::Time(b), _) => {
+                    let (a, b) = (f64::from(a.hour()), f64::from(b.hour()));
+                    Val::Time(TimeOfDay::Hour((a + (b - a) * t) as f32).quantized())
                 }
                 _ => unreachable!("both ends are read for the setting's shape"),
             }
@@ -507,6 +525,7 @@ fn ascending(a: Val, b: Val) -> bool {
         (Val::Seed(a), Val::Seed(b)) => a < b,
         (Val::Float(a), Val::Float(b)) => a < b,
         (Val::Uint(a), Val::Uint(b)) => a < b,
+        (Val::Time(a), Val::Time(b)) => a.hour() < b.hour(),
         _ => false,
     }
 }
@@ -664,6 +683,11 @@ impl Tweaks {
         self.tweaks.is_empty()
     }
 
+    /// Each `KEY=VALUE`, in the order given.
+    pub fn iter(&self) -> impl Iterator<Item = &Tweak> {
+        self.tweaks.iter()
+    }
+
     /// The sweep, if there is one.
     pub fn sweep(&self) -> Option<&Tweak> {
         self.tweaks.iter().find(|t| t.sweep)
@@ -707,6 +731,17 @@ impl Tweaks {
             .collect()
     }
 
+    /// `scene` with the fixed values set, in the order given, and not the
+    /// sweep's (see [`Tweaks::sweep`]), then checked.
+    pub fn apply_fixed(&self, scene: &Scene) -> Result<Scene> {
+        let mut scene = scene.clone();
+        for t in self.tweaks.iter().filter(|t| !t.sweep) {
+            t.apply(&mut scene, 0)?;
+        }
+        scene.validate()?;
+        Ok(scene)
+    }
+
     /// `scene` with every value set: [`Tweaks::variants`] when there is no
     /// sweep. A sweep is an error naming it.
     pub fn apply(&self, scene: &Scene) -> Result<Scene> {
@@ -718,6 +753,120 @@ impl Tweaks {
         }
         Ok(self.variants(scene)?.remove(0).scene)
     }
+}
+
+/// A setting of a scene that a range sweep can change (a number or the
+/// time of day), as the app's Export animation… offers them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweepable {
+    /// Its key, as `--set` takes it: `time`, `clouds.drift`, `tent#2.x`.
+    pub key: String,
+    /// Its label: `Time of day`, or the layer's name and the setting's,
+    /// `Clouds: Drift`.
+    pub label: String,
+    /// Its value in the scene (the time of day in hours).
+    pub value: f64,
+    /// Its smallest value.
+    pub min: f64,
+    /// Its largest value.
+    pub max: f64,
+    /// The range New scene rolls it in, if it rolls one.
+    pub roll: Option<(f64, f64)>,
+    /// Decimals of its precision: 0 for a whole number.
+    pub decimals: usize,
+}
+
+impl Sweepable {
+    /// A range sweep from `from` to `to`, both included, of `count` values:
+    /// the value text `--set` takes (`5..=20:60`).
+    pub fn sweep_text(&self, from: f64, to: f64, count: usize) -> String {
+        let d = self.decimals;
+        format!("{from:.d$}..={to:.d$}:{count}")
+    }
+}
+
+/// The settings of `scene` a range sweep can change, in the order the app
+/// shows them: the scene's own (not its aspect: an animation's frames have
+/// one size), then each layer's, numbered as `KIND#N` counts them.
+pub fn sweepable(scene: &Scene) -> Vec<Sweepable> {
+    fn of<T>(s: &Setting<T>, t: &T, key: String, label: String) -> Option<Sweepable> {
+        let places = |per_unit: u32| (f64::from(per_unit).log10().ceil().max(0.0)) as usize;
+        let (value, min, max, roll, decimals) = match &s.value {
+            Value::Float {
+                get,
+                min,
+                max,
+                per_unit,
+                roll,
+                ..
+            } => (
+                f64::from(get(t)),
+                f64::from(*min),
+                f64::from(*max),
+                match roll {
+                    Roll::Range(lo, hi) => Some((f64::from(*lo), f64::from(*hi))),
+                    _ => None,
+                },
+                places(*per_unit),
+            ),
+            Value::Uint {
+                get,
+                min,
+                max,
+                roll,
+                ..
+            } => (
+                f64::from(get(t)),
+                f64::from(*min),
+                f64::from(*max),
+                match roll {
+                    Roll::Range(lo, hi) => Some((f64::from(*lo), f64::from(*hi))),
+                    _ => None,
+                },
+                0,
+            ),
+            Value::Time { get, .. } => (
+                f64::from(get(t).hour()),
+                0.0,
+                f64::from(TimeOfDay::LAST_HOUR),
+                None,
+                1,
+            ),
+            _ => return None,
+        };
+        Some(Sweepable {
+            key,
+            label,
+            value,
+            min,
+            max,
+            roll,
+            decimals,
+        })
+    }
+    fn layer<K: Kind>(l: &K, head: &str, title: &str, out: &mut Vec<Sweepable>) {
+        out.extend(K::SETTINGS.iter().filter_map(|s| {
+            of(
+                s,
+                l,
+                format!("{head}.{}", s.name),
+                format!("{title}: {}", s.label),
+            )
+        }));
+    }
+    let mut out: Vec<Sweepable> = Scene::SETTINGS
+        .iter()
+        .filter(|s| s.name != "aspect")
+        .filter_map(|s| of(s, scene, s.name.to_string(), s.label.to_string()))
+        .collect();
+    for (l, name) in scene.layers.iter().zip(layer_names(&scene.layers)) {
+        let head = match name.nth {
+            Some(n) => format!("{}#{n}", name.key),
+            None => name.key.to_string(),
+        };
+        match_kind!(l, l => layer(l, &head, &name.to_string(), &mut out));
+    }
+    out
 }
 
 #[cfg(test)]

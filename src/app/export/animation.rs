@@ -1,6 +1,7 @@
-//! "Export animation…": the automaton's generations as an APNG or a GIF,
-//! with a frame range (the scrubber's to begin with), speed, size, a
-//! progress bar and Cancel.
+//! "Export animation…": the automaton's generations, or one setting swept
+//! from one value to another (a day's light, the wind shifting), as an
+//! APNG or a GIF, with a frame range (the scrubber's to begin with) or the
+//! sweep's values and frames, speed, size, a progress bar and Cancel.
 //!
 //! The export is the library's [`Animation`], exactly as `playa animate` makes
 //! it, so the file is byte-identical to the command line's with the same
@@ -16,7 +17,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::animation::{self, Animation, Format, Options};
+use crate::animation::{self, Animation, Format, Options, Sweep};
 use crate::app::Message;
 #[cfg(target_arch = "wasm32")]
 use crate::app::export::dialog::deliver_worker_result;
@@ -25,6 +26,7 @@ use crate::app::export::dialog::on_thread;
 use crate::app::export::dialog::{Dialog, Exporter, Run};
 use crate::app::export::png::size_for_long_side;
 use crate::compose::window::{Window, check_aspect};
+use crate::explore::tweak::{MAX_SWEEP, Sweepable, sweepable};
 use crate::scene::{MAX_GENERATIONS, Scene};
 
 /// Named animation sizes, by the picture's longer side.
@@ -126,38 +128,106 @@ fn fits(settings: &AnimationExportSettings, scene: &Scene) -> Result<(), String>
 }
 
 /// The file name `playa animate` would give: `{preset}-{seed}-anim.png`
-/// (or `.gif`).
-pub fn default_file_name(preset: &str, scene: &Scene, format: Format) -> String {
+/// (or `.gif`), `{preset}-{seed}-{KEY}-anim.png` for a sweep of `KEY`.
+pub fn default_file_name(
+    preset: &str,
+    scene: &Scene,
+    format: Format,
+    swept: Option<&str>,
+) -> String {
     let name = if preset.is_empty() { "playa" } else { preset };
+    let swept = swept.map_or(String::new(), |key| format!("-{}", key.replace('#', "")));
     format!(
-        "{}-anim.{}",
+        "{}{swept}-anim.{}",
         Scene::file_stem(name, scene.seed),
         format.extension()
     )
 }
 
-/// "Export animation…": the export dialog for the automaton's generations.
+/// "Export animation…": the export dialog for the automaton's generations
+/// or a setting's sweep.
 pub type AnimationExportDialog = Dialog<AnimationExport>;
 
+/// What the frames of an exported animation change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Changes {
+    /// The automaton's generations.
+    #[default]
+    Generations,
+    /// One setting, swept from one value to another.
+    Setting,
+}
+
 /// The animation export's part of its [`Dialog`]: the frame range and
-/// speed, which come from the scrubber each time the dialog opens.
+/// speed, which come from the scrubber each time the dialog opens, or the
+/// sweep of a setting.
 #[derive(Default)]
 pub struct AnimationExport {
+    /// Whether the frames are the generations or a setting's values.
+    changes: Changes,
     /// Generations of the first and last frame.
     frames: [u32; 2],
+    /// The setting swept (`None` until one is chosen: the first of the
+    /// scene's then), its first and last value, and its frames.
+    sweep: Option<Sweepable>,
+    /// The sweep's first and last value, both included.
+    from_to: [f64; 2],
+    /// The sweep's number of frames, 2 to [`MAX_SWEEP`].
+    sweep_frames: usize,
     /// Frames per second.
     fps: f32,
+    /// The preset's name the dialog opened with, for the file's name.
+    preset: String,
     /// The aspect "Change the scene's aspect" asked for, until
     /// [`AnimationExportDialog::ui`] sets it on the scene.
     new_aspect: Option<f32>,
 }
 
+/// Frames of a sweep to begin with: two seconds at 12 frames a second.
+const SWEEP_FRAMES: usize = 24;
+
 impl AnimationExport {
+    /// The sweep the dialog's fields give, if a setting changes.
+    fn sweep(&self) -> Option<Sweep> {
+        let setting = self
+            .sweep
+            .as_ref()
+            .filter(|_| self.changes == Changes::Setting)?;
+        let [from, to] = self.from_to;
+        Some(Sweep::new(
+            &setting.key,
+            setting.sweep_text(from, to, self.sweep_frames),
+        ))
+    }
+
+    /// Chooses `setting` to sweep: from its value in the scene to the end
+    /// of the range New scene rolls it in (or of its whole range) that
+    /// lies beyond; from the range's start when the value is at its end.
+    fn choose(&mut self, setting: Sweepable) {
+        let (lo, hi) = setting.roll.unwrap_or((setting.min, setting.max));
+        let v = setting.value;
+        self.from_to = if v < hi {
+            [v, hi]
+        } else if lo < v {
+            [lo, v]
+        } else {
+            [setting.min, setting.max]
+        };
+        self.sweep = Some(setting);
+    }
+
+    /// The file name `playa animate` gives these settings.
+    fn file_name(&self, settings: &AnimationExportSettings, scene: &Scene) -> String {
+        let swept = self.sweep().map(|s| s.key);
+        default_file_name(&self.preset, scene, settings.format, swept.as_deref())
+    }
+
     /// The options the dialog's fields give.
     fn options(&self, settings: &AnimationExportSettings) -> Options {
         Options {
             first: self.frames[0],
             last: self.frames[1],
+            sweep: self.sweep(),
             fps: self.fps,
             hold: settings.hold,
             loops: settings.loops,
@@ -223,24 +293,28 @@ impl Exporter for AnimationExport {
         settings: &mut AnimationExportSettings,
         scene: &Scene,
     ) {
+        let named = dialog.exporter.file_name(settings, scene);
         egui::Grid::new("animation-export-grid")
             .num_columns(2)
             .spacing([12.0, 8.0])
             .show(ui, |ui| {
-                let label = ui.label("Generations");
+                ui.label("What changes");
                 ui.horizontal(|ui| {
-                    let [first, last] = &mut dialog.exporter.frames;
-                    ui.add(egui::DragValue::new(first).range(0..=MAX_GENERATIONS))
-                        .labelled_by(label.id)
-                        .on_hover_text("Generation of the first frame");
-                    let to = ui.label("to");
-                    ui.add(egui::DragValue::new(last).range(0..=MAX_GENERATIONS))
-                        .labelled_by(to.id)
-                        .on_hover_text("Generation of the last frame (included)");
-                    *first = (*first).min(*last);
-                    ui.weak(format!("{} frames", *last - *first + 1));
+                    let changes = &mut dialog.exporter.changes;
+                    ui.radio_value(changes, Changes::Generations, "Generations")
+                        .on_hover_text("The automaton's run, generation by generation");
+                    ui.radio_value(changes, Changes::Setting, "A setting")
+                        .on_hover_text(
+                            "One setting from one value to another: the light of a day, \
+                             the wind shifting, clouds drifting",
+                        );
                 });
                 ui.end_row();
+
+                match dialog.exporter.changes {
+                    Changes::Generations => generations_ui(ui, &mut dialog.exporter),
+                    Changes::Setting => sweep_ui(ui, &mut dialog.exporter, scene),
+                }
 
                 let max_fps = match settings.format {
                     Format::Apng => animation::MAX_FPS,
@@ -315,6 +389,16 @@ impl Exporter for AnimationExport {
         if settings.format == Format::Gif {
             dialog.exporter.fps = dialog.exporter.fps.min(animation::MAX_GIF_FPS);
         }
+        // The file's name follows what changes, unless typed.
+        let renamed = dialog.exporter.file_name(settings, scene);
+        if renamed != named {
+            dialog.rename_default(&named, &renamed);
+        }
+        if let Some(sweep) = dialog.exporter.sweep()
+            && let Err(e) = sweep.tweak()
+        {
+            ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+        }
         if settings.size == AnimationSize::Custom {
             crate::app::export::png::custom_size_ui(ui, &mut settings.custom, scene);
         }
@@ -338,7 +422,11 @@ impl Exporter for AnimationExport {
     }
 
     fn ready(&self, settings: &AnimationExportSettings, scene: &Scene) -> bool {
-        fits(settings, scene).is_ok()
+        let sweep_reads = match self.changes {
+            Changes::Generations => true,
+            Changes::Setting => self.sweep().is_some_and(|s| s.tweak().is_ok()),
+        };
+        sweep_reads && fits(settings, scene).is_ok()
     }
 
     fn prepare(
@@ -381,6 +469,95 @@ impl Exporter for AnimationExport {
             },
         })
     }
+}
+
+/// The "Generations" row: the first and last frame's generations.
+fn generations_ui(ui: &mut egui::Ui, exporter: &mut AnimationExport) {
+    let label = ui.label("Generations");
+    ui.horizontal(|ui| {
+        let [first, last] = &mut exporter.frames;
+        ui.add(egui::DragValue::new(first).range(0..=MAX_GENERATIONS))
+            .labelled_by(label.id)
+            .on_hover_text("Generation of the first frame");
+        let to = ui.label("to");
+        ui.add(egui::DragValue::new(last).range(0..=MAX_GENERATIONS))
+            .labelled_by(to.id)
+            .on_hover_text("Generation of the last frame (included)");
+        *first = (*first).min(*last);
+        ui.weak(format!("{} frames", *last - *first + 1));
+    });
+    ui.end_row();
+}
+
+/// The rows of a sweep: the setting, its first and last value, and the
+/// number of frames.
+fn sweep_ui(ui: &mut egui::Ui, exporter: &mut AnimationExport, scene: &Scene) {
+    let settings = sweepable(scene);
+    if exporter.sweep.is_none()
+        && let Some(first) = settings.first()
+    {
+        exporter.choose(first.clone());
+    }
+    let label = ui.label("Setting");
+    let chosen = exporter.sweep.as_ref().map_or("", |s| s.label.as_str());
+    let mut choice = None;
+    egui::ComboBox::from_id_salt("animation-sweep-setting")
+        .selected_text(chosen)
+        .width(260.0)
+        .show_ui(ui, |ui| {
+            for setting in &settings {
+                let on = exporter
+                    .sweep
+                    .as_ref()
+                    .is_some_and(|s| s.key == setting.key);
+                if ui.selectable_label(on, &setting.label).clicked() {
+                    choice = Some(setting.clone());
+                }
+            }
+        })
+        .response
+        .labelled_by(label.id)
+        .on_hover_text("The setting the frames change");
+    if let Some(setting) = choice {
+        exporter.choose(setting);
+    }
+    ui.end_row();
+
+    if let Some(setting) = &exporter.sweep {
+        let label = ui.label("From");
+        ui.horizontal(|ui| {
+            let [from, to] = &mut exporter.from_to;
+            let unit = if setting.key == "time" { " h" } else { "" };
+            let step =
+                ((setting.max - setting.min) / 300.0).max(10f64.powi(-(setting.decimals as i32)));
+            fn field<'a>(
+                value: &'a mut f64,
+                setting: &Sweepable,
+                step: f64,
+                unit: &str,
+            ) -> egui::DragValue<'a> {
+                egui::DragValue::new(value)
+                    .range(setting.min..=setting.max)
+                    .speed(step)
+                    .max_decimals(setting.decimals)
+                    .suffix(unit)
+            }
+            ui.add(field(from, setting, step, unit))
+                .labelled_by(label.id)
+                .on_hover_text("The setting's value in the first frame");
+            let to_label = ui.label("to");
+            ui.add(field(to, setting, step, unit))
+                .labelled_by(to_label.id)
+                .on_hover_text("The setting's value in the last frame (included)");
+        });
+        ui.end_row();
+    }
+
+    let label = ui.label("Frames");
+    ui.add(egui::DragValue::new(&mut exporter.sweep_frames).range(2..=MAX_SWEEP))
+        .labelled_by(label.id)
+        .on_hover_text("Frames from the first value to the last, evenly apart");
+    ui.end_row();
 }
 
 impl AnimationRun {
@@ -483,7 +660,20 @@ impl AnimationExportDialog {
                 scrubber.fps.clamp(animation::MIN_FPS, animation::MAX_FPS),
                 100,
             );
-            default_file_name(preset, scene, settings.format)
+            exporter.preset = preset.to_string();
+            // A setting kept from the last time starts again from its value
+            // in this scene, if the scene still has it.
+            let kept = exporter
+                .sweep
+                .take()
+                .and_then(|kept| sweepable(scene).into_iter().find(|s| s.key == kept.key));
+            if let Some(setting) = kept {
+                exporter.choose(setting);
+            }
+            if exporter.sweep_frames < 2 {
+                exporter.sweep_frames = SWEEP_FRAMES;
+            }
+            exporter.file_name(settings, scene)
         });
     }
 
@@ -504,6 +694,15 @@ impl AnimationExportDialog {
             scene.aspect = aspect;
         }
         message
+    }
+
+    /// The file field's name `to` where it is the name `from` the dialog
+    /// gave (a name typed is kept).
+    fn rename_default(&mut self, from: &str, to: &str) {
+        let path = PathBuf::from(self.path.trim());
+        if path.file_name().is_some_and(|name| name == from) {
+            self.path = path.with_file_name(to).display().to_string();
+        }
     }
 
     /// The file field's path with the extension of `format` when it ends in
@@ -535,8 +734,12 @@ mod tests {
         assert_eq!(s.pixels(&scene), (960, 1920));
         scene.seed = 42;
         assert_eq!(
-            default_file_name("badlands", &scene, Format::Gif),
+            default_file_name("badlands", &scene, Format::Gif, None),
             "badlands-42-anim.gif"
+        );
+        assert_eq!(
+            default_file_name("badlands", &scene, Format::Apng, Some("tent#2.x")),
+            "badlands-42-tent2.x-anim.png"
         );
     }
 
@@ -557,5 +760,26 @@ mod tests {
         assert_eq!(d.options(&settings).last, 1);
         d.match_extension(Format::Gif);
         assert!(d.path.ends_with("x-1-anim.gif"), "{}", d.path);
+    }
+
+    #[test]
+    fn a_setting_starts_from_its_value_toward_its_range_s_end() {
+        let mut d = AnimationExport::default();
+        let scene = Scene::default();
+        let time = sweepable(&scene)
+            .into_iter()
+            .find(|s| s.key == "time")
+            .unwrap();
+        d.choose(time);
+        d.changes = Changes::Setting;
+        d.sweep_frames = 4;
+        assert_eq!(d.from_to, [12.0, 24.0]);
+        let sweep = d.sweep().unwrap();
+        assert_eq!(sweep, Sweep::new("time", "12.0..=24.0:4"));
+        assert_eq!(sweep.tweak().unwrap().len(), 4);
+        let settings = AnimationExportSettings::default();
+        assert_eq!(d.options(&settings).frame_count(), 4);
+        d.changes = Changes::Generations;
+        assert_eq!(d.options(&settings).sweep, None);
     }
 }

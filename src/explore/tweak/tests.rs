@@ -216,6 +216,28 @@ fn sweeps_give_one_scene_per_value() {
     assert_eq!(v[1].scene.time, TimeOfDay::Night);
     assert_eq!(v[1].file_suffix().unwrap(), "time-Night");
 
+    // The time of day sweeps by hours, to its precision (0.1), named where
+    // it falls on a named time; its ends may be named times.
+    let t = Tweaks::parse(&["time=5..=20:4"]).unwrap();
+    let v = t.variants(&Scene::default()).unwrap();
+    let hours: Vec<f32> = v.iter().map(|v| v.scene.time.hour()).collect();
+    assert_eq!(hours, [5.0, 10.0, 15.0, 20.0]);
+    let t = Tweaks::parse(&["time=Dawn..Noon:4"]).unwrap();
+    let v = t.variants(&Scene::default()).unwrap();
+    let times: Vec<TimeOfDay> = v.iter().map(|v| v.scene.time).collect();
+    assert_eq!(
+        times,
+        [
+            TimeOfDay::Dawn,
+            TimeOfDay::Hour(7.5),
+            TimeOfDay::Hour(9.0),
+            TimeOfDay::Hour(10.5)
+        ]
+    );
+    assert_eq!(t.sweep().unwrap().text(), "Dawn..Noon:4");
+    let t = Tweaks::parse(&["time=6..7:3"]).unwrap();
+    assert_eq!(t.sweep().unwrap().value_text(1), "6.3");
+
     let t = Tweaks::parse(&["tent.color=#ff0000,(0,0,255)"]).unwrap();
     assert_eq!(t.sweep().unwrap().len(), 2);
     let t = Tweaks::parse(&["automaton.rule=B3/S23,B36/S23"]).unwrap();
@@ -294,7 +316,10 @@ fn bad_sweeps_are_refused() {
             .len(),
         2
     );
-    assert!(err(&["time=Noon..Night:2"]).contains("not a number"));
+    assert!(err(&["rocks.visible=false..true:2"]).contains("not a number"));
+    assert!(err(&["time=Night..Noon:2"]).contains("is reversed"));
+    assert!(err(&["time=5..30:2"]).contains("out of range"));
+    assert!(err(&["time=5..=5.1:3"]).contains("twice"));
     assert!(err(&["rocks.roughness=0..1:100000"]).contains("limit"));
     assert!(err(&["horizon=0.5", "horizon=0.6"]).contains("set twice"));
     let t = Tweaks::parse(&["horizon=0.5,0.6"]).unwrap();
@@ -336,4 +361,30 @@ fn values_keep_their_setting_s_precision() {
     let s = set(&Scene::default(), &["rocks.roughness=0.12345"]).unwrap();
     assert_eq!(rocks(&s)[0].roughness, 0.123);
     assert_eq!(s, s.quantized());
+}
+
+#[test]
+fn the_settings_a_sweep_can_change_are_listed_with_their_keys() {
+    let mut scene = Scene::default();
+    scene.add_layer(crate::layers::Layer::Tent(Default::default()));
+    let all = sweepable(&scene);
+    let time = all.iter().find(|s| s.key == "time").unwrap();
+    assert_eq!(
+        (time.label.as_str(), time.value, time.max),
+        ("Time of day", 12.0, 24.0)
+    );
+    assert!(all.iter().all(|s| s.key != "aspect" && s.key != "seed"));
+    // Each key is one `--set` takes, and its range sweep reads.
+    for s in &all {
+        let text = s.sweep_text(s.min, s.max, 2);
+        Tweak::parse(&format!("{}={text}", s.key)).unwrap_or_else(|e| panic!("{}: {e}", s.key));
+        assert!(s.min <= s.value && s.value <= s.max, "{s:?}");
+    }
+    // Two tents are numbered, as KIND#N counts them.
+    assert!(
+        all.iter()
+            .any(|s| s.key.starts_with("tent#2.") && s.label.starts_with("Tent 2: "))
+    );
+    let drift = all.iter().find(|s| s.key == "clouds.drift");
+    assert!(drift.is_none() || drift.unwrap().label.ends_with("Drift"));
 }
