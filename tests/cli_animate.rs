@@ -372,7 +372,9 @@ fn animation_files_are_pinned() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (name, want) in [
-        ("n.png", 0x29ff_0cd7_211e_ea63u64),
+        // The APNG re-blessed when pictures gained their traits chunk (issue
+        // 48): its frames are the same.
+        ("n.png", 0xf9b9_06fd_85b2_f2b2u64),
         ("n.gif", 0x49a6_7793_67ee_5113),
     ] {
         let args = ["night-under-stars", "--frames", "0..=3", "--size", "64x36"];

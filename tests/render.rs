@@ -250,7 +250,9 @@ fn night_png_file_is_pinned() {
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    assert_eq!(hash, 0x0717_ab18_a7f5_7e02, "{:#x}", hash);
+    // Re-blessed when pictures gained their traits chunk (issue 48): the
+    // pixels are the same.
+    assert_eq!(hash, 0xfe32_70e5_9ccd_422b, "{:#x}", hash);
 }
 
 /// A tent clears the ground of stones only where it shows: behind an opaque
