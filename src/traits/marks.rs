@@ -17,6 +17,8 @@ pub const CIRRUS_STREAKS: f32 = 0.65;
 pub const BROKEN_COVER: f32 = 0.44;
 /// A floor cracked this much or more is a salt pan's polygons.
 pub const SALT_CRACKS: f32 = 0.5;
+/// A rise this high or higher (without fans) is a near rise.
+pub const RISE: f32 = 0.15;
 /// A wash this wide or wider shows.
 pub const WASH: f32 = 0.2;
 /// A floor cracked this much or more (below [`SALT_CRACKS`]) is mud.

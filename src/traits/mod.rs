@@ -105,22 +105,22 @@ axes! {
     }
     /// The time of day (the named times, in [`TimeOfDay::NAMED`]'s order).
     TIME = time "time" "Time" rules &[]; {
-        DAWN "dawn" 12,
-        MORNING "morning" 11,
-        NOON "noon" 13,
-        GOLDEN_HOUR "golden hour" 18,
-        DUSK "dusk" 14,
-        BLUE_HOUR "blue hour" 8,
-        NIGHT "night" 10,
-        MOONLIGHT "moonlight" 14,
+        DAWN "dawn" 10,
+        MORNING "morning" 14,
+        NOON "noon" 16,
+        GOLDEN_HOUR "golden hour" 14,
+        DUSK "dusk" 11,
+        BLUE_HOUR "blue hour" 6,
+        NIGHT "night" 12,
+        MOONLIGHT "moonlight" 17,
     }
     /// The sky's weather.
     WEATHER = weather "weather" "Weather" rules &[]; {
-        CLEAR "clear sky" 30,
-        CUMULUS "fair-weather cumulus" 24,
-        CIRRUS "high cirrus" 18,
-        BROKEN "broken cloud" 16,
-        STORM "storm clouds" 12,
+        CLEAR "clear sky" 28,
+        CUMULUS "fair-weather cumulus" 26,
+        CIRRUS "high cirrus" 20,
+        BROKEN "broken cloud" 12,
+        STORM "storm clouds" 14,
     }
     /// Where the wind comes from, the viewer facing north: the dunes, the
     /// plants' lean, the sailing stones' trails and the clouds follow it.
@@ -167,7 +167,8 @@ axes! {
     /// What the eye goes to.
     FOCAL = focal "focal" "Focal feature" rules FOCAL_RULES; {
         TENT "a tent" 25,
-        NO_TENT "no tent" 75,
+        RISE "a near rise" 15,
+        NO_TENT "no tent" 60,
     }
     /// Something seldom seen.
     RARE = rare "rare" "Rare event" rules RARE_RULES; {
@@ -266,15 +267,25 @@ const STONES_RULES: &[Rule] = &[
 ];
 
 /// The tent: always at a campsite, never on an open playa, on sand or on a
-/// bajada's slopes.
+/// bajada's slopes; a near rise of ground in front of an open playa more
+/// often, never on the flat Racetrack, the sand or a bajada (whose fans
+/// have their own).
 const FOCAL_RULES: &[Rule] = &[
     Rule {
         when: &[(ARCHETYPE, &[a::CAMPSITE])],
         weights: &[(focal::TENT, 1)],
     },
     Rule {
-        when: &[(ARCHETYPE, &[a::OPEN_PLAYA, a::DUNE_SEA, a::BAJADA])],
+        when: &[(ARCHETYPE, &[a::OPEN_PLAYA])],
+        weights: &[(focal::RISE, 40), (focal::NO_TENT, 60)],
+    },
+    Rule {
+        when: &[(ARCHETYPE, &[a::DUNE_SEA, a::BAJADA])],
         weights: &[(focal::NO_TENT, 1)],
+    },
+    Rule {
+        when: &[(ARCHETYPE, &[a::RACETRACK])],
+        weights: &[(focal::TENT, 25), (focal::NO_TENT, 75)],
     },
 ];
 

@@ -12,7 +12,7 @@ use crate::layers::{
 use crate::scene::Scene;
 use crate::traits::marks::{
     BAJADA_FANS, BROKEN_COVER, CIRRUS_STREAKS, CREOSOTE, Colours, GREAT_MOON, MUD_CRACKS, PALETTES,
-    PAVEMENT_PATCHES, SALT_CRACKS, STORM_COVER, WASH, stone_sizes, stone_target,
+    PAVEMENT_PATCHES, RISE, SALT_CRACKS, STORM_COVER, WASH, stone_sizes, stone_target,
 };
 use crate::traits::{
     self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER, WIND,
@@ -37,15 +37,15 @@ fn composition(value: u8) -> Composition {
         height,
     };
     match value {
-        archetype::CAMPSITE => c("death-valley", (0.42, 0.66), (1, 3), (0.06, 0.22)),
-        archetype::OPEN_PLAYA => c("moonlit-playa", (0.56, 0.76), (1, 2), (0.04, 0.12)),
-        archetype::DUNE_SEA => c("dune-sea", (0.28, 0.52), (1, 2), (0.03, 0.12)),
-        archetype::RACETRACK => c("racetrack", (0.36, 0.56), (2, 3), (0.1, 0.24)),
-        archetype::JOSHUA_FLAT => c("joshua-tree-flat", (0.46, 0.64), (1, 3), (0.08, 0.2)),
-        archetype::BADLANDS => c("badlands", (0.36, 0.56), (2, 4), (0.16, 0.32)),
-        archetype::SALT_PAN => c("salt-flat", (0.42, 0.62), (1, 2), (0.04, 0.12)),
-        archetype::BAJADA => c("alluvial-fan", (0.38, 0.54), (1, 2), (0.2, 0.36)),
-        _ => c("boulder-field", (0.4, 0.6), (1, 3), (0.08, 0.22)),
+        archetype::CAMPSITE => c("death-valley", (0.4, 0.68), (1, 3), (0.06, 0.24)),
+        archetype::OPEN_PLAYA => c("moonlit-playa", (0.56, 0.8), (0, 2), (0.04, 0.12)),
+        archetype::DUNE_SEA => c("dune-sea", (0.24, 0.52), (0, 2), (0.03, 0.12)),
+        archetype::RACETRACK => c("racetrack", (0.34, 0.58), (2, 3), (0.1, 0.26)),
+        archetype::JOSHUA_FLAT => c("joshua-tree-flat", (0.44, 0.68), (1, 3), (0.08, 0.22)),
+        archetype::BADLANDS => c("badlands", (0.32, 0.56), (2, 4), (0.16, 0.34)),
+        archetype::SALT_PAN => c("salt-flat", (0.4, 0.7), (0, 2), (0.04, 0.12)),
+        archetype::BAJADA => c("alluvial-fan", (0.34, 0.54), (1, 2), (0.2, 0.38)),
+        _ => c("boulder-field", (0.36, 0.62), (1, 3), (0.08, 0.24)),
     }
 }
 
@@ -57,13 +57,15 @@ fn kind_order(layer: &Layer) -> usize {
         Layer::Clouds(_) => 1,
         Layer::Ranges(_) => 2,
         Layer::Floor(_) => 3,
+        // A near rise alone stands in front of what lies on the floor.
+        Layer::Relief(r) if r.fans == 0.0 && r.wash == 0.0 => 9,
         Layer::Relief(_) => 4,
         Layer::Dunes(_) => 5,
         Layer::Racetrack(_) => 6,
         Layer::Rocks(_) => 7,
         Layer::Plants(_) => 8,
-        Layer::Tent(_) => 9,
-        Layer::Spiral(_) => 10,
+        Layer::Tent(_) => 10,
+        Layer::Spiral(_) => 11,
     }
 }
 
@@ -111,6 +113,14 @@ pub(super) fn scene(
     if traits[FOCAL] == focal::TENT {
         add(Layer::Tent(Tent::default()));
     }
+    if traits[FOCAL] == focal::RISE {
+        // A layer of its own, in front of the stones and the plants.
+        layers.push(Layer::Relief(Relief {
+            fans: 0.0,
+            wash: 0.0,
+            ..Relief::default()
+        }));
+    }
     layers.sort_by_key(kind_order);
     let mut s = Scene {
         layers,
@@ -148,6 +158,19 @@ pub(super) fn scene(
         .1;
     for layer in &mut s.layers {
         dress(layer, traits, &plan, colours, &mut d);
+    }
+    if traits[FOCAL] == focal::RISE {
+        // The near rise's own layer, the last relief.
+        if let Some(Layer::Relief(r)) = s
+            .layers
+            .iter_mut()
+            .rev()
+            .find(|l| matches!(l, Layer::Relief(_)))
+        {
+            (r.fans, r.wash) = (0.0, 0.0);
+            r.rise = d.float(RISE + 0.1, 0.55);
+            r.tilt = d.float(-0.8, 0.8);
+        }
     }
     keep_locked(&mut s, base, locks);
     if locks.is_locked(super::LIGHT) {
@@ -217,8 +240,8 @@ fn dress_clouds(c: &mut Clouds, traits: &Traits, d: &mut Dice) {
     };
 }
 
-/// The ranges: as many and as high as the composition has them, terraced
-/// only in badlands.
+/// The ranges: as many and as high as the composition has them (some
+/// compositions may have none), terraced only in badlands.
 fn dress_ranges(
     r: &mut Ranges,
     traits: &Traits,
@@ -227,6 +250,10 @@ fn dress_ranges(
     d: &mut Dice,
 ) {
     r.count = d.int(plan.ranges.0, plan.ranges.1);
+    // None: the flat runs to the sky (the layer is kept, hidden, for the
+    // user to show again).
+    r.visible = r.count > 0;
+    r.count = r.count.max(1);
     r.height = d.float(plan.height.0, plan.height.1);
     r.terraces = if traits[ARCHETYPE] == archetype::BADLANDS {
         *d.pick(&[2, 3, 4, 5])
@@ -329,10 +356,15 @@ fn dress_plants(p: &mut Plants, traits: &Traits, d: &mut Dice) {
     }
 }
 
-/// The tent on a third of the width, where the eye goes.
+/// The tent on a third of the width, where the eye goes: now and then
+/// close, large and low in the frame.
 fn dress_tent(t: &mut Tent, d: &mut Dice) {
     let third = if d.unit() < 0.5 { 1.0 / 3.0 } else { 2.0 / 3.0 };
     t.x = third + d.float(-0.08, 0.08);
+    if d.unit() < 0.3 {
+        t.size = d.float(0.26, 0.36);
+        t.y = d.float(0.9, 0.96);
+    }
 }
 
 /// The spiral (a constellation) is not a trait: a built scene leaves it
