@@ -115,7 +115,7 @@ axes! {
         MOONLIGHT "moonlight" 17,
     }
     /// The sky's weather.
-    WEATHER = weather "weather" "Weather" rules &[]; {
+    WEATHER = weather "weather" "Weather" rules WEATHER_RULES; {
         CLEAR "clear sky" 28,
         CUMULUS "fair-weather cumulus" 26,
         CIRRUS "high cirrus" 20,
@@ -181,7 +181,15 @@ axes! {
 
 use self::{archetype as a, ground as g, palette as p, plants as pl, stones as st, time as t};
 
-/// The palettes by composition: salt is white, badlands red, dunes golden.
+/// The weather by the time: under a moonless night sky, heavy cloud leaves
+/// a black picture, so the night's clouds are thin.
+const WEATHER_RULES: &[Rule] = &[Rule {
+    when: &[(TIME, &[t::NIGHT, t::BLUE_HOUR])],
+    weights: &[(weather::CLEAR, 55), (weather::CIRRUS, 30), (weather::CUMULUS, 15)],
+}];
+
+/// The palettes by composition (salt is white, badlands red, dunes golden)
+/// and by starlight.
 const PALETTE_RULES: &[Rule] = &[
     Rule {
         when: &[(ARCHETYPE, &[a::SALT_PAN])],
@@ -198,6 +206,11 @@ const PALETTE_RULES: &[Rule] = &[
     Rule {
         when: &[(ARCHETYPE, &[a::RACETRACK])],
         weights: &[(p::PALE, 60), (p::GREY, 40)],
+    },
+    // Pale ground by starlight: dark earth is black under the stars.
+    Rule {
+        when: &[(TIME, &[t::NIGHT])],
+        weights: &[(p::PALE, 55), (p::GOLDEN, 35), (p::GREY, 10)],
     },
 ];
 
