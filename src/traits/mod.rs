@@ -185,7 +185,11 @@ use self::{archetype as a, ground as g, palette as p, plants as pl, stones as st
 /// a black picture, so the night's clouds are thin.
 const WEATHER_RULES: &[Rule] = &[Rule {
     when: &[(TIME, &[t::NIGHT, t::BLUE_HOUR])],
-    weights: &[(weather::CLEAR, 55), (weather::CIRRUS, 30), (weather::CUMULUS, 15)],
+    weights: &[
+        (weather::CLEAR, 55),
+        (weather::CIRRUS, 30),
+        (weather::CUMULUS, 15),
+    ],
 }];
 
 /// The palettes by composition (salt is white, badlands red, dunes golden)

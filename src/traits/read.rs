@@ -19,9 +19,10 @@ pub(super) fn traits(scene: &Scene) -> Traits {
     t[GROUND] = ground_value(scene);
     t[FOCAL] = if traits::has(scene, |l| matches!(l, Layer::Tent(_))) {
         focal::TENT
-    } else if traits::has(scene, |l| {
-        matches!(l, Layer::Relief(r) if r.rise >= build::RISE && r.fans < build::BAJADA_FANS)
-    }) {
+    } else if traits::has(
+        scene,
+        |l| matches!(l, Layer::Relief(r) if r.rise >= build::RISE && r.fans < build::BAJADA_FANS),
+    ) {
         focal::RISE
     } else {
         focal::NO_TENT

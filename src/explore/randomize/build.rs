@@ -199,7 +199,7 @@ fn dress(layer: &mut Layer, traits: &Traits, plan: &Composition, colours: &Colou
         Layer::Ranges(r) => dress_ranges(r, traits, plan, colours, d),
         Layer::Floor(f) => dress_floor(f, traits, colours, d),
         Layer::Relief(r) => dress_relief(r, traits, colours, d),
-        Layer::Dunes(dunes) => dress_dunes(dunes, colours),
+        Layer::Dunes(dunes) => dress_dunes(dunes, colours, d),
         Layer::Racetrack(r) => dress_racetrack(r, colours),
         Layer::Rocks(r) => dress_rocks(r, traits, colours),
         Layer::Plants(p) => dress_plants(p, traits, d),
@@ -308,9 +308,19 @@ fn dress_relief(r: &mut Relief, traits: &Traits, colours: &Colours, d: &mut Dice
     );
 }
 
-/// The dunes' sand.
-fn dress_dunes(dunes: &mut Dunes, colours: &Colours) {
+/// The dunes' sand, and a field that reads as a sea of dunes from the
+/// viewer's height: dunes close enough together that several stand
+/// between the viewer and the horizon, barchans apart on bare ground
+/// (where sand is scarce), ridges and stars on a sea of it.
+fn dress_dunes(dunes: &mut Dunes, colours: &Colours, d: &mut Dice) {
     dunes.color = colours.sand;
+    dunes.height = d.float(10.0, 28.0);
+    dunes.spacing = d.float(130.0, 280.0);
+    dunes.cover = if dunes.form == 0 {
+        d.float(0.45, 0.7)
+    } else {
+        d.float(0.8, 1.0)
+    };
 }
 
 /// The Racetrack's playa.
