@@ -164,6 +164,35 @@ fn locked_groups_survive_randomize() {
 }
 
 #[test]
+fn the_traits_show_and_a_locked_trait_survives_new_scene() {
+    use playa::traits::{ARCHETYPE, Traits};
+    let mut h = harness();
+    // The line under the preview says the scene's traits.
+    let traits = Traits::of(h.state().scene());
+    h.get_by_label(&traits.sentence());
+    // The Traits section lists them, each with a lock.
+    h.get_by_label("Traits").click();
+    settle(&mut h);
+    h.get_by_label("Lock composition").click();
+    settle(&mut h);
+    let composition = traits[ARCHETYPE];
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..6 {
+        h.get_by_label("🔀 New scene").click();
+        settle(&mut h);
+        let now = Traits::of(h.state().scene());
+        assert_eq!(now[ARCHETYPE], composition, "{}", now.sentence());
+        seen.insert(now.sentence());
+        // And the line follows the scene.
+        h.get_by_label(&now.sentence());
+    }
+    assert!(
+        seen.len() > 1,
+        "New scene rolled the other traits: {seen:?}"
+    );
+}
+
+#[test]
 fn a_bad_paste_says_why_and_changes_nothing() {
     let mut h = harness();
     let before = h.state().scene().clone();

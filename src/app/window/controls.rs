@@ -78,6 +78,9 @@ pub struct Controls {
     /// Whether the web address row under the Share field is shown.
     address_open: bool,
     open_dialog: Option<FileDialog>,
+    /// The scene's traits and the scene they were read from (read again
+    /// when it changes), for the Traits section.
+    traits: Option<(Scene, crate::traits::Traits)>,
     /// The path typed when no file dialog is available; `None`: hidden.
     open_path: Option<String>,
     /// Whether undo / redo are possible (set by the app each frame).
@@ -111,6 +114,7 @@ impl Controls {
             address_open: false,
             open_dialog: None,
             open_path: None,
+            traits: None,
             can_undo: false,
             can_redo: false,
             presets: Presets::new(store),
@@ -465,6 +469,41 @@ impl Controls {
             }
         }
         new_scene_ui(ui, state, events);
+        self.traits_ui(ui, state);
+    }
+
+    /// The scene's traits, one per line with its lock: a locked trait
+    /// keeps its value through New scene and Vary (its details are rolled).
+    fn traits_ui(&mut self, ui: &mut Ui, state: &mut AppState) {
+        let scene = &state.scene;
+        if self.traits.as_ref().is_none_or(|(of, _)| of != scene) {
+            self.traits = Some((scene.clone(), crate::traits::Traits::of(scene)));
+        }
+        let Some((_, traits)) = &self.traits else {
+            return;
+        };
+        let locks = &mut state.locks;
+        // Closed at first (the line under the preview says them); its
+        // title opens it.
+        egui::CollapsingHeader::new(RichText::new("Traits").strong())
+            .default_open(false)
+            .show(ui, |ui| {
+                form(ui, "traits", |ui| {
+                    for (axis, value) in traits.names() {
+                        ui.label(axis.title);
+                        ui.horizontal(|ui| {
+                            ui.add(egui::Label::new(value).truncate());
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    lock_button(ui, axis.key, locks, &axis.title.to_lowercase());
+                                },
+                            );
+                        });
+                        ui.end_row();
+                    }
+                });
+            });
     }
 }
 
