@@ -36,7 +36,7 @@ pub const DUST: f32 = 0.45;
 /// A moon this large or larger is a great moon.
 pub const GREAT_MOON: f32 = 0.06;
 
-/// The share of the floor each [`STONES`] value's stones cover: the range
+/// The share of the floor each [`STONES`](super::STONES) value's stones cover: the range
 /// a roll must land in, in order (the last range's top is open).
 pub const STONE_COVERS: &[(u8, (f32, f32))] = &[
     (stones::SCATTERED, (0.03, 0.12)),
@@ -47,7 +47,7 @@ pub const STONE_COVERS: &[(u8, (f32, f32))] = &[
 /// The share boulders cover.
 pub const BOULDER_COVER: (f32, f32) = (0.14, 0.45);
 
-/// The cover New scene aims a [`STONES`] value's stones at, inside its
+/// The cover New scene aims a [`STONES`](super::STONES) value's stones at, inside its
 /// range, and the range a roll must land in; `None` without rocks.
 pub fn stone_target(value: u8) -> Option<((f32, f32), (f32, f32))> {
     let range = match value {
@@ -80,7 +80,7 @@ pub struct Colours {
     pub sand: Rgb,
 }
 
-/// Each [`PALETTE`] value's colours.
+/// Each [`PALETTE`](super::PALETTE) value's colours.
 pub const PALETTES: &[(u8, Colours)] = &[
     (
         palette::PALE,

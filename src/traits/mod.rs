@@ -4,7 +4,7 @@
 //! as long-form generative series name their outputs.
 //!
 //! The tables below are the one place the values, their words and their
-//! weights are written: New scene draws from them ([`roll`]), a scene is
+//! weights are written: New scene draws from them, a scene is
 //! read back into them from its settings ([`Traits::of`], as Art Blocks'
 //! `calculateFeatures` reads an output's features), the words of a
 //! description come from them, and so do the census's expected shares
