@@ -300,6 +300,10 @@ fn open_form(h: &mut Harness<'_, PlayaApp>, title: &str) {
 
 /// Types `text` over the number field `label` and presses Enter.
 fn retype(h: &mut Harness<'_, PlayaApp>, label: &str, text: &str) {
+    // Into view first: a form low in the panel may lie below its fold.
+    h.get_by_role_and_label(Role::SpinButton, label)
+        .scroll_to_me();
+    settle(h);
     h.get_by_role_and_label(Role::SpinButton, label).click();
     settle(h);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
