@@ -9,7 +9,7 @@ use std::io::{BufReader, Cursor};
 use std::path::Path;
 use std::process::Output;
 
-use common::cli::{playa, playa_ok, stderr, words};
+use common::cli::{files, playa, playa_ok, stderr, words};
 use image::AnimationDecoder;
 use image::codecs::png::PngDecoder;
 use playa::{Scene, scene::presets};
@@ -60,15 +60,6 @@ fn rendered(dir: &Path, scene: &Scene, size: &str) -> image::RgbaImage {
         ],
     );
     image::open(&out).unwrap().to_rgba8()
-}
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -250,20 +250,23 @@ fn steps_make_the_same_bytes_as_write() {
     }
 }
 
+/// The file `animation` writes on a pool of `threads` threads.
+fn written_on(animation: &Animation, threads: usize) -> Vec<u8> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    pool.install(|| animation.write(&mut out, &Progress::default()))
+        .unwrap();
+    out
+}
+
 #[test]
 fn the_same_on_any_number_of_threads() {
     for format in Format::ALL {
         let animation = small(format);
-        let bytes = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let mut out = Vec::new();
-            pool.install(|| animation.write(&mut out, &Progress::default()))
-                .unwrap();
-            out
-        };
+        let bytes = |threads| written_on(&animation, threads);
         assert!(bytes(1) == bytes(3), "{format:?}");
     }
 }
@@ -381,16 +384,7 @@ fn a_sweeps_frames_are_the_scene_at_each_value() {
 fn a_sweep_is_the_same_on_any_number_of_threads_and_by_steps() {
     for format in Format::ALL {
         let animation = small_sweep(format);
-        let bytes = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let mut out = Vec::new();
-            pool.install(|| animation.write(&mut out, &Progress::default()))
-                .unwrap();
-            out
-        };
+        let bytes = |threads| written_on(&animation, threads);
         let one = bytes(1);
         assert!(one == bytes(3), "{format:?}");
         let mut steps = animation.steps().unwrap();
