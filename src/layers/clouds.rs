@@ -282,7 +282,7 @@ impl Deck {
     /// and `away` from the viewer, in deck heights.
     fn noise(&self, across: f32, away: f32, octaves: u32) -> f32 {
         let (mut u, mut v, mut sum) = ([0.0], [0.0], [0.0]);
-        self.noises_portable(
+        self.noises_body(
             tile(),
             &[across],
             &[away],
@@ -302,9 +302,7 @@ impl Deck {
         let (mut u, mut v) = (vec![0.0; n], vec![0.0; n]);
         let tile = tile();
         match build {
-            Build::Portable => {
-                self.noises_portable(tile, across, away, octaves, &mut u, &mut v, out)
-            }
+            Build::Portable => self.noises_body(tile, across, away, octaves, &mut u, &mut v, out),
             // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
             #[cfg(target_arch = "x86_64")]
             Build::Avx2 => unsafe {
@@ -318,21 +316,6 @@ impl Deck {
     #[target_feature(enable = "avx2")]
     #[allow(clippy::too_many_arguments)]
     unsafe fn noises_avx2(
-        &self,
-        tile: &Tile,
-        across: &[f32],
-        away: &[f32],
-        octaves: u32,
-        u: &mut [f32],
-        v: &mut [f32],
-        sum: &mut [f32],
-    ) {
-        self.noises_body(tile, across, away, octaves, u, v, sum);
-    }
-
-    /// [`Deck::noises_body`] for any CPU.
-    #[allow(clippy::too_many_arguments)]
-    fn noises_portable(
         &self,
         tile: &Tile,
         across: &[f32],
@@ -685,7 +668,7 @@ impl CloudsDraw {
         (density, thick): (&mut [f32], &mut [f32]),
     ) {
         match build {
-            Build::Portable => self.shapes_portable(samples, cols, at, column, tx, density, thick),
+            Build::Portable => self.shapes_body(samples, cols, at, column, tx, density, thick),
             // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
             #[cfg(target_arch = "x86_64")]
             Build::Avx2 => unsafe {
@@ -699,21 +682,6 @@ impl CloudsDraw {
     #[target_feature(enable = "avx2")]
     #[allow(clippy::too_many_arguments)]
     unsafe fn shapes_avx2(
-        &self,
-        samples: &[f32],
-        cols: usize,
-        at: (u32, u32),
-        column: &[u32],
-        tx: &[f32],
-        density: &mut [f32],
-        thick: &mut [f32],
-    ) {
-        self.shapes_body(samples, cols, at, column, tx, density, thick);
-    }
-
-    /// [`CloudsDraw::shapes_body`] for any CPU.
-    #[allow(clippy::too_many_arguments)]
-    fn shapes_portable(
         &self,
         samples: &[f32],
         cols: usize,

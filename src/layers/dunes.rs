@@ -382,10 +382,10 @@ impl Field {
             let (lit, ripples, face) = (&mut lit[..], &mut ripples[..], &mut face[..]);
             match (build, footprint) {
                 (Build::Portable, None) => {
-                    self.ridges_portable::<false>(x, z, &[], h, gx, gz, lit, ripples, face)
+                    self.ridges::<false>(x, z, &[], h, gx, gz, lit, ripples, face)
                 }
                 (Build::Portable, Some(f)) => {
-                    self.ridges_portable::<true>(x, z, f, h, gx, gz, lit, ripples, face)
+                    self.ridges::<true>(x, z, f, h, gx, gz, lit, ripples, face)
                 }
                 // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
                 #[cfg(target_arch = "x86_64")]
@@ -427,23 +427,6 @@ impl Field {
     #[target_feature(enable = "avx2")]
     #[allow(clippy::too_many_arguments)]
     unsafe fn ridges_avx2<const LIGHT: bool>(
-        &self,
-        x: &[f32],
-        z: &[f32],
-        footprint: &[f32],
-        h: &mut [f32],
-        gx: &mut [f32],
-        gz: &mut [f32],
-        lit: &mut [f32],
-        ripples: &mut [f32],
-        face: &mut [u32],
-    ) {
-        self.ridges::<LIGHT>(x, z, footprint, h, gx, gz, lit, ripples, face);
-    }
-
-    /// [`Field::ridges`] for any CPU.
-    #[allow(clippy::too_many_arguments)]
-    fn ridges_portable<const LIGHT: bool>(
         &self,
         x: &[f32],
         z: &[f32],
@@ -1218,7 +1201,7 @@ impl DunesDraw {
             &mut relief[..],
         ];
         match self.build {
-            Build::Portable => self.lights_portable(x, z, sample, light),
+            Build::Portable => self.lights(x, z, sample, light),
             // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
             #[cfg(target_arch = "x86_64")]
             Build::Avx2 => unsafe { self.lights_avx2(x, z, sample, light) },
@@ -1234,13 +1217,6 @@ impl DunesDraw {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn lights_avx2(&self, x: &[f32], z: &[f32], s: [&[f32]; 5], out: [&mut [f32]; 5]) {
-        let [h, gx, gz, lit, ripples] = s;
-        let [r, g, b, alpha, relief] = out;
-        self.lights(x, z, [h, gx, gz, lit, ripples], [r, g, b, alpha, relief]);
-    }
-
-    /// [`DunesDraw::lights`] for any CPU.
-    fn lights_portable(&self, x: &[f32], z: &[f32], s: [&[f32]; 5], out: [&mut [f32]; 5]) {
         let [h, gx, gz, lit, ripples] = s;
         let [r, g, b, alpha, relief] = out;
         self.lights(x, z, [h, gx, gz, lit, ripples], [r, g, b, alpha, relief]);

@@ -475,19 +475,19 @@ impl Controls {
     /// The scene's traits, one per line with its lock: a locked trait
     /// keeps its value through New scene and Vary (its details are rolled).
     fn traits_ui(&mut self, ui: &mut Ui, state: &mut AppState) {
-        let scene = &state.scene;
-        if self.traits.as_ref().is_none_or(|(of, _)| of != scene) {
-            self.traits = Some((scene.clone(), crate::traits::Traits::of(scene)));
-        }
-        let Some((_, traits)) = &self.traits else {
-            return;
-        };
-        let locks = &mut state.locks;
+        let (scene, locks) = (&state.scene, &mut state.locks);
+        let cache = &mut self.traits;
         // Closed at first (the line under the preview says them); its
-        // title opens it.
+        // title opens it. The traits are read only while it is open.
         egui::CollapsingHeader::new(RichText::new("Traits").strong())
             .default_open(false)
             .show(ui, |ui| {
+                if cache.as_ref().is_none_or(|(of, _)| of != scene) {
+                    *cache = Some((scene.clone(), crate::traits::Traits::of(scene)));
+                }
+                let Some((_, traits)) = cache else {
+                    return;
+                };
                 form(ui, "traits", |ui| {
                     for (axis, value) in traits.names() {
                         ui.label(axis.title);

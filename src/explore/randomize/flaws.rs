@@ -59,7 +59,8 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
             flaws.push(format!("{what} floating over the dunes"));
         }
     }
-    let needs_field = visible(|l| matches!(l, Layer::Rocks(_) | Layer::Plants(_)));
+    let needs_field =
+        visible(|l| matches!(l, Layer::Rocks(_) | Layer::Plants(_) | Layer::Racetrack(_)));
     let field = needs_field.then(|| stones_of(scene)).flatten();
     if needs_field && field.is_none() {
         flaws.push("the automaton's grid cannot be made".to_string());
@@ -91,25 +92,15 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
                 Layer::Plants(p) if p.cover(&floor).floor <= 0.0 => {
                     flaws.push("the plants do not show".to_string());
                 }
+                Layer::Racetrack(r) if r.cover(&floor).reach > SKY_SLACK => {
+                    flaws.push("sailing stones over the sky".to_string());
+                }
                 _ => {}
             }
         }
     }
-    for layer in scene.layers.iter().filter(|l| l.visible()) {
-        match layer {
-            Layer::Racetrack(r) => {
-                let stones = stones_of(scene);
-                if let Some(field) = &stones
-                    && r.cover(&ground(scene, field)).reach > SKY_SLACK
-                {
-                    flaws.push("sailing stones over the sky".to_string());
-                }
-            }
-            Layer::Clouds(c) if c.cover > MOST_CLOUD => {
-                flaws.push("clouds hide the whole sky".to_string());
-            }
-            _ => {}
-        }
+    if visible(|l| matches!(l, Layer::Clouds(c) if c.cover > MOST_CLOUD)) {
+        flaws.push("clouds hide the whole sky".to_string());
     }
     flaws
 }
