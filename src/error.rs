@@ -79,6 +79,20 @@ pub enum Error {
         /// What is wrong, and what would have been accepted.
         reason: String,
     },
+    /// A scene that would take longer to draw than playa allows
+    /// ([`crate::scene::cost`]): how much longer than death-valley, the
+    /// limit, and what to lower.
+    #[error(
+        "the scene would take about {ratio} as long as death-valley to draw, more than the limit of {limit}: {advice}"
+    )]
+    TooCostly {
+        /// Its cost, in death-valleys ("52×").
+        ratio: String,
+        /// The limit, in death-valleys ("10×").
+        limit: String,
+        /// What costs most, and what to lower.
+        advice: String,
+    },
     /// A share code could not be decoded.
     #[error("share code: {0}")]
     ShareCode(String),

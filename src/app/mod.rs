@@ -449,6 +449,16 @@ impl PlayaApp {
             self.message = Some(msg);
         }
 
+        // No edit takes the scene past its cost limit: one that would (a
+        // layer added or made visible, the horizon raised) is undone,
+        // saying why. (The layers' sliders already end at the limit.)
+        if self.state.scene != self.last_scene
+            && let Err(e) = self.state.scene.check_cost()
+            && self.last_scene.check_cost().is_ok()
+        {
+            self.state.scene = self.last_scene.clone();
+            self.set_message(format!("Not applied: {e}"), true);
+        }
         if self.state.scene != self.last_scene {
             self.controls.sync(&self.state.scene);
             self.last_scene = self.state.scene.clone();
@@ -498,6 +508,11 @@ impl PlayaApp {
             match event {
                 Event::Dice => self.roll_dice(),
                 Event::NewScene => {
+                    if let Some(why) = randomize::cannot_roll(&self.state.scene, &self.state.locks)
+                    {
+                        self.set_message(why, true);
+                        continue;
+                    }
                     let roll = self.next_roll();
                     let old = self.state.scene.clone();
                     self.state.scene = randomize::new_scene(&old, &self.state.locks, roll);

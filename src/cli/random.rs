@@ -81,16 +81,21 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
     let tweaks = parse_tweaks(&args.set, "playa random makes one scene")?;
     let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
     let start = Source::from_arg(input)?.load()?.scene;
+    if let Some(why) = randomize::cannot_roll(&start, &locks) {
+        return Err(CliError::Usage(why));
+    }
     let rolled = match strength {
         Some(s) => randomize::vary(&start, &locks, roll, s),
         None => randomize::new_scene(&start, &locks, roll),
     };
     // Quantized, as every scene read back is: the RON is then exactly the
     // scene `playa render` reads.
-    let scene = tweaks
-        .apply(&rolled)
-        .map_err(|e| CliError::Usage(format!("--set {e}")))?
-        .quantized();
+    // (Only a --set is to blame: a roll keeps the scene's limits.)
+    let scene = match tweaks.apply(&rolled) {
+        Ok(scene) => scene.quantized(),
+        Err(e) if args.set.is_empty() => return Err(CliError::Failed(e.into())),
+        Err(e) => return Err(CliError::Usage(format!("--set {e}"))),
+    };
     let traits = Traits::of(&scene);
     if args.traits {
         outln!("{}", traits.lines().trim_end())?;

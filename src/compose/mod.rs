@@ -416,10 +416,7 @@ impl ExactSizeIterator for Generations {}
 /// The rock automaton's grid of a checked, quantized scene: the soup of
 /// `(columns, rows, density, seed)` run with the rule on the topology.
 pub(crate) fn rock_grid(scene: &Scene) -> Result<BitGrid> {
-    let (cols, rows) = scene.grid_size();
-    let a = &scene.automaton;
-    let soup = crate::life::soup(cols, rows, f64::from(a.density), scene.seed)?;
-    Ok(Life::new(a.rule, a.topology).run(&soup, a.generations))
+    scene.rock_grid()
 }
 
 /// What the rock automaton's grid depends on.

@@ -9,6 +9,7 @@
 //! out the same on any thread.
 
 pub mod clouds;
+pub mod cost;
 pub mod dunes;
 pub mod floor;
 pub mod plants;

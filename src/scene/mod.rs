@@ -25,6 +25,7 @@
 //! are in the settings tables: [`Scene::SETTINGS`] for the scene's own, and
 //! each layer kind's [`crate::layers::Kind::SETTINGS`].
 
+pub mod cost;
 pub mod presets;
 
 use serde::{Deserialize, Serialize};
@@ -548,7 +549,16 @@ impl Scene {
         for layer in &self.layers {
             layer.validate()?;
         }
-        Ok(())
+        self.check_cost()
+    }
+
+    /// The rock automaton's grid after its generations: a seeded soup of
+    /// [`Scene::grid_size`] run by its rule. Every live cell is a stone.
+    pub fn rock_grid(&self) -> Result<crate::life::BitGrid> {
+        let (cols, rows) = self.grid_size();
+        let a = &self.automaton;
+        let soup = crate::life::soup(cols, rows, f64::from(a.density), self.seed)?;
+        Ok(crate::life::Life::new(a.rule, a.topology).run(&soup, a.generations))
     }
 
     /// Columns and rows of the rock automaton's grid (rows follow from the

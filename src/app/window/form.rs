@@ -13,6 +13,8 @@ use egui::{Response, RichText, Ui};
 use crate::base::color::Rgb;
 use crate::explore::randomize::Locks;
 use crate::layers::{Kind, Layer, match_kind};
+use crate::scene::cost::Affordable;
+use crate::setting::limit::number_text;
 use crate::setting::{Setting, Value, round_to};
 
 /// The 🔒 button of a lock group (`what`: its name in hover texts).
@@ -183,6 +185,17 @@ pub fn setting_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Re
 /// Like [`setting_row`] for a whole number, its slider ending at `max`
 /// (below the setting's own maximum when another setting caps it).
 pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Option<Response> {
+    uint_row_hinted(ui, setting, t, max, None)
+}
+
+/// [`uint_row`] with `hint` as its hover text instead of the setting's.
+fn uint_row_hinted<T>(
+    ui: &mut Ui,
+    setting: &Setting<T>,
+    t: &mut T,
+    max: u32,
+    hint: Option<&str>,
+) -> Option<Response> {
     let Value::Uint {
         get, put, min, log, ..
     } = setting.value
@@ -190,7 +203,7 @@ pub fn uint_row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T, max: u32) -> Op
         return row(ui, setting, t);
     };
     let before = get(t);
-    let (r, v) = slider_row(ui, setting, before, min..=max.max(min), log, None, |s| {
+    let (r, v) = slider_row(ui, setting, before, min..=max.max(min), log, hint, |s| {
         s.smallest_positive(1.0)
     });
     if r.changed() && v != before {
@@ -270,6 +283,18 @@ pub fn float_row<T>(
 }
 
 fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
+    row_within(ui, setting, t, None)
+}
+
+/// [`row`], its slider within `within` (the values the scene's cost
+/// allows, [`Affordable`]) when given.
+fn row_within<T>(
+    ui: &mut Ui,
+    setting: &Setting<T>,
+    t: &mut T,
+    within: Option<&Affordable>,
+) -> Option<Response> {
+    let hint = within.map(affordable_hint);
     let r = match setting.value {
         Value::Float {
             get,
@@ -281,7 +306,11 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
             ..
         } => {
             let before = get(t);
-            let (r, v) = slider_row(ui, setting, before, min..=max, log, None, |s| {
+            let range = match within {
+                Some(a) => (a.min as f32).max(min)..=(a.max as f32).min(max),
+                None => min..=max,
+            };
+            let (r, v) = slider_row(ui, setting, before, range, log, hint.as_deref(), |s| {
                 s.max_decimals(if log { 4 } else { 3 })
             });
             // The slider shows a rounded value (1/15 as 0.067): clamping
@@ -317,7 +346,10 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
             }
             r
         }
-        Value::Uint { max, .. } => return uint_row(ui, setting, t, max),
+        Value::Uint { max, .. } => {
+            let max = within.map_or(max, |a| (a.max as u32).min(max));
+            return uint_row_hinted(ui, setting, t, max, hint.as_deref());
+        }
         Value::Time { .. } | Value::Rule { .. } | Value::Topology { .. } => return None,
     };
     ui.end_row();
@@ -326,13 +358,29 @@ fn row<T>(ui: &mut Ui, setting: &Setting<T>, t: &mut T) -> Option<Response> {
 
 /// Every row of a layer's form: its whole table but `visible` (the
 /// checkbox in the layer's header).
-pub fn layer_rows(ui: &mut Ui, layer: &mut Layer) {
-    fn rows<K: Kind>(ui: &mut Ui, l: &mut K) {
+/// The sliders of the settings in `affordable` end where the scene's cost
+/// would pass its limit ([`crate::scene::Scene::affordable`]).
+pub fn layer_rows(ui: &mut Ui, layer: &mut Layer, affordable: &[Affordable]) {
+    fn rows<K: Kind>(ui: &mut Ui, l: &mut K, affordable: &[Affordable]) {
         for setting in K::SETTINGS.iter().filter(|s| s.name != "visible") {
-            setting_row(ui, setting, l);
+            match affordable.iter().find(|a| a.name == setting.name) {
+                Some(a) => row_within(ui, setting, l, Some(a)),
+                None => setting_row(ui, setting, l),
+            };
         }
     }
-    match_kind!(layer, l => rows(ui, l))
+    match_kind!(layer, l => rows(ui, l, affordable))
+}
+
+/// The hover text of a slider that the scene's cost cuts short.
+fn affordable_hint(a: &Affordable) -> String {
+    format!(
+        "From {} to {} here: past that the scene would take more than {}× as long as \
+         death-valley to draw (lower a costlier setting or layer to go further)",
+        number_text(a.min),
+        number_text(a.max),
+        crate::scene::cost::LIMIT
+    )
 }
 
 #[cfg(test)]
@@ -359,7 +407,7 @@ mod tests {
                             setting_row(ui, s, &mut shown);
                         }
                         for layer in &mut shown.layers {
-                            layer_rows(ui, layer);
+                            layer_rows(ui, layer, &[]);
                         }
                     });
                 })

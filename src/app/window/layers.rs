@@ -40,6 +40,9 @@ pub fn layers_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
     let mut edit = None;
     let count = scene.layers.len();
     let names = layer_names(&scene.layers);
+    // The scene as the forms found it: each open form's sliders end where
+    // the scene's cost would pass its limit.
+    let before = scene.clone();
     for (i, (layer, name)) in scene.layers.iter_mut().zip(&names).enumerate() {
         let title = name.to_string();
         let group = layer.name();
@@ -87,7 +90,7 @@ pub fn layers_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
             })
             .body(|ui| {
                 form(ui, id.with("form").value().to_string().as_str(), |ui| {
-                    layer_rows(ui, layer);
+                    layer_rows(ui, layer, &before.affordable(i));
                 });
             });
     }

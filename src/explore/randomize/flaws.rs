@@ -16,7 +16,8 @@ const SKY_SLACK: f32 = 0.01;
 const MOST_CLOUD: f32 = 0.92;
 
 /// What keeps `scene` from being a showable picture, one line each in
-/// words; empty when there is nothing. It checks that there is a sky and
+/// words; empty when there is nothing. It checks that the scene keeps its
+/// limits ([`Scene::validate`]: its layers' count, its cost); that there is a sky and
 /// ground to see; that the sun stands inside the frame; that every tent
 /// stands whole inside the frame, below the horizon; that nothing stands
 /// on the dunes (the tent, the stones and the plants are drawn on the flat
@@ -27,6 +28,10 @@ const MOST_CLOUD: f32 = 0.92;
 /// some sky.
 pub fn flaws(scene: &Scene) -> Vec<String> {
     let mut flaws = Vec::new();
+    // Over a scene's limits (its number of layers, its cost).
+    if let Err(e) = scene.validate() {
+        flaws.push(e.to_string());
+    }
     let visible = |is: fn(&Layer) -> bool| scene.layers.iter().any(|l| l.visible() && is(l));
     if !visible(|l| matches!(l, Layer::Sky(_))) {
         flaws.push("no sky".to_string());

@@ -20,7 +20,7 @@ pub use self::flaws::flaws;
 use crate::base::palette::TimeOfDay;
 use crate::layers::rocks::cover::StoneField;
 use crate::layers::{Kind, Layer, Rocks, match_kinds};
-use crate::scene::Scene;
+use crate::scene::{MAX_LAYERS, Scene, cost};
 use crate::setting::{Roll, Setting, Value};
 pub use crate::traits::{self, Traits};
 pub(crate) use crate::traits::{ground, stones_of};
@@ -308,7 +308,8 @@ fn made(base: &Scene, locks: &Locks, traits: &Traits, roll_number: u64, salt: u6
         dress_for_the_time(&mut s, locks, &mut dice(4));
         s.quantize();
         let target = crate::traits::marks::stone_target(traits[traits::STONES]);
-        let s = fit_stones(&s, locks, &dice, target);
+        let mut s = fit_stones(&s, locks, &dice, target);
+        within_limits(&mut s, locks);
         let flaws = flaws(&s);
         let wrong = usize::from(Traits::of(&s) != *traits);
         if flaws.is_empty() && wrong == 0 {
@@ -320,6 +321,87 @@ fn made(base: &Scene, locks: &Locks, traits: &Traits, roll_number: u64, salt: u6
         }
     }
     best.map(|(_, s)| s).unwrap_or_else(|| base.clone())
+}
+
+/// `s` brought within the limits every scene keeps ([`Scene::validate`]):
+/// its number of layers and its cost. New scene's own layers are dropped,
+/// the costliest first, but never its last sky or ground, nor the layers
+/// of a locked kind. What is still over (locked layers that leave no
+/// room, see [`cannot_roll`]) stays, and [`flaws`] says so.
+fn within_limits(s: &mut Scene, locks: &Locks) {
+    loop {
+        let cost = s.cost();
+        if s.layers.len() <= MAX_LAYERS && cost.ratio() <= cost::LIMIT {
+            return;
+        }
+        let droppable = |i: &usize| !locks.is_locked(s.layers[*i].name()) && !needed(s, *i);
+        let costliest = (0..s.layers.len())
+            .filter(droppable)
+            .max_by(|&a, &b| cost.layers[a].total_cmp(&cost.layers[b]).then(a.cmp(&b)));
+        match costliest {
+            Some(i) => {
+                s.layers.remove(i);
+            }
+            None => return,
+        }
+    }
+}
+
+/// Whether layer `i` of `s` is its last visible sky or ground, which a
+/// picture needs ([`flaws`]).
+fn needed(s: &Scene, i: usize) -> bool {
+    let sky = |l: &Layer| l.visible() && matches!(l, Layer::Sky(_));
+    let ground =
+        |l: &Layer| l.visible() && matches!(l, Layer::Floor(_) | Layer::Dunes(_) | Layer::Racetrack(_));
+    let only = |is: &dyn Fn(&Layer) -> bool| {
+        is(&s.layers[i]) && s.layers.iter().filter(|l| is(l)).count() == 1
+    };
+    only(&sky) || only(&ground)
+}
+
+/// Why New scene and Vary cannot make a scene from `scene` with `locks`,
+/// in words; `None` when they can. They keep the locked kinds' layers as
+/// they are, and need a sky and a ground of their own beside them: when
+/// those cannot fit within a scene's limits (its number of layers, its
+/// cost), no roll can.
+pub fn cannot_roll(scene: &Scene, locks: &Locks) -> Option<String> {
+    let locked: Vec<&Layer> = scene
+        .layers
+        .iter()
+        .filter(|l| locks.is_locked(l.name()))
+        .collect();
+    let mut least = Scene {
+        layers: locked.iter().map(|l| (*l).clone()).collect(),
+        ..scene.clone()
+    };
+    if !locked.iter().any(|l| matches!(l, Layer::Sky(_))) {
+        least.layers.insert(0, Layer::Sky(Default::default()));
+    }
+    if !locked
+        .iter()
+        .any(|l| matches!(l, Layer::Floor(_) | Layer::Dunes(_) | Layer::Racetrack(_)))
+    {
+        least.layers.insert(1, Layer::Floor(Default::default()));
+    }
+    let mut kinds: Vec<&str> = locked.iter().map(|l| l.name()).collect();
+    kinds.dedup();
+    let kinds = kinds.join(", ");
+    if least.layers.len() > MAX_LAYERS {
+        return Some(format!(
+            "New scene keeps the {} locked layers ({kinds}) and needs a sky and a ground \
+             beside them, more than a scene's {MAX_LAYERS} layers: unlock {kinds}, or remove \
+             some of those layers",
+            locked.len()
+        ));
+    }
+    if let Err(e) = least.check_cost() {
+        return Some(format!(
+            "New scene keeps the {} locked layers ({kinds}), and with a sky and a ground \
+             beside them {e}; or unlock {kinds}",
+            locked.len()
+        ));
+    }
+    None
 }
 
 /// `s` with its automaton and stones rolled until they make a field of
