@@ -1,4 +1,11 @@
-//! Times scenes against death-valley: `cost_probe [--threads N] [--size WxH] FILE.ron...`
+//! The data behind the cost model (`playa::layers::cost`): each scene
+//! file's time against death-valley's (one thread's CPU time, the median
+//! of `--runs`, death-valley timed again beside each), with the model's
+//! figure and the automaton's live cells. A scene over the limit is
+//! refused as playa refuses it; to fit the model past the limit, raise
+//! `playa::scene::cost::LIMIT` for the run.
+//!
+//! `cargo run --release --example cost_probe -- [--threads N] [--size WxH] [--runs N] FILE.ron...`
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut threads = 1;
@@ -14,7 +21,7 @@ fn main() {
                 let (w, h) = v.split_once('x').unwrap();
                 size = (w.parse().unwrap(), h.parse().unwrap());
             }
-            _ => panic!("{flag}"),
+            _ => panic!("unknown flag {flag}"),
         }
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
@@ -35,11 +42,11 @@ fn main() {
     println!("death-valley {dv:.2} ms");
     for f in args {
         let text = std::fs::read_to_string(&f).unwrap();
-        let scene: playa::Scene = match playa::Scene::from_ron(&text, &f) {
-            Ok(s) => s,
+        let scene = match playa::Scene::from_ron(&text, &f) {
+            Ok(scene) => scene,
             Err(e) => {
-                println!("{f}\trefused: {e}");
-                ron::from_str(&text).unwrap()
+                println!("{e}");
+                continue;
             }
         };
         let ms = time(&scene);
@@ -54,6 +61,7 @@ fn main() {
 /// The process's CPU time, ms (others' work on a busy machine not counted).
 fn cpu() -> f64 {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to fill.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
     t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
 }

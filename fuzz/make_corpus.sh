@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --bin playa --no-default-features
 playa="${CARGO_TARGET_DIR:-target}/release/playa"
 out=fuzz/corpus
-mkdir -p "$out"/{share_code,scene_ron,rle,png_recipe,manifest,set,range,sheet_chunk,user_presets}
+mkdir -p "$out"/{share_code,scene_ron,rle,png_recipe,manifest,set,range,sheet_chunk,user_presets,scene_cost}
 
 for preset in presets/*.ron; do
   name=$(basename "$preset" .ron)
@@ -28,6 +28,8 @@ bits = "".join(format(alphabet.index(c), "06b") for c in body)
 bits += "0" * (-len(bits) % 8)
 sys.stdout.buffer.write(bytes([8]) + bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8)))
 PY
+  # scene_cost: two bytes of size, then the same payload bits.
+  { printf '\1\1'; tail -c +2 "$out/share_code/$name-payload"; } > "$out/scene_cost/$name"
   "$playa" render "$name" --size 16x9 --out "$out/png_recipe/$name.png" --force > /dev/null
 done
 

@@ -202,13 +202,19 @@ fn racetrack(r: &Racetrack) -> f64 {
     28.0 + f64::from(r.stones) * stone
 }
 
-/// Ms of a rocks layer with `live` stones: each stone placed, shaded and
-/// culled, and the pixels it covers (its size², the mean over the
-/// ground's depth, at 720 pixels high).
+/// Ms of a rocks layer with `live` stones: each stone placed and culled;
+/// each stone left in view drawn (as many as the floor's pixels hold at
+/// the stones' size: where they crowd, the near ones hide the rest); and
+/// the pixels they cover, a few times the floor's at most.
 fn rocks(r: &Rocks, live: f64) -> f64 {
+    // The floor's pixels at 1280×720 under death-valley's horizon.
+    const FLOOR: f64 = 1280.0 * 720.0 * (1.0 - MEASURED_HORIZON);
     let (near, far) = (f64::from(r.near_size), f64::from(r.far_size));
-    let square = (near * near + near * far + far * far) / 3.0;
-    2.0 + live * (1.8e-3 + 4.0 * square)
+    // A stone's pixels: its size² (the mean over the ground's depth).
+    let pixels = (near * near + near * far + far * far) / 3.0 * 720.0 * 720.0;
+    let in_view = live.min(4.0 * FLOOR / pixels.max(1.0));
+    let covered = (live * pixels).min(6.0 * FLOOR);
+    2.0 + 2.5e-4 * live + 8.0e-4 * in_view + 1.0e-5 * covered
 }
 
 /// Ms of a plants layer on a field of `live` cells.
