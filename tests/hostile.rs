@@ -478,14 +478,27 @@ fn edited_png(png: &[u8], size: Option<(u32, u32)>, chunks: &[Vec<u8>]) -> Vec<u
         ihdr[..4].copy_from_slice(&w.to_be_bytes());
         ihdr[4..8].copy_from_slice(&h.to_be_bytes());
     }
-    [&head[..8], &png_chunk(b"IHDR", &ihdr), &chunks.concat(), rest].concat()
+    [
+        &head[..8],
+        &png_chunk(b"IHDR", &ihdr),
+        &chunks.concat(),
+        rest,
+    ]
+    .concat()
 }
 
 /// A picture of death-valley at 64 × 36 made by `playa render` in `dir`.
 fn picture(dir: &std::path::Path) -> Vec<u8> {
     let o = playa(
         dir,
-        &["render", "death-valley", "--size", "64x36", "--out", "p.png"],
+        &[
+            "render",
+            "death-valley",
+            "--size",
+            "64x36",
+            "--out",
+            "p.png",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::read(dir.join("p.png")).unwrap()
@@ -512,12 +525,19 @@ fn a_picture_s_own_size_is_refused_as_size_would_be() {
     let dir = tempfile::tempdir().unwrap();
     let png = picture(dir.path());
     for (w, h) in [(1, 16384), (16384, 2), (65536, 8), (70000, 70000)] {
-        std::fs::write(dir.path().join("e.png"), edited_png(&png, Some((w, h)), &[])).unwrap();
+        std::fs::write(
+            dir.path().join("e.png"),
+            edited_png(&png, Some((w, h)), &[]),
+        )
+        .unwrap();
         let o = render_into_out(dir.path(), "e.png");
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{err}");
         let said = "e.png: the picture's size is not one playa makes: ";
-        let line = err.lines().find(|l| l.contains(said)).unwrap_or_else(|| panic!("{err}"));
+        let line = err
+            .lines()
+            .find(|l| l.contains(said))
+            .unwrap_or_else(|| panic!("{err}"));
         // In the words --size is refused in.
         let size = format!("{w}x{h}");
         let o = playa(dir.path(), &["render", "--size", &size, "--out", "x.png"]);
@@ -540,14 +560,18 @@ fn a_picture_s_text_chunks_are_read_whole_once_or_skipped() {
     };
     // A second recipe that says another scene.
     write("two.png", &[text_chunk("playa:scene", &other.to_ron())]);
-    // 16 MiB of recipe, packed into a few kilobytes.
-    let mut bomb = png::text_metadata::ZTXtChunk::new("playa:scene", " ".repeat(16 << 20));
-    bomb.compress_text().unwrap();
+    // 16 MiB of recipe, packed into a few kilobytes (the png crate's
+    // "Out of decompression space. Try with a larger limit." once).
+    let mut bomb = png::text_metadata::ITXtChunk::new("playa:scene", " ".repeat(16 << 20));
+    bomb.compressed = true;
     let mut packed = Vec::new();
     png::text_metadata::EncodableTextChunk::encode(&bomb, &mut packed).unwrap();
     write("bomb.png", &[packed]);
     for (name, says) in [
-        ("two.png", "two.png: it holds two playa:scene chunks that differ"),
+        (
+            "two.png",
+            "two.png: it holds two playa:scene chunks that differ",
+        ),
         (
             "bomb.png",
             "bomb.png: its playa:scene chunk unpacks to more than 1048576 bytes",
@@ -582,7 +606,8 @@ fn a_still_carries_only_animation_options_playa_checked() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.lines().any(|l| l.starts_with("playa: g.png (playa:animation): ")),
+        err.lines()
+            .any(|l| l.starts_with("playa: g.png (playa:animation): ")),
         "{err}"
     );
     assert_eq!(made_in_out(dir.path()), Vec::<String>::new());

@@ -200,8 +200,9 @@ fn read_head<R: BufRead + Seek, const N: usize>(
         if size.is_none() && &kind != b"IHDR" {
             return Err(damaged("it does not start with its header (IHDR)"));
         }
-        // The chunk's data, read whole and checked against its checksum.
-        let read_data = |reader: &mut R, start: Vec<u8>| -> Result<Vec<u8>> {
+        // The chunk's data, read whole and checked against its checksum;
+        // `what` names the chunk in errors.
+        let read_data = |reader: &mut R, start: Vec<u8>, what: &str| -> Result<Vec<u8>> {
             let mut data = start;
             let rest = u64::from(len) - data.len() as u64;
             (&mut *reader)
@@ -209,24 +210,31 @@ fn read_head<R: BufRead + Seek, const N: usize>(
                 .read_to_end(&mut data)
                 .map_err(cannot_read)?;
             if data.len() != len as usize + 4 {
-                return Err(damaged(&format!("it ends inside its {name} chunk")));
+                return Err(damaged(&format!("it ends inside its {what} chunk")));
             }
             let crc = data.split_off(len as usize);
             let mut hasher = crc32fast::Hasher::new();
             hasher.update(&kind);
             hasher.update(&data);
             if hasher.finalize().to_be_bytes()[..] != crc[..] {
-                return Err(damaged(&format!("its {name} chunk fails its checksum")));
+                return Err(damaged(&format!("its {what} chunk fails its checksum")));
             }
             Ok(data)
         };
         match &kind {
             b"IHDR" => {
-                if size.is_some() || len != 13 {
-                    return Err(damaged("its header (IHDR) is not one of 13 bytes, once"));
+                if size.is_some() {
+                    return Err(damaged("it has two headers (IHDR)"));
                 }
-                let ihdr = read_data(&mut reader, Vec::new())?;
-                let side = |at: usize| u32::from_be_bytes([ihdr[at], ihdr[at + 1], ihdr[at + 2], ihdr[at + 3]]);
+                if len != 13 {
+                    return Err(damaged(&format!(
+                        "its header (IHDR) is {len} bytes, not 13"
+                    )));
+                }
+                let ihdr = read_data(&mut reader, Vec::new(), "IHDR")?;
+                let side = |at: usize| {
+                    u32::from_be_bytes([ihdr[at], ihdr[at + 1], ihdr[at + 2], ihdr[at + 3]])
+                };
                 let (depth, colour) = (ihdr[8], ihdr[9]);
                 let depths: &[u8] = match colour {
                     0 => &[1, 2, 4, 8, 16],
@@ -267,7 +275,7 @@ fn read_head<R: BufRead + Seek, const N: usize>(
                          {MAX_TEXT_CHUNK_BYTES}"
                     )));
                 }
-                let data = read_data(&mut reader, start)?;
+                let data = read_data(&mut reader, start, keyword)?;
                 let text = chunk_text(&kind, &data[keyword.len() + 1..])
                     .map_err(|why| fail(format!("its {keyword} chunk {why}")))?;
                 match &texts[slot] {
@@ -280,7 +288,9 @@ fn read_head<R: BufRead + Seek, const N: usize>(
                 }
             }
             _ if kind[0].is_ascii_uppercase() && &kind != b"PLTE" => {
-                return Err(damaged(&format!("it has an unknown critical chunk, {name}")));
+                return Err(damaged(&format!(
+                    "it has an unknown critical chunk, {name}"
+                )));
             }
             _ => skip(&mut reader, len).map_err(cannot_read)?,
         }
@@ -305,18 +315,19 @@ fn skip<R: Seek>(reader: &mut R, len: u32) -> std::io::Result<()> {
 /// and no further.
 fn chunk_text(kind: &[u8; 4], data: &[u8]) -> std::result::Result<String, String> {
     let latin1 = |bytes: &[u8]| bytes.iter().map(|&b| char::from(b)).collect::<String>();
-    let utf8 = |bytes: Vec<u8>| {
-        String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_string())
-    };
+    let utf8 =
+        |bytes: Vec<u8>| String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_string());
     let unpack = |method: u8, packed: &[u8]| -> std::result::Result<Vec<u8>, String> {
         if method != 0 {
             return Err(format!("names an unknown compression ({method})"));
         }
         match fdeflate::decompress_to_vec_bounded(packed, MAX_TEXT_BYTES + 1) {
             Ok(text) if text.len() <= MAX_TEXT_BYTES => Ok(text),
-            Ok(_) | Err(fdeflate::BoundedDecompressionError::OutputTooLarge { .. }) => Err(format!(
-                "unpacks to more than {MAX_TEXT_BYTES} bytes, the limit of a text playa reads"
-            )),
+            Ok(_) | Err(fdeflate::BoundedDecompressionError::OutputTooLarge { .. }) => {
+                Err(format!(
+                    "unpacks to more than {MAX_TEXT_BYTES} bytes, the limit of a text playa reads"
+                ))
+            }
             Err(_) => Err("has damaged compressed text".into()),
         }
     };
@@ -488,12 +499,12 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
     })
 }
 
-/// Checks a picture's size as `--size` is checked
-/// ([`compose::check_picture_size`]), for a picture playa made is of a size
-/// it makes, and one that is not was edited: a whole picture's own size,
-/// streamed unless its compression is one that holds the picture whole; a
-/// window's full picture, which is always streamed, and then the window,
-/// which such a compression holds.
+/// Checks a picture's size by the rule `--size` keeps
+/// ([`compose::check_picture_size`]): playa makes no picture of another
+/// size, so one that is was edited. A whole picture's own size is checked,
+/// as streamed unless its compression holds pictures whole; a window's, the
+/// full picture it is cut from (as streamed: only the window is drawn), and
+/// the window itself when its compression holds it.
 fn check_own_size(
     (width, height): (u32, u32),
     window: Option<&Window>,
@@ -502,12 +513,12 @@ fn check_own_size(
     let streamed = compression.is_none_or(|c| c == Compression::Fast);
     match window {
         None => compose::check_picture_size(width, height, streamed),
-        Some(w) => compose::check_picture_size(w.full_w, w.full_h, true).and_then(|()| {
-            match streamed {
+        Some(w) => {
+            compose::check_picture_size(w.full_w, w.full_h, true).and_then(|()| match streamed {
                 true => Ok(()),
                 false => compose::check_size(width, height),
-            }
-        }),
+            })
+        }
     }
 }
 
@@ -720,7 +731,8 @@ mod tests {
     /// A compressed iTXt chunk.
     fn packed(keyword: &str, text: String) -> Vec<u8> {
         let mut itxt = png::text_metadata::ITXtChunk::new(keyword, text);
-        itxt.compress_text().unwrap();
+        // Else the png crate writes the text unpacked.
+        itxt.compressed = true;
         text_chunk(itxt)
     }
 
@@ -780,12 +792,27 @@ mod tests {
 
     #[test]
     fn two_recipes_that_differ_are_refused() {
-        let (one, two) = (Scene::default(), Scene { seed: 9, ..Scene::default() });
+        let (one, two) = (
+            Scene::default(),
+            Scene {
+                seed: 9,
+                ..Scene::default()
+            },
+        );
         let decode = |chunks: &[Vec<u8>]| decode_recipe(&raw_png(64, 36, chunks), "two.png");
         for chunks in [
-            [plain(SCENE_KEY, &one.to_ron()), packed(SCENE_KEY, two.to_ron())],
-            [packed(SCENE_KEY, one.to_ron()), packed(SCENE_KEY, two.to_ron())],
-            [plain(CODE_KEY, &share::encode(&one)), plain(CODE_KEY, &share::encode(&two))],
+            [
+                plain(SCENE_KEY, &one.to_ron()),
+                packed(SCENE_KEY, two.to_ron()),
+            ],
+            [
+                packed(SCENE_KEY, one.to_ron()),
+                packed(SCENE_KEY, two.to_ron()),
+            ],
+            [
+                plain(CODE_KEY, &share::encode(&one)),
+                plain(CODE_KEY, &share::encode(&two)),
+            ],
         ] {
             let err = decode(&chunks).unwrap_err().to_string();
             assert!(
@@ -795,7 +822,10 @@ mod tests {
             );
         }
         // The same recipe twice is one recipe.
-        let same = [plain(SCENE_KEY, &two.to_ron()), packed(SCENE_KEY, two.to_ron())];
+        let same = [
+            plain(SCENE_KEY, &two.to_ron()),
+            packed(SCENE_KEY, two.to_ron()),
+        ];
         assert_eq!(decode(&same).unwrap().scene, two);
     }
 
@@ -827,7 +857,10 @@ mod tests {
 
     #[test]
     fn chunks_playa_does_not_read_are_skipped_however_big() {
-        let scene = Scene { seed: 5, ..Scene::default() };
+        let scene = Scene {
+            seed: 5,
+            ..Scene::default()
+        };
         let huge = "Composition: dune sea\n".repeat((30 << 20) / 22 + 1);
         let mut bad_crc = chunk(b"prVt", b"anything");
         *bad_crc.last_mut().unwrap() ^= 1;
@@ -852,11 +885,22 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "torn.png: damaged PNG: its iTXt chunk fails its checksum"
+            "torn.png: damaged PNG: its playa:scene chunk fails its checksum"
+        );
+        let whole = raw_png(64, 36, &[packed(SCENE_KEY, scene.to_ron())]);
+        let err = decode_recipe(&whole[..60], "cut.png")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "cut.png: damaged PNG: it ends inside its playa:scene chunk"
         );
         let err = decode_recipe(&raw_png(64, 36, &[chunk(b"QQQQ", b"")]), "q.png")
             .unwrap_err()
             .to_string();
-        assert_eq!(err, "q.png: damaged PNG: it has an unknown critical chunk, QQQQ");
+        assert_eq!(
+            err,
+            "q.png: damaged PNG: it has an unknown critical chunk, QQQQ"
+        );
     }
 }
