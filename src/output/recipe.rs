@@ -774,7 +774,7 @@ mod tests {
         assert_eq!(decode(65536, 8192, &[]).unwrap(), (65536, 8192));
         // A picture whose compression holds it whole keeps the held limits.
         let best = plain(COMPRESSION_KEY, "best");
-        assert!(decode(16384, 2048, &[best.clone()]).is_ok());
+        assert!(decode(16384, 2048, std::slice::from_ref(&best)).is_ok());
         let err = decode(20000, 2500, &[best]).unwrap_err().to_string();
         assert!(err.contains("must be 1 to 16384 pixels"), "{err}");
         // A window may be thin; the picture it is cut from may not.
