@@ -451,3 +451,164 @@ fn a_manifest_append_cut_short_by_a_full_disk_leaves_whole_lines() {
     let o = playa(dir.path(), &["manifest", "check", "disk/out"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `data` as the PNG chunk `kind`, with its length and checksum.
+fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    let mut bytes = (data.len() as u32).to_be_bytes().to_vec();
+    bytes.extend_from_slice(kind);
+    bytes.extend_from_slice(data);
+    bytes.extend_from_slice(&crc.finalize().to_be_bytes());
+    bytes
+}
+
+/// A tEXt chunk.
+fn text_chunk(keyword: &str, text: &str) -> Vec<u8> {
+    png_chunk(b"tEXt", format!("{keyword}\0{text}").as_bytes())
+}
+
+/// The PNG `png` with `chunks` after its header (the signature and the
+/// 25 bytes of IHDR), and its header saying `size` when given.
+fn edited_png(png: &[u8], size: Option<(u32, u32)>, chunks: &[Vec<u8>]) -> Vec<u8> {
+    let (head, rest) = png.split_at(8 + 25);
+    let mut ihdr = head[16..29].to_vec();
+    if let Some((w, h)) = size {
+        ihdr[..4].copy_from_slice(&w.to_be_bytes());
+        ihdr[4..8].copy_from_slice(&h.to_be_bytes());
+    }
+    [
+        &head[..8],
+        &png_chunk(b"IHDR", &ihdr),
+        &chunks.concat(),
+        rest,
+    ]
+    .concat()
+}
+
+/// A picture of death-valley at 64 × 36 made by `playa render` in `dir`.
+fn picture(dir: &std::path::Path) -> Vec<u8> {
+    let o = playa(
+        dir,
+        &[
+            "render",
+            "death-valley",
+            "--size",
+            "64x36",
+            "--out",
+            "p.png",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read(dir.join("p.png")).unwrap()
+}
+
+/// Renders `input` in `dir` into the folder `out`: the run's output.
+fn render_into_out(dir: &std::path::Path, input: &str) -> std::process::Output {
+    playa(dir, &["render", input, "--out", "out"])
+}
+
+/// The pictures [`render_into_out`] made.
+fn made_in_out(dir: &std::path::Path) -> Vec<String> {
+    let out = dir.join("out");
+    match out.exists() {
+        true => files(&out),
+        false => Vec::new(),
+    }
+}
+
+#[test]
+fn a_picture_s_own_size_is_refused_as_size_would_be() {
+    // A header edited to 1×16384 rendered that size, though --size
+    // 1x16384 is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let png = picture(dir.path());
+    for (w, h) in [(1, 16384), (16384, 2), (65536, 8), (70000, 70000)] {
+        std::fs::write(
+            dir.path().join("e.png"),
+            edited_png(&png, Some((w, h)), &[]),
+        )
+        .unwrap();
+        let o = render_into_out(dir.path(), "e.png");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        let said = "e.png: the picture's size is not one playa makes: ";
+        let line = err
+            .lines()
+            .find(|l| l.contains(said))
+            .unwrap_or_else(|| panic!("{err}"));
+        // In the words --size is refused in.
+        let size = format!("{w}x{h}");
+        let o = playa(dir.path(), &["render", "--size", &size, "--out", "x.png"]);
+        let why = stderr(&o).trim().replace("playa: --size: ", "");
+        assert!(line.ends_with(&why), "{line} / {why}");
+        assert_eq!(made_in_out(dir.path()), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn a_picture_s_text_chunks_are_read_whole_once_or_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = picture(dir.path());
+    let write = |name: &str, chunks: &[Vec<u8>]| {
+        std::fs::write(dir.path().join(name), edited_png(&png, None, chunks)).unwrap();
+    };
+    let other = playa::Scene {
+        seed: 8,
+        ..playa::Scene::default()
+    };
+    // A second recipe that says another scene.
+    write("two.png", &[text_chunk("playa:scene", &other.to_ron())]);
+    // 16 MiB of recipe, packed into a few kilobytes (the png crate's
+    // "Out of decompression space. Try with a larger limit." once).
+    let mut bomb = png::text_metadata::ITXtChunk::new("playa:scene", " ".repeat(16 << 20));
+    bomb.compressed = true;
+    let mut packed = Vec::new();
+    png::text_metadata::EncodableTextChunk::encode(&bomb, &mut packed).unwrap();
+    write("bomb.png", &[packed]);
+    for (name, says) in [
+        (
+            "two.png",
+            "two.png: it holds two playa:scene chunks that differ",
+        ),
+        (
+            "bomb.png",
+            "bomb.png: its playa:scene chunk unpacks to more than 1048576 bytes",
+        ),
+    ] {
+        let o = render_into_out(dir.path(), name);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.lines().any(|l| l.contains(says)), "{err}");
+        assert_eq!(made_in_out(dir.path()), Vec::<String>::new());
+    }
+    // 30 MB of traits, which playa never reads back, are skipped: the
+    // picture is made again, the same bytes.
+    let traits = "Composition: dune sea\n".repeat((30 << 20) / 22 + 1);
+    write("traits.png", &[text_chunk("playa:traits", &traits)]);
+    let o = render_into_out(dir.path(), "traits.png");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let made = made_in_out(dir.path());
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(std::fs::read(dir.path().join("out").join(&made[0])).unwrap() == png);
+}
+
+#[test]
+fn a_still_carries_only_animation_options_playa_checked() {
+    // A garbage animation chunk in a still was copied into the picture
+    // made from it.
+    let dir = tempfile::tempdir().unwrap();
+    let png = picture(dir.path());
+    let garbage = text_chunk("playa:animation", "(fps: \"lots\", payload: [1, 2, 3])");
+    std::fs::write(dir.path().join("g.png"), edited_png(&png, None, &[garbage])).unwrap();
+    let o = render_into_out(dir.path(), "g.png");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("playa: g.png (playa:animation): ")),
+        "{err}"
+    );
+    assert_eq!(made_in_out(dir.path()), Vec::<String>::new());
+}

@@ -302,9 +302,7 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
                 u32::try_from(w).unwrap_or(u32::MAX),
                 u32::try_from(h).unwrap_or(u32::MAX),
             );
-            compose::check_size(w, h)
-                .and_then(|()| playa::compose::window::check_aspect(w, h))
-                .map_err(|e| usage(format!("--size: {e}")))?;
+            compose::check_picture_size(w, h, false).map_err(|e| usage(format!("--size: {e}")))?;
             Some((w, h))
         }
         None => None,

@@ -261,22 +261,19 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 u32::try_from(w).unwrap_or(u32::MAX),
                 u32::try_from(h).unwrap_or(u32::MAX),
             );
-            let check = if streamed {
-                compose::check_streamed_size(w, h)
-            } else {
-                compose::check_size(w, h).map_err(|e| {
-                    playa::Error::out_of_range(
+            compose::check_picture_size(w, h, streamed)
+                .map_err(|e| match compose::check_size(w, h) {
+                    // Too large to hold: say how to make it.
+                    Err(_) if !streamed => playa::Error::out_of_range(
                         "--size",
                         format!("{w}x{h}"),
                         format!(
                             "{e}; with --compression fast up to {} a side",
                             compose::MAX_STREAMED_SIDE
                         ),
-                    )
+                    ),
+                    _ => e,
                 })
-            };
-            check
-                .and_then(|()| playa::compose::window::check_aspect(w, h))
                 .map_err(|e| CliError::Usage(format!("--size: {e}")))?;
             Some((w, h))
         }
@@ -315,20 +312,21 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             .and_then(|source| load(&source))
             .map_err(|e| e.to_string())
             .and_then(|(name, l)| {
+                let frame_of = frame_of(input, &l)?;
                 let variants = tweaks
                     .variants(&l.scene)
                     .map_err(|e| format!("{}: --set {e}", clip(input)))?;
-                Ok((name, l, variants))
+                Ok((name, l, frame_of, variants))
             });
         match loaded_input {
             // A sweep's pictures are filed under the name and the value.
-            Ok((name, l, variants)) => loaded.extend(variants.into_iter().map(|v| {
+            Ok((name, l, frame_of, variants)) => loaded.extend(variants.into_iter().map(|v| {
                 batch::Input {
                     input: input.clone(),
                     name: v
                         .file_suffix()
                         .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
-                    frame_of: l.frame_of.clone().filter(|_| v.scene == l.scene),
+                    frame_of: frame_of.clone().filter(|_| v.scene == l.scene),
                     scene: v.scene,
                     size: l.size,
                     window: l.window,
@@ -680,6 +678,20 @@ fn is_picture_of(path: &Path, job: &Job) -> bool {
             && window == job.window.map(|w| w.to_string())
             && compression.as_deref() == Some(job.compression.name())
     }) && image::image_dimensions(path).is_ok_and(|d| d == job.size)
+}
+
+/// The animation options of a still picture input, a frame of one
+/// ([`Loaded::frame_of`]), read and written again as playa writes them: a
+/// picture made from it carries only options playa has checked. The error
+/// names the input's chunk.
+fn frame_of(input: &str, loaded: &Loaded) -> Result<Option<String>, String> {
+    let name = format!("{} ({})", clip(input), playa::animation::ANIMATION_KEY);
+    loaded
+        .frame_of
+        .as_deref()
+        .map(|text| playa::animation::Options::from_ron(text, &name).map(|o| o.to_ron()))
+        .transpose()
+        .map_err(|e| e.to_string())
 }
 
 /// An input's scene, the size of a picture input and the name its pictures

@@ -53,6 +53,19 @@ pub fn check_streamed_size(width: u32, height: u32) -> Result<()> {
     check_size_within(width, height, MAX_STREAMED_SIDE, MAX_STREAMED_PIXELS)
 }
 
+/// Checks a size a picture is asked for or made at, as playa draws them:
+/// within [`check_streamed_size`]'s limits when the picture is `streamed`
+/// into a file, else [`check_size`]'s, and of an aspect
+/// [`window::check_aspect`] allows. The one rule for `--size` and for the
+/// size a picture input gives ([`crate::output::recipe`]).
+pub fn check_picture_size(width: u32, height: u32, streamed: bool) -> Result<()> {
+    match streamed {
+        true => check_streamed_size(width, height),
+        false => check_size(width, height),
+    }?;
+    window::check_aspect(width, height)
+}
+
 /// Checks that each side is 1 to `max_side` pixels and the picture has at
 /// most `max_pixels`: the one rule behind [`check_size`] and
 /// [`check_streamed_size`], which differ only in their limits.

@@ -5,15 +5,19 @@
 //! [`CODE_KEY`], both before the image data. Reading stops at the first
 //! image data chunk: a picture's pixels are never read to get its recipe,
 //! and a file above [`MAX_PNG_BYTES`] is refused before anything is read.
-//! Either chunk is enough; when both are there they must agree. The
-//! [`COMPRESSION_KEY`] chunk names the compression the picture was encoded
-//! with, so that rendering it again makes the same bytes.
+//! Either chunk is enough; when both are there they must agree. Only the
+//! text chunks playa reads are read, each up to [`MAX_TEXT_CHUNK_BYTES`]
+//! and unpacked up to [`MAX_TEXT_BYTES`], and one found twice must say the
+//! same twice; any other chunk is skipped unread. The picture's size, from
+//! its header, must be one playa makes ([`compose::check_picture_size`]).
+//! The [`COMPRESSION_KEY`] chunk names the compression the picture was
+//! encoded with, so that rendering it again makes the same bytes.
 
-use std::io::{BufRead, BufReader, Seek};
+use std::io::{BufRead, BufReader, Read, Seek};
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::compose::window::Window;
+use crate::compose::{self, window::Window};
 use crate::error::{Error, Result, quote};
 use crate::scene::{MAX_RON_BYTES, Scene};
 use crate::share;
@@ -146,7 +150,18 @@ struct Head<const N: usize> {
     animated: bool,
 }
 
-/// [`read_texts`], and the picture's size.
+/// Most bytes a text chunk that is read may hold, keyword, flags and
+/// compressed text together: [`MAX_TEXT_BYTES`] of text, and room for the
+/// rest. Text chunks of other keywords are skipped unread, whatever their
+/// size.
+pub const MAX_TEXT_CHUNK_BYTES: u32 = MAX_TEXT_BYTES as u32 + 4096;
+
+/// [`read_texts`], and the picture's size: the chunks before the image data
+/// walked one by one. Only the header and the text chunks named by
+/// `keywords` are read (and their checksums checked); every other chunk is
+/// skipped unread, so a chunk playa does not read cannot fail a picture,
+/// however large. A keyword found twice is one text if the two say the
+/// same, else an error: a picture holds one recipe.
 fn read_head<R: BufRead + Seek, const N: usize>(
     mut reader: R,
     source_name: &str,
@@ -156,60 +171,196 @@ fn read_head<R: BufRead + Seek, const N: usize>(
         source_name: source_name.to_string(),
         reason,
     };
+    let damaged = |what: &str| fail(format!("damaged PNG: {what}"));
+    let cannot_read = |e: std::io::Error| fail(format!("cannot read: {e}"));
     let mut signature = [0u8; 8];
-    let got =
-        read_up_to(&mut reader, &mut signature).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let got = read_up_to(&mut reader, &mut signature).map_err(cannot_read)?;
     if got < 8 || signature != PNG_SIGNATURE {
         return Err(fail("not a PNG file".into()));
     }
-    reader
-        .seek(std::io::SeekFrom::Start(0))
-        .map_err(|e| fail(format!("cannot read: {e}")))?;
-    let mut decoder = png::Decoder::new_with_limits(
-        reader,
-        png::Limits {
-            bytes: 4 * MAX_TEXT_BYTES,
-        },
-    );
-    decoder.set_ignore_text_chunk(false);
-    let info = decoder
-        .read_info()
-        .map_err(|e| fail(format!("damaged PNG: {e}")))?;
-    let info = info.info();
-    // iTXt and zTXt chunks have no common trait: one loop, written for each.
-    macro_rules! compressed {
-        ($chunks:expr, $keyword:expr) => {
-            if let Some(chunk) = $chunks.iter().find(|c| c.keyword == $keyword) {
-                let mut chunk = chunk.clone();
-                chunk
-                    .decompress_text_with_limit(MAX_TEXT_BYTES)
-                    .map_err(|e| fail(format!("{} chunk: {e}", $keyword)))?;
-                return chunk
-                    .get_text()
-                    .map(Some)
-                    .map_err(|e| fail(format!("{} chunk: {e}", $keyword)));
-            }
-        };
-    }
-    let find = |keyword: &str| -> Result<Option<String>> {
-        compressed!(info.utf8_text, keyword);
-        compressed!(info.compressed_latin1_text, keyword);
-        Ok(info
-            .uncompressed_latin1_text
-            .iter()
-            .find(|c| c.keyword == keyword)
-            .map(|c| c.text.clone()))
-    };
     let mut texts = [const { None }; N];
-    for (text, keyword) in texts.iter_mut().zip(keywords) {
-        *text = find(keyword)?;
+    let mut size = None;
+    let mut animated = false;
+    loop {
+        let mut head = [0u8; 8];
+        if read_up_to(&mut reader, &mut head).map_err(cannot_read)? < head.len() {
+            return Err(damaged("it ends before its image data"));
+        }
+        let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]);
+        let kind = [head[4], head[5], head[6], head[7]];
+        if !kind.iter().all(u8::is_ascii_alphabetic) {
+            return Err(damaged("a chunk's type is not four letters"));
+        }
+        let name = String::from_utf8_lossy(&kind).into_owned();
+        if len > i32::MAX as u32 {
+            return Err(damaged(&format!(
+                "its {name} chunk claims {len} bytes, more than a PNG chunk may hold"
+            )));
+        }
+        if size.is_none() && &kind != b"IHDR" {
+            return Err(damaged("it does not start with its header (IHDR)"));
+        }
+        // The chunk's data, read whole and checked against its checksum;
+        // `what` names the chunk in errors.
+        let read_data = |reader: &mut R, start: Vec<u8>, what: &str| -> Result<Vec<u8>> {
+            let mut data = start;
+            let rest = u64::from(len) - data.len() as u64;
+            (&mut *reader)
+                .take(rest + 4)
+                .read_to_end(&mut data)
+                .map_err(cannot_read)?;
+            if data.len() != len as usize + 4 {
+                return Err(damaged(&format!("it ends inside its {what} chunk")));
+            }
+            let crc = data.split_off(len as usize);
+            let mut hasher = crc32fast::Hasher::new();
+            hasher.update(&kind);
+            hasher.update(&data);
+            if hasher.finalize().to_be_bytes()[..] != crc[..] {
+                return Err(damaged(&format!("its {what} chunk fails its checksum")));
+            }
+            Ok(data)
+        };
+        match &kind {
+            b"IHDR" => {
+                if size.is_some() {
+                    return Err(damaged("it has two headers (IHDR)"));
+                }
+                if len != 13 {
+                    return Err(damaged(&format!(
+                        "its header (IHDR) is {len} bytes, not 13"
+                    )));
+                }
+                let ihdr = read_data(&mut reader, Vec::new(), "IHDR")?;
+                let side = |at: usize| {
+                    u32::from_be_bytes([ihdr[at], ihdr[at + 1], ihdr[at + 2], ihdr[at + 3]])
+                };
+                let (depth, colour) = (ihdr[8], ihdr[9]);
+                let depths: &[u8] = match colour {
+                    0 => &[1, 2, 4, 8, 16],
+                    3 => &[1, 2, 4, 8],
+                    2 | 4 | 6 => &[8, 16],
+                    _ => &[],
+                };
+                if !depths.contains(&depth) || ihdr[10] != 0 || ihdr[11] != 0 || ihdr[12] > 1 {
+                    return Err(damaged("its header (IHDR) names no valid PNG format"));
+                }
+                size = Some((side(0), side(4)));
+            }
+            b"IDAT" => break,
+            b"IEND" => return Err(damaged("it has no image data")),
+            b"acTL" => {
+                animated = true;
+                skip(&mut reader, len).map_err(cannot_read)?;
+            }
+            b"tEXt" | b"zTXt" | b"iTXt" => {
+                // The keyword and its separator: at most 80 bytes.
+                let mut start = Vec::with_capacity(80);
+                (&mut reader)
+                    .take(u64::from(len.min(80)))
+                    .read_to_end(&mut start)
+                    .map_err(cannot_read)?;
+                let keyword = start.split(|&b| b == 0).next().unwrap_or_default();
+                let Some(slot) = keywords
+                    .iter()
+                    .position(|k| k.as_bytes() == keyword && start.len() > keyword.len())
+                else {
+                    skip(&mut reader, len - start.len() as u32).map_err(cannot_read)?;
+                    continue;
+                };
+                let keyword = keywords[slot];
+                if len > MAX_TEXT_CHUNK_BYTES {
+                    return Err(fail(format!(
+                        "its {keyword} chunk is {len} bytes, more than the limit of \
+                         {MAX_TEXT_CHUNK_BYTES}"
+                    )));
+                }
+                let data = read_data(&mut reader, start, keyword)?;
+                let text = chunk_text(&kind, &data[keyword.len() + 1..])
+                    .map_err(|why| fail(format!("its {keyword} chunk {why}")))?;
+                match &texts[slot] {
+                    Some(first) if *first != text => {
+                        return Err(fail(format!(
+                            "it holds two {keyword} chunks that differ (was the file edited?)"
+                        )));
+                    }
+                    _ => texts[slot] = Some(text),
+                }
+            }
+            _ if kind[0].is_ascii_uppercase() && &kind != b"PLTE" => {
+                return Err(damaged(&format!(
+                    "it has an unknown critical chunk, {name}"
+                )));
+            }
+            _ => skip(&mut reader, len).map_err(cannot_read)?,
+        }
     }
+    let (width, height) = size.unwrap_or_default();
     Ok(Head {
         texts,
-        width: info.width,
-        height: info.height,
-        animated: info.animation_control.is_some(),
+        width,
+        height,
+        animated,
     })
+}
+
+/// Skips the rest of a chunk: `len` bytes of data and its checksum.
+fn skip<R: Seek>(reader: &mut R, len: u32) -> std::io::Result<()> {
+    reader.seek_relative(i64::from(len) + 4)
+}
+
+/// The text of a text chunk of `kind` whose data after its keyword and
+/// separator are `data`; the error says what is wrong with it, after "its
+/// playa:… chunk". A compressed text is unpacked up to [`MAX_TEXT_BYTES`]
+/// and no further.
+fn chunk_text(kind: &[u8; 4], data: &[u8]) -> std::result::Result<String, String> {
+    let latin1 = |bytes: &[u8]| bytes.iter().map(|&b| char::from(b)).collect::<String>();
+    let utf8 =
+        |bytes: Vec<u8>| String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_string());
+    let unpack = |method: u8, packed: &[u8]| -> std::result::Result<Vec<u8>, String> {
+        if method != 0 {
+            return Err(format!("names an unknown compression ({method})"));
+        }
+        match fdeflate::decompress_to_vec_bounded(packed, MAX_TEXT_BYTES + 1) {
+            Ok(text) if text.len() <= MAX_TEXT_BYTES => Ok(text),
+            Ok(_) | Err(fdeflate::BoundedDecompressionError::OutputTooLarge { .. }) => {
+                Err(format!(
+                    "unpacks to more than {MAX_TEXT_BYTES} bytes, the limit of a text playa reads"
+                ))
+            }
+            Err(_) => Err("has damaged compressed text".into()),
+        }
+    };
+    let text = match kind {
+        b"tEXt" => latin1(data),
+        b"zTXt" => {
+            let (&method, packed) = data.split_first().ok_or("is cut short")?;
+            latin1(&unpack(method, packed)?)
+        }
+        _ => {
+            // iTXt: compressed or not, the compression, the language, the
+            // translated keyword, then the text.
+            let [flag, method, rest @ ..] = data else {
+                return Err("is cut short".into());
+            };
+            let mut fields = rest.splitn(3, |&b| b == 0);
+            let (Some(_), Some(_), Some(text)) = (fields.next(), fields.next(), fields.next())
+            else {
+                return Err("is cut short".into());
+            };
+            match flag {
+                0 => utf8(text.to_vec())?,
+                1 => utf8(unpack(*method, text)?)?,
+                _ => return Err(format!("has an unknown compression flag ({flag})")),
+            }
+        }
+    };
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(format!(
+            "holds more than {MAX_TEXT_BYTES} bytes of text, the limit of a text playa reads"
+        ));
+    }
+    Ok(text)
 }
 
 fn read_up_to<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -328,6 +479,16 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
             )));
         }
     };
+    check_own_size((width, height), window.as_ref(), compression).map_err(|e| {
+        fail(match window {
+            Some(w) => format!(
+                "its {WINDOW_KEY} chunk cuts it from a {}x{} picture, not a size playa \
+                 makes: {e}",
+                w.full_w, w.full_h
+            ),
+            None => format!("the picture's size is not one playa makes: {e}"),
+        })
+    })?;
     Ok(Recipe {
         scene,
         width,
@@ -336,6 +497,29 @@ fn recipe_from<R: BufRead + Seek>(reader: R, source_name: &str) -> Result<Recipe
         compression,
         frame_of: animation.filter(|_| !animated),
     })
+}
+
+/// Checks a picture's size by the rule `--size` keeps
+/// ([`compose::check_picture_size`]): playa makes no picture of another
+/// size, so one that is was edited. A whole picture's own size is checked,
+/// as streamed unless its compression holds pictures whole; a window's, the
+/// full picture it is cut from (as streamed: only the window is drawn), and
+/// the window itself when its compression holds it.
+fn check_own_size(
+    (width, height): (u32, u32),
+    window: Option<&Window>,
+    compression: Option<Compression>,
+) -> Result<()> {
+    let streamed = compression.is_none_or(|c| c == Compression::Fast);
+    match window {
+        None => compose::check_picture_size(width, height, streamed),
+        Some(w) => {
+            compose::check_picture_size(w.full_w, w.full_h, true).and_then(|()| match streamed {
+                true => Ok(()),
+                false => compose::check_size(width, height),
+            })
+        }
+    }
 }
 
 /// The lines of a [`SHEET_KEY`] chunk as (code, label) pairs.
@@ -523,5 +707,200 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("t.png"), "{err}");
+    }
+
+    /// `data` as the chunk `kind`, with its length and checksum.
+    fn chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(kind);
+        crc.update(data);
+        let mut bytes = (data.len() as u32).to_be_bytes().to_vec();
+        bytes.extend_from_slice(kind);
+        bytes.extend_from_slice(data);
+        bytes.extend_from_slice(&crc.finalize().to_be_bytes());
+        bytes
+    }
+
+    /// A text chunk as the png crate writes it.
+    fn text_chunk(text: impl png::text_metadata::EncodableTextChunk) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        text.encode(&mut bytes).unwrap();
+        bytes
+    }
+
+    /// A compressed iTXt chunk.
+    fn packed(keyword: &str, text: String) -> Vec<u8> {
+        let mut itxt = png::text_metadata::ITXtChunk::new(keyword, text);
+        // Else the png crate writes the text unpacked.
+        itxt.compressed = true;
+        text_chunk(itxt)
+    }
+
+    /// A PNG file whose header says `width × height`, then `chunks` and
+    /// image data that are no picture's: its recipe is all that is read.
+    fn raw_png(width: u32, height: u32, chunks: &[Vec<u8>]) -> Vec<u8> {
+        let mut ihdr = width.to_be_bytes().to_vec();
+        ihdr.extend_from_slice(&height.to_be_bytes());
+        ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+        let mut bytes = PNG_SIGNATURE.to_vec();
+        bytes.extend(chunk(b"IHDR", &ihdr));
+        bytes.extend(chunks.concat());
+        bytes.extend(chunk(b"IDAT", &[0x78, 0x01]));
+        bytes.extend(chunk(b"IEND", &[]));
+        bytes
+    }
+
+    /// A tEXt chunk.
+    fn plain(keyword: &str, text: &str) -> Vec<u8> {
+        text_chunk(png::text_metadata::TEXtChunk::new(keyword, text))
+    }
+
+    #[test]
+    fn a_picture_s_size_is_checked_as_size_is() {
+        let code = plain(CODE_KEY, &share::encode(&Scene::default()));
+        let decode = |w, h, more: &[Vec<u8>]| {
+            let chunks = [&[code.clone()][..], more].concat();
+            decode_recipe(&raw_png(w, h, &chunks), "p.png").map(|r| (r.width, r.height))
+        };
+        for (w, h) in [(1, 16384), (16384, 2), (65536, 8), (70000, 9000), (0, 5)] {
+            let err = decode(w, h, &[]).unwrap_err().to_string();
+            let rule = compose::check_picture_size(w, h, true).unwrap_err();
+            assert_eq!(
+                err,
+                format!("p.png: the picture's size is not one playa makes: {rule}")
+            );
+        }
+        assert_eq!(decode(800, 100, &[]).unwrap(), (800, 100));
+        assert_eq!(decode(65536, 8192, &[]).unwrap(), (65536, 8192));
+        // A picture whose compression holds it whole keeps the held limits.
+        let best = plain(COMPRESSION_KEY, "best");
+        assert!(decode(16384, 2048, std::slice::from_ref(&best)).is_ok());
+        let err = decode(20000, 2500, &[best]).unwrap_err().to_string();
+        assert!(err.contains("must be 1 to 16384 pixels"), "{err}");
+        // A window may be thin; the picture it is cut from may not.
+        let window = |text: &str| plain(WINDOW_KEY, text);
+        assert!(decode(1, 1000, &[window("1x1000+0+0 of 1920x1080")]).is_ok());
+        let err = decode(1, 1000, &[window("1x1000+0+0 of 1x16384")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("p.png: its playa:window chunk cuts it from a 1x16384 picture")
+                && err.ends_with("playa draws aspects up to 1:8"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn two_recipes_that_differ_are_refused() {
+        let (one, two) = (
+            Scene::default(),
+            Scene {
+                seed: 9,
+                ..Scene::default()
+            },
+        );
+        let decode = |chunks: &[Vec<u8>]| decode_recipe(&raw_png(64, 36, chunks), "two.png");
+        for chunks in [
+            [
+                plain(SCENE_KEY, &one.to_ron()),
+                packed(SCENE_KEY, two.to_ron()),
+            ],
+            [
+                packed(SCENE_KEY, one.to_ron()),
+                packed(SCENE_KEY, two.to_ron()),
+            ],
+            [
+                plain(CODE_KEY, &share::encode(&one)),
+                plain(CODE_KEY, &share::encode(&two)),
+            ],
+        ] {
+            let err = decode(&chunks).unwrap_err().to_string();
+            assert!(
+                err.starts_with("two.png: it holds two playa:")
+                    && err.ends_with(" chunks that differ (was the file edited?)"),
+                "{err}"
+            );
+        }
+        // The same recipe twice is one recipe.
+        let same = [
+            plain(SCENE_KEY, &two.to_ron()),
+            packed(SCENE_KEY, two.to_ron()),
+        ];
+        assert_eq!(decode(&same).unwrap().scene, two);
+    }
+
+    #[test]
+    fn a_recipe_past_the_limit_is_refused_in_playa_s_words() {
+        // 16 MiB of blanks packed into a few kilobytes, in both compressed
+        // kinds of chunk, and a chunk too long to be read at all.
+        let blanks = format!("({})", " ".repeat(16 << 20));
+        let mut ztxt = png::text_metadata::ZTXtChunk::new(SCENE_KEY, blanks.clone());
+        ztxt.compress_text().unwrap();
+        let unpacks = format!(
+            "chunk unpacks to more than {MAX_TEXT_BYTES} bytes, the limit of a text playa reads"
+        );
+        let long = format!("chunk is 2097164 bytes, more than the limit of {MAX_TEXT_CHUNK_BYTES}");
+        for (chunk, says) in [
+            (packed(SCENE_KEY, blanks.clone()), &unpacks),
+            (text_chunk(ztxt), &unpacks),
+            (plain(SCENE_KEY, &blanks[..2 << 20]), &long),
+        ] {
+            let err = decode_recipe(&raw_png(64, 36, &[chunk]), "bomb.png")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("bomb.png: its playa:scene ") && err.contains(says),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn chunks_playa_does_not_read_are_skipped_however_big() {
+        let scene = Scene {
+            seed: 5,
+            ..Scene::default()
+        };
+        let huge = "Composition: dune sea\n".repeat((30 << 20) / 22 + 1);
+        let mut bad_crc = chunk(b"prVt", b"anything");
+        *bad_crc.last_mut().unwrap() ^= 1;
+        let bytes = raw_png(
+            64,
+            36,
+            &[
+                plain(TRAITS_KEY, &huge),
+                packed("Comment", huge.clone()),
+                bad_crc,
+                chunk(b"zzZz", &vec![7; 1 << 20]),
+                packed(SCENE_KEY, scene.to_ron()),
+            ],
+        );
+        assert!(bytes.len() > 30 << 20);
+        assert_eq!(decode_recipe(&bytes, "big.png").unwrap().scene, scene);
+        // A chunk that is read must be whole.
+        let mut torn = packed(SCENE_KEY, scene.to_ron());
+        *torn.last_mut().unwrap() ^= 1;
+        let err = decode_recipe(&raw_png(64, 36, &[torn]), "torn.png")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "torn.png: damaged PNG: its playa:scene chunk fails its checksum"
+        );
+        let whole = raw_png(64, 36, &[packed(SCENE_KEY, scene.to_ron())]);
+        let err = decode_recipe(&whole[..60], "cut.png")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "cut.png: damaged PNG: it ends inside its playa:scene chunk"
+        );
+        let err = decode_recipe(&raw_png(64, 36, &[chunk(b"QQQQ", b"")]), "q.png")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "q.png: damaged PNG: it has an unknown critical chunk, QQQQ"
+        );
     }
 }
