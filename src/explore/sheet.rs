@@ -362,7 +362,7 @@ mod tests {
         assert!(render(&one, &layout(0, (32, 18))).is_err());
         assert!(render(&one, &layout(1, (0, 18))).is_err());
         assert!(render(&one, &layout(1, (5000, 18))).is_err());
-        let err = render(&cells(64), &layout(64, (4000, 18)))
+        let err = render(&cells(64), &layout(64, (4000, 2250)))
             .unwrap_err()
             .to_string();
         assert!(err.contains("contact sheet"), "{err}");
