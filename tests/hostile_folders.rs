@@ -434,5 +434,5 @@ fn a_killed_render_s_temporary_file_of_a_long_name_is_removed_by_the_next() {
     assert!(!child.wait_with_output().unwrap().status.success());
     assert_eq!(temporaries(dir.path()).len(), 1, "{:?}", files(dir.path()));
     playa_ok(dir.path(), &args("64x36"));
-    assert_eq!(files(dir.path()), [name.clone()]);
+    assert_eq!(files(dir.path()), [name]);
 }

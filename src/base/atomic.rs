@@ -6,9 +6,9 @@
 //! exclusively (`O_EXCL`, which no planted symbolic link survives), under
 //! a name no one can guess (`.NAME.PID-XXXXXX.tmp`; a NAME too long for
 //! that to fit the file system's limit is shortened, see [`stem`]). While
-//! it is written, this
-//! process holds an advisory lock on it: [`remove_stale`] removes only the
-//! temporary files no one holds, those a killed run left. A file being
+//! it is written, this process holds an advisory lock on it:
+//! [`remove_stale`] removes only the temporary files no one holds, those a
+//! killed run left. A file being
 //! written is also listed here, so that an interrupt (SIGINT, SIGTERM: see
 //! [`exit_removing_unfinished`]) removes it before the process exits.
 
@@ -86,8 +86,8 @@ pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> std::io::Result<()>
     file
 }
 
-/// The longest file name most file systems take, in bytes (`NAME_MAX` of
-/// Linux's and macOS's).
+/// The longest file name most file systems take, in bytes (Linux's and
+/// macOS's `NAME_MAX`).
 const NAME_MAX: usize = 255;
 /// The random characters of a temporary file's name.
 const RANDOM_CHARS: usize = 6;
@@ -340,7 +340,8 @@ mod tests {
     #[test]
     fn a_name_near_the_file_system_s_limit_is_written() {
         let dir = tempfile::tempdir().unwrap();
-        // 250 bytes: the temporary file's name, whole, would be 270.
+        // 250 bytes: the temporary file's name, some 20 bytes longer,
+        // would be too long with the name whole.
         let name = format!("{}.png", "é".repeat(123));
         assert_eq!(name.len(), 250);
         write_atomically(&dir.path().join(&name), b"x").unwrap();
