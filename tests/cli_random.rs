@@ -202,6 +202,8 @@ fn traits_are_printed_one_per_line() {
 fn a_census_counts_every_value() {
     let dir = tempfile::tempdir().unwrap();
     let o = playa_ok(dir.path(), &words("random --rolls 0..40 --census"));
+    // The progress bar is drawn only on a terminal.
+    assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(
         out.starts_with("Census of 40 New scene rolls (0..=39) of death-valley"),
@@ -235,5 +237,27 @@ fn a_census_counts_every_value() {
         assert_ne!(o.status.code(), Some(0), "{args}");
         assert_stderr_has(&o, needle);
         assert!(o.stdout.is_empty(), "{args}");
+    }
+}
+
+#[test]
+fn a_census_of_more_rolls_than_a_batch_s_pictures_is_refused_at_once() {
+    // 0..100001 ran for 12 minutes; 0..=4294967296 asked for 42.9 GB.
+    let dir = tempfile::tempdir().unwrap();
+    let limit = playa::batch::MAX_JOBS;
+    for (rolls, count) in [
+        (format!("5..={}", u64::MAX), (u64::MAX - 4).to_string()),
+        ("0..=4294967296".to_string(), "4294967297".to_string()),
+        (format!("0..{}", limit + 1), (limit + 1).to_string()),
+    ] {
+        let o = playa(dir.path(), &["random", "--rolls", &rolls, "--census"]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{rolls}: {err}");
+        assert_eq!(err.lines().count(), 1, "{rolls}: {err}");
+        assert!(
+            err.contains(&format!("is {count} rolls, more than the limit of {limit}")),
+            "{rolls}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{rolls}");
     }
 }

@@ -256,7 +256,8 @@ fn unwritable_output_is_named_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, "x").unwrap();
-    // The output "directory" is a file: nothing can be written under it.
+    // The output "directory" is a file: nothing can be written under it,
+    // which is said once, before any picture is tried.
     let o = playa(
         dir.path(),
         &words("render salt-flat --size 16x9 --out file/sub"),
@@ -264,9 +265,10 @@ fn unwritable_output_is_named_and_leaves_nothing() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
-        err.contains("salt-flat") && err.contains("file/sub/salt-flat-3.png"),
+        err.contains("--out file/sub: the folder cannot be made"),
         "{err}"
     );
+    assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(files(dir.path()), ["file"]);
 }
 

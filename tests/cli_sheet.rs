@@ -165,6 +165,19 @@ fn bad_input_is_one_line_and_writes_nothing() {
         ),
         ("--size 0x10", 2, "--size"),
         ("--size 5000x10", 2, "at most 4096"),
+        // 1:4096 was drawn, as render's --size refuses to.
+        (
+            "--rolls 0..4 --size 1x4096",
+            2,
+            "playa draws aspects up to 1:8",
+        ),
+        // 256 rows of default thumbnails: refused at once, not after the
+        // rolls were made.
+        (
+            "--rolls 0..1024 --size 320x180",
+            2,
+            "use fewer or smaller thumbnails",
+        ),
         ("--seeds 0..2000", 2, "more than the limit of 1024"),
         (
             "--seeds 0..3 --set sun_x=0,1",
@@ -203,6 +216,23 @@ fn bad_input_is_one_line_and_writes_nothing() {
     let o = playa(dir.path(), &words("sheet --vary 0.3 --out s.png"));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--rolls"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_sheet_too_large_is_refused_before_any_scene_is_made() {
+    // The sheet's size was checked once every scene had been made (4.4 s of
+    // rolls): an input that cannot be read shows which comes first.
+    let dir = tempfile::tempdir().unwrap();
+    let o = playa(
+        dir.path(),
+        &words("sheet missing.ron --seeds 0..1024 --out s.png"),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("contact sheet") && !err.contains("missing.ron"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -30,6 +30,8 @@ fn a_range_of_every_seed_is_counted_not_wrapped_to_nothing() {
         vec!["render", "--seeds", every, "--size", "8x8"],
         vec!["sheet", "--seeds", every, "--out", "s.png"],
         vec!["sheet", "--rolls", every, "--out", "s.png"],
+        // A census of them panicked, allocating a vector of 2⁶⁴ traits.
+        vec!["random", "--rolls", every, "--census"],
     ] {
         let o = playa(dir.path(), &args);
         refused(&o, 2, "more than the limit");
@@ -75,6 +77,29 @@ fn a_folder_where_the_picture_goes_is_an_error_not_skipped() {
 
     let o = playa(dir.path(), &["sheet", "--seeds", "1..=2", "--out", "d.png"]);
     refused(&o, 2, "--out d.png: a folder is there, not a picture");
+}
+
+#[test]
+fn a_name_near_the_file_system_s_limit_is_written() {
+    // A name of 239 to 255 bytes could not be written: its temporary
+    // file's name, some 20 bytes longer, was too long for the file system.
+    let dir = tempfile::tempdir().unwrap();
+    let name = |stem: &str| format!("{}-{stem}.png", "é".repeat(121));
+    let (picture, sheet) = (name("pic"), name("sht"));
+    assert_eq!((picture.len(), sheet.len()), (250, 250));
+    let o = playa(
+        dir.path(),
+        &["render", "death-valley", "--size", "8x8", "--out", &picture],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = playa(
+        dir.path(),
+        &[
+            "sheet", "--seeds", "1..=2", "--size", "32x18", "--out", &sheet,
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(dir.path()), [picture, sheet]);
 }
 
 #[test]

@@ -365,3 +365,74 @@ fn an_interrupted_render_leaves_no_temporary_file() {
     );
     assert_eq!(files(dir.path()), ["poster.png"]);
 }
+
+/// Runs `playa args…` in `dir` as a user who is not root: this one if it
+/// is not root, else `nobody` (65534), for whom `dir` is opened to read.
+fn playa_not_root(dir: &Path, args: &[&str]) -> Output {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let mut command = common::cli::command(dir);
+    // SAFETY: geteuid only reads this process's user id.
+    if unsafe { libc::geteuid() } == 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        command.uid(65534).gid(65534);
+    }
+    command.args(args).output().expect("the playa binary runs")
+}
+
+#[test]
+fn a_folder_that_cannot_be_made_fails_once_before_any_picture() {
+    // A read-only parent was reported as the manifest's "No such file or
+    // directory", and the batch counted "2 failed" for one picture.
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("ro")).unwrap();
+    std::fs::set_permissions(d.join("ro"), std::fs::Permissions::from_mode(0o555)).unwrap();
+    // A parent that is a file bars root as well.
+    std::fs::write(d.join("file"), "x").unwrap();
+    fn render(out: &str) -> [&str; 6] {
+        ["render", "death-valley", "--size", "8x8", "--out", out]
+    }
+    for (o, folder, reason) in [
+        (
+            playa_not_root(d, &render("ro/out")),
+            "ro/out",
+            "Permission denied",
+        ),
+        (playa(d, &render("file/out")), "file/out", "Not a directory"),
+    ] {
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "not one line:\n{err}");
+        assert!(
+            err.contains(&format!(
+                "--out {folder}: the folder cannot be made: {reason}"
+            )),
+            "{err}"
+        );
+        assert!(
+            o.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+    assert_eq!(files(&d.join("ro")), Vec::<String>::new());
+    assert_eq!(std::fs::read(d.join("file")).unwrap(), b"x");
+}
+
+#[test]
+fn a_killed_render_s_temporary_file_of_a_long_name_is_removed_by_the_next() {
+    // A name too long for `.NAME.PID-XXXXXX.tmp` has its NAME shortened;
+    // the next run still finds what a killed one left.
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("{}.png", "p".repeat(246));
+    let args = |size| ["render", "death-valley", "--out", &name, "--size", size];
+    let child = start(dir.path(), &args("3840x2160"));
+    wait_for("temporary file", || !temporaries(dir.path()).is_empty());
+    signal(&child, "KILL");
+    assert!(!child.wait_with_output().unwrap().status.success());
+    assert_eq!(temporaries(dir.path()).len(), 1, "{:?}", files(dir.path()));
+    playa_ok(dir.path(), &args("64x36"));
+    assert_eq!(files(dir.path()), [name]);
+}

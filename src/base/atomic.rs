@@ -4,12 +4,15 @@
 //! A file is written into a temporary file beside it, then renamed over
 //! it. The temporary file is made by the [`tempfile`] crate: created
 //! exclusively (`O_EXCL`, which no planted symbolic link survives), under
-//! a name no one can guess (`.NAME.XXXXXX.tmp`). While it is written, this
-//! process holds an advisory lock on it: [`remove_stale`] removes only the
-//! temporary files no one holds, those a killed run left. A file being
+//! a name no one can guess (`.NAME.PID-XXXXXX.tmp`; a NAME too long for
+//! that to fit the file system's limit is shortened, see [`stem`]). While
+//! it is written, this process holds an advisory lock on it:
+//! [`remove_stale`] removes only the temporary files no one holds, those a
+//! killed run left. A file being
 //! written is also listed here, so that an interrupt (SIGINT, SIGTERM: see
 //! [`exit_removing_unfinished`]) removes it before the process exits.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;
@@ -56,8 +59,11 @@ pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> std::io::Result<()>
     let mut builder = tempfile::Builder::new();
     // `.NAME.PID-XXXXXX.tmp`: the pid tells a later run whether the
     // writer is gone; the random part keeps the name from being guessed.
-    let prefix = format!(".{}.{}-", name.to_string_lossy(), std::process::id());
-    builder.prefix(&prefix).suffix(".tmp");
+    let prefix = format!(".{}.{}-", stem(&name.to_string_lossy()), std::process::id());
+    builder
+        .prefix(&prefix)
+        .rand_bytes(RANDOM_CHARS)
+        .suffix(TMP_SUFFIX);
     // A picture is as readable as any file the user makes (the umask
     // applies), not private as a temporary file is by default.
     #[cfg(unix)]
@@ -78,6 +84,36 @@ pub fn replace(path: &Path, write: impl FnOnce(&mut File) -> std::io::Result<()>
     list.retain(|p| p != &listed.0);
     drop(list);
     file
+}
+
+/// The longest file name most file systems take, in bytes (Linux's and
+/// macOS's `NAME_MAX`).
+const NAME_MAX: usize = 255;
+/// The random characters of a temporary file's name.
+const RANDOM_CHARS: usize = 6;
+/// How a temporary file's name ends.
+const TMP_SUFFIX: &str = ".tmp";
+/// The longest NAME a temporary file's name `.NAME.PID-XXXXXX.tmp` holds
+/// as it is: what is left of [`NAME_MAX`] for the longest pid (a `u32`, 10
+/// digits), so that the stem is the same whichever process writes.
+const MAX_STEM: usize =
+    NAME_MAX - ".".len() - ".".len() - 10 - "-".len() - RANDOM_CHARS - TMP_SUFFIX.len();
+
+/// The NAME part of the temporary file written for the file `name`: the
+/// name itself, or, when that is longer than [`MAX_STEM`] bytes, its start
+/// (cut between characters) and `~` and the CRC-32 of the whole name in
+/// hex, so that two long names with the same start still have stems of
+/// their own and [`remove_stale`] can tell whose a temporary file is.
+fn stem(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_STEM {
+        return Cow::Borrowed(name);
+    }
+    let tag = format!("~{:08x}", crc32fast::hash(name.as_bytes()));
+    let mut end = MAX_STEM - tag.len();
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}{tag}", &name[..end]))
 }
 
 /// A temporary file on the list of unfinished ones, until dropped.
@@ -120,12 +156,13 @@ pub fn remove_stale(dir: &Path, names: &HashSet<String>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
+    let stems: HashSet<Cow<str>> = names.iter().map(|n| stem(n)).collect();
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let Some((name, tag)) = file_name
             .to_str()
             .and_then(|n| n.strip_prefix('.'))
-            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.strip_suffix(TMP_SUFFIX))
             .and_then(|n| n.rsplit_once('.'))
         else {
             continue;
@@ -134,7 +171,7 @@ pub fn remove_stale(dir: &Path, names: &HashSet<String>) {
             continue;
         }
         let pid = tag.split_once('-').and_then(|(pid, _)| pid.parse().ok());
-        if names.contains(name) && is_stale(&entry.path(), pid) {
+        if stems.contains(name) && is_stale(&entry.path(), pid) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -298,6 +335,53 @@ mod tests {
         drop(held);
         remove_stale(dir.path(), &names);
         assert!(!dir.path().join(".a.png.held01.tmp").exists());
+    }
+
+    #[test]
+    fn a_name_near_the_file_system_s_limit_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        // 250 bytes: the temporary file's name, some 20 bytes longer,
+        // would be too long with the name whole.
+        let name = format!("{}.png", "é".repeat(123));
+        assert_eq!(name.len(), 250);
+        write_atomically(&dir.path().join(&name), b"x").unwrap();
+        assert_eq!(names_in(dir.path()), [name]);
+    }
+
+    #[test]
+    fn a_long_name_s_stem_is_cut_between_characters_and_its_own() {
+        assert_eq!(stem("a.png"), "a.png");
+        let at_most = "x".repeat(MAX_STEM);
+        assert_eq!(stem(&at_most), at_most);
+        let one = format!("{}1.png", "é".repeat(120));
+        let two = format!("{}2.png", "é".repeat(120));
+        for name in [&one, &two] {
+            let s = stem(name);
+            assert!(s.len() <= MAX_STEM, "{} bytes", s.len());
+            assert!(s.starts_with("éééé") && s.contains('~'), "{s}");
+        }
+        assert_ne!(stem(&one), stem(&two));
+        // The longest temporary name fits.
+        let longest = format!(
+            ".{}.{}-{}{TMP_SUFFIX}",
+            stem(&one),
+            u32::MAX,
+            "x".repeat(RANDOM_CHARS)
+        );
+        assert!(longest.len() <= NAME_MAX, "{}", longest.len());
+    }
+
+    #[test]
+    fn a_long_name_s_leftovers_are_removed_and_no_one_else_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours = format!("{}-1.png", "a".repeat(240));
+        let theirs = format!("{}-2.png", "a".repeat(240));
+        let left = |name: &str| format!(".{}.999999999-gone01.tmp", stem(name));
+        for name in [&ours, &theirs] {
+            std::fs::write(dir.path().join(left(name)), "x").unwrap();
+        }
+        remove_stale(dir.path(), &HashSet::from([ours.clone()]));
+        assert_eq!(names_in(dir.path()), [left(&theirs)]);
     }
 
     #[test]

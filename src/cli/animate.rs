@@ -2,12 +2,10 @@
 //! one of its settings swept (`--set time=5..=20:60`), as an APNG or a GIF
 //! (see [`playa::animation`]).
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::render::{load, picture_stem};
 use super::{CliError, parse_range, parse_size};
@@ -161,16 +159,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
     // What a killed run writing this file left.
     playa::base::atomic::remove_stale_of(&path);
     let count = animation.frame_count();
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(count as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} frames, {elapsed} (eta {eta})")
-            .expect("a valid template"),
-    );
+    let bar = crate::cli::progress_bar(count as u64, "frames");
     let start = Instant::now();
     let progress = Progress::default();
     let written = std::thread::scope(|s| {

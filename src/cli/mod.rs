@@ -298,6 +298,23 @@ pub fn thread_pool(jobs: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
         .map_err(|e| CliError::Failed(e.into()))
 }
 
+/// A bar counting `len` `things` ("images", "rolls") on standard error,
+/// with the time taken and left; hidden when standard error is no
+/// terminal (a log, a pipe), where it would only be noise.
+pub fn progress_bar(len: u64, things: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(len), target);
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {things}, {{elapsed}} (eta {{eta}})");
+    bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+    bar
+}
+
 /// Extensions of picture formats (lowercase): a name ending in one is a
 /// file of that format, not a directory. playa writes only some of them,
 /// each flag its own ([`check_not_other_format`]).

@@ -116,20 +116,39 @@ pub fn run(args: RandomArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Most rolls a census counts: as many as a batch's pictures (each roll is
+/// a scene made, milliseconds of a core).
+const MAX_ROLLS: u64 = playa::batch::MAX_JOBS;
+
 /// `playa random --rolls A..B --census`: each trait value's share of New
 /// scene's rolls, beside the share its table gives it; a share more than
-/// four standard errors off is marked.
+/// four standard errors off is marked. More than [`MAX_ROLLS`] are refused
+/// before anything is made.
 fn census(args: &RandomArgs, rolls: &str) -> Result<(), CliError> {
     use rayon::prelude::*;
     let (first, last): (u64, u64) =
         super::parse_range("--rolls", rolls).map_err(CliError::Usage)?;
+    // Counted in u128: every roll, 0..=18446744073709551615, is 2⁶⁴ of them.
+    let count = u128::from(last - first) + 1;
+    if count > u128::from(MAX_ROLLS) {
+        return Err(CliError::Usage(format!(
+            "--rolls {} is {count} rolls, more than the limit of {MAX_ROLLS}",
+            quote(rolls)
+        )));
+    }
     let locks = locks(&args.lock, &args.unlock).map_err(CliError::Usage)?;
     let input = args.input.as_deref().unwrap_or(presets::DEFAULT);
     let start = Source::from_arg(input)?.load()?.scene;
+    let bar = super::progress_bar(count as u64, "rolls");
     let counted: Vec<Traits> = (first..=last)
         .into_par_iter()
-        .map(|roll| Traits::of(&randomize::new_scene(&start, &locks, roll)))
+        .map(|roll| {
+            let traits = Traits::of(&randomize::new_scene(&start, &locks, roll));
+            bar.inc(1);
+            traits
+        })
         .collect();
+    bar.finish_and_clear();
     let n = counted.len() as f64;
     let expected = traits::expected_shares();
     outln!(

@@ -1,6 +1,5 @@
 //! `playa render`: scenes to PNG pictures, in batches, in parallel.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -8,7 +7,6 @@ use std::time::Instant;
 use std::collections::{HashMap, HashSet};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::{CliError, parse_size};
@@ -418,8 +416,17 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     // A batch of which every input failed has nothing to record (and must
     // not replace what the directory's manifest records).
     if let Some(dir) = dir.as_ref().filter(|_| !batch.inputs.is_empty()) {
-        // A failure shows up as each image's write error, naming its input.
-        let _ = std::fs::create_dir_all(dir);
+        // A folder that cannot be made fails the run once, before any job
+        // (not as the manifest's failure and every picture's).
+        std::fs::create_dir_all(dir).map_err(|e| {
+            for line in &failures {
+                errln!("playa: {line}");
+            }
+            CliError::Failed(anyhow::anyhow!(
+                "--out {}: the folder cannot be made: {e}",
+                clip(&dir.display().to_string())
+            ))
+        })?;
         let header = Header {
             batch: batch.record(),
             shard: shard.to_string(),
@@ -456,16 +463,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
 
     let pool = super::thread_pool(args.jobs)?;
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} images, {elapsed} (eta {eta})")
-            .expect("a valid template"),
-    );
+    let bar = crate::cli::progress_bar(jobs.len() as u64, "images");
     let start = Instant::now();
     let errors = Mutex::new(Vec::new());
     let outcomes = Mutex::new(HashMap::<Outcome, u64>::new());

@@ -153,7 +153,10 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
                     quote(text)
                 )));
             }
-            (w as u32, h as u32)
+            let (w, h) = (w as u32, h as u32);
+            playa::compose::window::check_aspect(w, h)
+                .map_err(|e| usage(format!("--size: {e}")))?;
+            (w, h)
         }
     };
     if !args
@@ -179,6 +182,9 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
             sheet::MAX_CELLS
         )));
     }
+    // The sheet's size, before any scene is rolled or thumbnail rendered.
+    let layout = Layout { cols, thumb };
+    sheet::check(count as usize, &layout).map_err(|e| usage(e.to_string()))?;
 
     let inputs = if args.inputs.is_empty() {
         vec![presets::DEFAULT.to_string()]
@@ -258,7 +264,6 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     }
     // What a killed run writing this sheet left.
     playa::base::atomic::remove_stale_of(&args.out);
-    let layout = Layout { cols, thumb };
     let pool = super::thread_pool(args.jobs)?;
     let start = Instant::now();
     pool.install(|| sheet::write_file(&args.out, &cells, &layout))?;

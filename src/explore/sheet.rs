@@ -122,18 +122,7 @@ pub fn render(cells: &[Cell], layout: &Layout) -> Result<RgbaImage> {
         .map(|(c, code)| lines(c, code, chars))
         .collect();
     let label_lines = texts.iter().map(Vec::len).max().unwrap_or(1);
-    let (w, h) = layout.size(cells.len(), label_lines);
-    let (w, h) = (
-        u32::try_from(w).unwrap_or(u32::MAX),
-        u32::try_from(h).unwrap_or(u32::MAX),
-    );
-    compose::check_size(w, h).map_err(|e| {
-        Error::out_of_range(
-            "contact sheet",
-            format!("{w}x{h}"),
-            format!("{e}; use fewer or smaller thumbnails"),
-        )
-    })?;
+    let (w, h) = check_size("contact sheet", layout.size(cells.len(), label_lines))?;
     let thumbs = cells
         .par_iter()
         .map(|c| crate::render(&c.scene, tw, th))
@@ -156,8 +145,16 @@ pub fn render(cells: &[Cell], layout: &Layout) -> Result<RgbaImage> {
     Ok(sheet)
 }
 
-/// Refuses a sheet of no cells, too many, or a bad layout.
-fn check(cells: usize, layout: &Layout) -> Result<()> {
+/// The fewest lines a thumbnail's label takes: its own and at least one of
+/// its code's.
+const FEWEST_LABEL_LINES: usize = 2;
+
+/// Refuses a sheet of `cells` thumbnails laid out so before any scene is
+/// made: no cells or too many, no columns, a thumbnail of a size or an
+/// aspect playa does not draw ([`compose::window::check_aspect`]), or a
+/// sheet too large even with the shortest labels. [`render`] checks the
+/// sheet's size again with the labels it has, before the first thumbnail.
+pub fn check(cells: usize, layout: &Layout) -> Result<()> {
     if cells == 0 {
         return Err(Error::out_of_range(
             "contact sheet",
@@ -187,7 +184,30 @@ fn check(cells: usize, layout: &Layout) -> Result<()> {
             format!("each side from 1 to {MAX_THUMB_SIDE}"),
         ));
     }
-    Ok(())
+    compose::window::check_aspect(w, h)
+        .map_err(|e| Error::InvalidSize(format!("thumbnail {e}")))?;
+    check_size(
+        "contact sheet of at least",
+        layout.size(cells, FEWEST_LABEL_LINES),
+    )
+    .map(drop)
+}
+
+/// The sheet's size `(w, h)` if playa can make a picture of it
+/// ([`compose::check_size`]); `what` the message calls it.
+fn check_size(what: &str, (w, h): (u64, u64)) -> Result<(u32, u32)> {
+    let (w, h) = (
+        u32::try_from(w).unwrap_or(u32::MAX),
+        u32::try_from(h).unwrap_or(u32::MAX),
+    );
+    compose::check_size(w, h).map_err(|e| {
+        Error::out_of_range(
+            what,
+            format!("{w}x{h}"),
+            format!("{e}; use fewer or smaller thumbnails"),
+        )
+    })?;
+    Ok((w, h))
 }
 
 /// The text of the sheet's [`SHEET_KEY`] chunk: a line per cell, its share
@@ -342,9 +362,27 @@ mod tests {
         assert!(render(&one, &layout(0, (32, 18))).is_err());
         assert!(render(&one, &layout(1, (0, 18))).is_err());
         assert!(render(&one, &layout(1, (5000, 18))).is_err());
-        let err = render(&cells(64), &layout(64, (4000, 18)))
+        let err = render(&cells(64), &layout(64, (4000, 2250)))
             .unwrap_err()
             .to_string();
         assert!(err.contains("contact sheet"), "{err}");
+    }
+
+    #[test]
+    fn a_layout_is_checked_before_any_scene() {
+        let layout = |cols, thumb| Layout { cols, thumb };
+        assert!(check(MAX_CELLS, &layout(32, (32, 18))).is_ok());
+        // An aspect render's --size refuses.
+        let err = check(4, &layout(4, (1, 4096))).unwrap_err().to_string();
+        assert!(err.contains("thumbnail 1×4096 is 1:4096"), "{err}");
+        assert!(check(4, &layout(4, (8, 64))).is_ok());
+        // Too tall with the shortest labels: 256 rows of default thumbnails.
+        let err = check(MAX_CELLS, &Layout::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("contact sheet"), "{err}");
+        // The shortest labels are the fewest a cell has.
+        let cell = &cells(1)[0];
+        assert_eq!(lines(cell, "c", 1).len(), FEWEST_LABEL_LINES);
     }
 }

@@ -1,11 +1,9 @@
 //! `playa render --tiles`: a Deep Zoom pyramid for each job, made and
 //! recorded in the batch's manifest as its pictures are.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::RenderArgs;
@@ -91,16 +89,7 @@ pub(super) fn tiles(
     let start = Instant::now();
     let code = share::encode(&job.scene);
     let plan = compose::Plan::new(&job.scene).map_err(failed)?;
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} tiles, {elapsed} (eta {eta})")
-            .expect("a valid template"),
-    );
+    let bar = crate::cli::progress_bar(todo.len() as u64, "tiles");
     let record = |written: &[Written]| {
         let mut entries = Vec::with_capacity(written.len());
         for tile in written {
