@@ -24,7 +24,10 @@ fn main() {
             _ => panic!("unknown flag {flag}"),
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     let time = |scene: &playa::Scene| {
         pool.install(|| {
             let mut t: Vec<f64> = (0..runs)
@@ -52,15 +55,24 @@ fn main() {
         let ms = time(&scene);
         // death-valley timed again beside each scene: the machine's load drifts.
         let dv = (dv + time(&playa::Scene::default())) / 2.0;
-        let live = playa::compose::Plan::new(&scene).unwrap().grid().population();
+        let live = playa::compose::Plan::new(&scene)
+            .unwrap()
+            .grid()
+            .population();
         let model = scene.cost().ratio();
-        println!("{f}\t{ms:.2} ms\t{:.2}x\tmodel {model:.2}x\tlive {live}", ms / dv);
+        println!(
+            "{f}\t{ms:.2} ms\t{:.2}x\tmodel {model:.2}x\tlive {live}",
+            ms / dv
+        );
     }
 }
 
 /// The process's CPU time, ms (others' work on a busy machine not counted).
 fn cpu() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `t` is a valid timespec for the call to fill.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
     t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6

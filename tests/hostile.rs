@@ -637,3 +637,136 @@ fn a_still_carries_only_animation_options_playa_checked() {
     );
     assert_eq!(made_in_out(dir.path()), Vec::<String>::new());
 }
+
+/// A scene whose drawing would cost more than ten death-valleys, from a
+/// file or a share code (the issue's: a Racetrack of 300 two-metre
+/// stones, 16× death-valley; 29 of them half opaque in a wind of 250°,
+/// 445×; 29 layers of tall plants, 34×), is refused in one line that
+/// names the layers that cost most and what to lower; nothing is drawn.
+#[test]
+fn a_scene_that_costs_too_much_is_refused_naming_what_to_lower() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = "Sky(()), Ranges(()), Floor(())";
+    let racetrack = "Racetrack((stones: 300, size: 2.0))";
+    let half = "Racetrack((opacity: 0.5, stones: 300, size: 2.0))";
+    let plants = "Plants((creosote: 1.0, clumped: 1.0, joshua: 64, height: 10.0, \
+                  near_size: 0.3, far_size: 0.3))";
+    let many = |layer: &str| vec![layer; 29].join(", ");
+    for (file, wind, layers, says) in [
+        (
+            "one.ron",
+            0,
+            racetrack.to_string(),
+            "its racetrack layer costs most",
+        ),
+        (
+            "many.ron",
+            250,
+            many(half),
+            "its 29 racetrack layers cost most",
+        ),
+        (
+            "plants.ron",
+            0,
+            many(plants),
+            "its 29 plants layers cost most",
+        ),
+    ] {
+        let text = format!("(wind: {wind}.0, layers: [{base}, {layers}])");
+        std::fs::write(dir.path().join(file), text).unwrap();
+        let o = playa(
+            dir.path(),
+            &["render", file, "--size", "64x36", "--out", "x.png"],
+        );
+        let err = stderr(&o);
+        assert_ne!(o.status.code(), Some(0), "{err}");
+        let line = err.lines().next().unwrap_or_default();
+        for part in [
+            "as long as death-valley to draw",
+            "limit of 10×",
+            says,
+            "lower",
+        ] {
+            assert!(line.contains(part), "{file}: no {part:?} in {err}");
+        }
+        // The same scene as a share code.
+        let o = playa(dir.path(), &["share", file]);
+        assert_ne!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+    }
+    let mut scene = playa::Scene::default();
+    scene.layers.extend(std::iter::repeat_n(
+        playa::layers::Layer::Racetrack(playa::layers::Racetrack {
+            opacity: 0.5,
+            stones: 300,
+            size: 2.0,
+            ..Default::default()
+        }),
+        26,
+    ));
+    scene.wind = 250.0;
+    let code = playa::share::encode(&scene);
+    let o = playa(
+        dir.path(),
+        &["render", &code, "--size", "64x36", "--out", "x.png"],
+    );
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("its 26 racetrack layers cost most"), "{err}");
+    assert!(!dir.path().join("x.png").exists());
+}
+
+/// New scene with a kind locked keeps that kind's layers, and makes a
+/// scene within a scene's limits around them: 29 locked Racetracks once
+/// made 33 layers, refused as a "--set" no one gave. When the locked
+/// layers leave no room for a sky and a ground, it says so.
+#[test]
+fn new_scene_keeps_a_scene_s_limits_or_says_why_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = |n: usize| {
+        let mut layers = vec!["Sky(())", "Ranges(())", "Floor(())"];
+        layers.extend(std::iter::repeat_n("Racetrack(())", n));
+        format!("(layers: [{}])", layers.join(", "))
+    };
+    std::fs::write(dir.path().join("t.ron"), scene(29)).unwrap();
+    for roll in 0..10 {
+        let roll = roll.to_string();
+        let args = ["random", "t.ron", "--roll", &roll, "--lock", "racetrack"];
+        let o = playa(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(0), "roll {roll}: {}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let rolled = playa::Scene::from_ron(&text, "rolled").unwrap();
+        let racetracks = rolled
+            .layers
+            .iter()
+            .filter(|l| matches!(l, playa::layers::Layer::Racetrack(_)))
+            .count();
+        assert_eq!(racetracks, 29, "roll {roll}: the locked layers are kept");
+        assert!(rolled.layers.len() <= playa::scene::MAX_LAYERS);
+    }
+    let o = playa(
+        dir.path(),
+        &[
+            "sheet",
+            "t.ron",
+            "--rolls",
+            "0..2",
+            "--lock",
+            "racetrack",
+            "--out",
+            "s.png",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // 32 locked layers and no sky: no room for one.
+    let full = format!(
+        "(layers: [{}])",
+        vec!["Racetrack(())"; playa::scene::MAX_LAYERS].join(", ")
+    );
+    std::fs::write(dir.path().join("full.ron"), full).unwrap();
+    let o = playa(
+        dir.path(),
+        &["random", "full.ron", "--roll", "0", "--lock", "racetrack"],
+    );
+    refused(&o, 2, "New scene keeps the 32 locked layers (racetrack)");
+    assert!(!stderr(&o).contains("--set"), "{}", stderr(&o));
+}

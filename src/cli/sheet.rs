@@ -232,14 +232,22 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
                 }
             }
             Axis::Rolls(a, b, strength) => {
+                if let Some(why) = randomize::cannot_roll(&loaded.scene, &locks) {
+                    return Err(usage(format!("{}: {why}", clip(input))));
+                }
                 for roll in a..=b {
                     let rolled = match strength {
                         Some(s) => randomize::vary(&loaded.scene, &locks, roll, s),
                         None => randomize::new_scene(&loaded.scene, &locks, roll),
                     };
-                    let scene = tweaks
-                        .apply(&rolled)
-                        .map_err(|e| usage(format!("{}: --set {e}", clip(input))))?;
+                    // (Only a --set is to blame: a roll keeps the scene's limits.)
+                    let scene = tweaks.apply(&rolled).map_err(|e| {
+                        if args.set.is_empty() {
+                            CliError::Failed(e.into())
+                        } else {
+                            usage(format!("{}: --set {e}", clip(input)))
+                        }
+                    })?;
                     cells.push(Cell {
                         scene,
                         label: format!("{prefix}roll {roll}"),

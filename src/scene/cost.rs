@@ -101,8 +101,8 @@ fn estimate(scene: &Scene, live: f64) -> Estimate {
     let mut layers = vec![0.0; scene.layers.len()];
     for (i, layer) in scene.layers.iter().enumerate().rev() {
         let cost = layer.cost(&view);
-        layers[i] = if sky_hidden { 0.0 } else { cost.sky }
-            + if ground_hidden { 0.0 } else { cost.ground };
+        layers[i] =
+            if sky_hidden { 0.0 } else { cost.sky } + if ground_hidden { 0.0 } else { cost.ground };
         let (sky, ground) = layer.hides();
         sky_hidden |= sky;
         ground_hidden |= ground;
@@ -203,7 +203,9 @@ fn advice(scene: &Scene, estimate: &Estimate) -> String {
                 if what.starts_with("the number") {
                     format!("its {n} {kind} layers cost most ({share} each): remove some")
                 } else {
-                    format!("its {n} {kind} layers cost most ({share} each): lower {what}, or remove some")
+                    format!(
+                        "its {n} {kind} layers cost most ({share} each): lower {what}, or remove some"
+                    )
                 }
             }
         }
@@ -300,7 +302,11 @@ impl Scene {
             };
             let (lo, hi) = number.range;
             let now = number.now.clamp(lo, hi);
-            let max = if fits(hi) { hi } else { last_true(now, hi, &fits) };
+            let max = if fits(hi) {
+                hi
+            } else {
+                last_true(now, hi, &fits)
+            };
             let min = if fits(lo) {
                 lo
             } else {
@@ -395,10 +401,15 @@ pub fn worst_scenes() -> Vec<(&'static str, Scene)> {
         width: 0.05,
         ..Spiral::default()
     }));
-    let spiral = at_edge(&spiral, 0, i64::from(crate::layers::spiral::MAX_SEGMENTS), |s, v| {
-        let i = last(s);
-        set(s, i, "segments", v as f64)
-    });
+    let spiral = at_edge(
+        &spiral,
+        0,
+        i64::from(crate::layers::spiral::MAX_SEGMENTS),
+        |s, v| {
+            let i = last(s);
+            set(s, i, "segments", v as f64)
+        },
+    );
     // Layers stacked: as many as the limit allows (half opaque, so none
     // hides another).
     let stacked = |layer: Layer, at: usize| {
@@ -531,7 +542,10 @@ mod tests {
             ..Plants::default()
         });
         let message = refused(&scene(vec![plants; 29]));
-        assert!(message.contains("its 29 plants layers cost most"), "{message}");
+        assert!(
+            message.contains("its 29 plants layers cost most"),
+            "{message}"
+        );
         for message in [refused(&many), refused(&scene(vec![big]))] {
             assert!(!message.contains('\n'), "{message}");
         }
@@ -553,7 +567,11 @@ mod tests {
         assert!(half.check_cost().is_err());
         let cost = opaque.cost();
         // The floor and every Racetrack but the top one are hidden.
-        assert!(cost.layers[2..cost.layers.len() - 1].iter().all(|&ms| ms == 0.0));
+        assert!(
+            cost.layers[2..cost.layers.len() - 1]
+                .iter()
+                .all(|&ms| ms == 0.0)
+        );
     }
 
     /// The stones' count is bounded by the grid's cells first; a scene
@@ -566,7 +584,10 @@ mod tests {
         wide.automaton.columns = super::super::MAX_COLUMNS;
         let (cols, rows) = wide.grid_size();
         assert!(estimate(&wide, (cols * rows) as f64).ratio() > LIMIT);
-        assert!(wide.check_cost().is_ok(), "Life thins its soup to few stones");
+        assert!(
+            wide.check_cost().is_ok(),
+            "Life thins its soup to few stones"
+        );
         let mut long = scene(vec![]);
         (long.automaton.columns, long.aspect) = (super::super::MAX_COLUMNS, 1.0);
         long.automaton.generations = super::super::MAX_GENERATIONS;
@@ -619,6 +640,9 @@ mod tests {
             set(&mut t, 3, "size", value);
             assert_eq!(t.check_cost().is_ok(), fits, "size {value}");
         }
-        assert!(s.affordable(0).is_empty(), "the sky costs too little to narrow");
+        assert!(
+            s.affordable(0).is_empty(),
+            "the sky costs too little to narrow"
+        );
     }
 }

@@ -351,8 +351,9 @@ fn within_limits(s: &mut Scene, locks: &Locks) {
 /// picture needs ([`flaws`]).
 fn needed(s: &Scene, i: usize) -> bool {
     let sky = |l: &Layer| l.visible() && matches!(l, Layer::Sky(_));
-    let ground =
-        |l: &Layer| l.visible() && matches!(l, Layer::Floor(_) | Layer::Dunes(_) | Layer::Racetrack(_));
+    let ground = |l: &Layer| {
+        l.visible() && matches!(l, Layer::Floor(_) | Layer::Dunes(_) | Layer::Racetrack(_))
+    };
     let only = |is: &dyn Fn(&Layer) -> bool| {
         is(&s.layers[i]) && s.layers.iter().filter(|l| is(l)).count() == 1
     };
