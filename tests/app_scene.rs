@@ -338,3 +338,92 @@ fn dunes_are_added_over_the_floor_edited_and_shared_in_format_6() {
     let code = share::encode(&scene);
     assert_eq!(share::decode(&code).unwrap(), scene.quantized());
 }
+
+/// A layer's sliders end where the scene's cost would pass its limit (a
+/// number typed past it lands at the end), and an edit that would take
+/// the scene past it (a layer added) is not applied, saying why.
+#[test]
+fn no_edit_takes_the_scene_past_its_cost_limit() {
+    let mut scene = Scene::default();
+    scene.add_layer(Layer::Racetrack(playa::layers::Racetrack {
+        stones: 300,
+        ..Default::default()
+    }));
+    let index = scene
+        .layers
+        .iter()
+        .position(|l| matches!(l, Layer::Racetrack(_)))
+        .unwrap();
+    let cap = scene
+        .affordable(index)
+        .into_iter()
+        .find(|a| a.name == "size")
+        .expect("the stones' size is narrowed")
+        .max;
+    assert!(cap < 2.0, "{cap}");
+    let mut h = harness_with(AppState {
+        scene,
+        ..AppState::default()
+    });
+    settle(&mut h);
+    open_form(&mut h, "Racetrack");
+    retype(&mut h, "Stone size", "2");
+    let size = |h: &Harness<'_, PlayaApp>| {
+        h.state()
+            .scene()
+            .layers
+            .iter()
+            .find_map(|l| match l {
+                Layer::Racetrack(r) => Some(f64::from(r.size)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert!(
+        (size(&h) - cap).abs() < 1e-3,
+        "{} for a cap of {cap}",
+        size(&h)
+    );
+    assert!(h.state().scene().check_cost().is_ok());
+    // Dunes on top: past the limit, so not added.
+    let before = h.state().scene().clone();
+    h.get_by_label("+ Add layer").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Dunes").click();
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &before);
+    let said = message(&h).unwrap_or_default();
+    assert!(
+        said.starts_with("Not applied: the scene would take about"),
+        "{said}"
+    );
+}
+
+/// A link (as the browser's page opens it) to a scene past the cost limit
+/// is refused in words, and the scene on view stays.
+#[test]
+fn a_link_to_a_scene_past_the_cost_limit_is_refused() {
+    let mut costly = Scene::default();
+    costly.layers.extend(std::iter::repeat_n(
+        Layer::Racetrack(playa::layers::Racetrack {
+            opacity: 0.5,
+            stones: 300,
+            size: 2.0,
+            ..Default::default()
+        }),
+        20,
+    ));
+    let mut h = harness();
+    settle(&mut h);
+    let before = h.state().scene().clone();
+    h.state_mut()
+        .sync_link(&format!("#{}", share::encode(&costly)));
+    settle(&mut h);
+    assert_eq!(h.state().scene(), &before);
+    let said = message(&h).unwrap_or_default();
+    assert!(
+        said.contains("as long as death-valley to draw")
+            && said.contains("its 20 racetrack layers cost most"),
+        "{said}"
+    );
+}
