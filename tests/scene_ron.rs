@@ -197,6 +197,9 @@ fn scene() -> impl Strategy<Value = Scene> {
                 }
             },
         )
+        // A valid scene keeps the cost limit too (a few rocks layers on a
+        // tall grid pass it).
+        .prop_filter("within the cost limit", |s| s.check_cost().is_ok())
 }
 
 /// Any valid scene at its documented precision: the form every scene read

@@ -20,7 +20,7 @@ pub use self::flaws::flaws;
 use crate::base::palette::TimeOfDay;
 use crate::layers::rocks::cover::StoneField;
 use crate::layers::{Kind, Layer, Rocks, match_kinds};
-use crate::scene::{MAX_LAYERS, Scene, cost};
+use crate::scene::{MAX_LAYERS, Scene};
 use crate::setting::{Roll, Setting, Value};
 pub use crate::traits::{self, Traits};
 pub(crate) use crate::traits::{ground, stones_of};
@@ -330,10 +330,11 @@ fn made(base: &Scene, locks: &Locks, traits: &Traits, roll_number: u64, salt: u6
 /// room, see [`cannot_roll`]) stays, and [`flaws`] says so.
 fn within_limits(s: &mut Scene, locks: &Locks) {
     loop {
-        let cost = s.cost();
-        if s.layers.len() <= MAX_LAYERS && cost.ratio() <= cost::LIMIT {
+        // (The check first: it runs the automaton only when it must.)
+        if s.layers.len() <= MAX_LAYERS && s.check_cost().is_ok() {
             return;
         }
+        let cost = s.cost();
         let droppable = |i: &usize| !locks.is_locked(s.layers[*i].name()) && !needed(s, *i);
         let costliest = (0..s.layers.len())
             .filter(droppable)
