@@ -27,6 +27,7 @@
 
 pub mod presets;
 
+use serde::de::DeserializeSeed;
 use serde::{Deserialize, Serialize};
 
 use crate::base::palette::TimeOfDay;
@@ -93,24 +94,16 @@ impl Checked for f32 {
         d: D,
         limit: &Limit,
     ) -> std::result::Result<f32, D::Error> {
-        let v = f32::deserialize(d)?;
-        limit
-            .check(f64::from(v), v)
-            .map_err(serde::de::Error::custom)?;
-        Ok(v)
+        setting::FloatIn(*limit).deserialize(d)
     }
 }
 
 impl Checked for u32 {
-    /// Read as an `i64`, so that a negative or huge count is reported
-    /// against the limit rather than as a bare "out of bounds".
     fn read<'de, D: serde::Deserializer<'de>>(
         d: D,
         limit: &Limit,
     ) -> std::result::Result<u32, D::Error> {
-        let v = i64::deserialize(d)?;
-        limit.check(v as f64, v).map_err(serde::de::Error::custom)?;
-        u32::try_from(v).map_err(serde::de::Error::custom)
+        setting::WholeIn(*limit).deserialize(d)
     }
 }
 
@@ -232,7 +225,8 @@ pub struct Scene {
     /// picture to the right, 90 away from the viewer, 180 to the left, 270
     /// toward the viewer. Every layer that the wind shapes reads it (the
     /// clouds' drift, the Racetrack's trails, the plants' lean). Range 0 to
-    /// 360, precision 0.1 (since share-code format 4). Default: 0. Left out
+    /// 360, precision 0.1 (since share-code format 4); 360 is the same wind
+    /// as 0 and is kept as 0. Default: 0. Left out
     /// of RON when 0, so a scene written before it existed reads and
     /// writes as it did.
     #[serde(
@@ -386,7 +380,7 @@ impl Scene {
         uint!(log "automaton.columns", automaton.columns, 1, MAX_COLUMNS, "Columns",
             "Grid columns across the picture; rows follow from the aspect",
             Roll::Pick(&[160, 200, 240, 300, 360, 400, 480, 560])),
-        float!(
+        float!(wraps
             "wind",
             wind,
             0.0,
@@ -444,9 +438,10 @@ impl Scene {
         layers
     }
 
-    /// Reads a scene from RON text. `source_name` (a file name, "share
-    /// code", ...) starts every error message; syntax errors, unknown fields
-    /// and out-of-range values name their line and column.
+    /// Reads a scene from RON text (after a byte-order mark, if it starts
+    /// with one). `source_name` (a file name, "share code", ...) starts
+    /// every error message; syntax errors, unknown fields and out-of-range
+    /// values name their line and column.
     pub fn from_ron(text: &str, source_name: &str) -> Result<Scene> {
         let fail = |reason: String| Error::Scene {
             source_name: source_name.to_string(),
@@ -458,6 +453,9 @@ impl Scene {
                 text.len()
             )));
         }
+        // A byte-order mark, as some editors start a UTF-8 file with, is
+        // no part of the scene.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let scene: Scene = crate::error::from_ron(text, 32).map_err(fail)?;
         scene.validate().map_err(|e| fail(e.to_string()))?;
         Ok(scene)
