@@ -240,11 +240,24 @@ fn numbers_are_named_as_written() {
         ),
         (
             "(layers: [Plants((joshua: 18446744073709551616))])",
-            "plants.joshua 1.8446744073709552e19 is out of range: must be a number from 0 to 64",
+            "plants.joshua 18446744073709551616 is out of range: must be a number from 0 to 64",
+        ),
+        (
+            "(seed: 18446744073709551616)",
+            "seed 18446744073709551616 is out of range: must be a whole number from 0 to \
+             18446744073709551615",
+        ),
+        (
+            "(seed: 1e3)",
+            "seed is a whole number from 0 to 18446744073709551615, not 1000.0",
         ),
         (
             "(automaton: (columns: 1e30))",
             "automaton.columns 1e30 is out of range",
+        ),
+        (
+            "(layers: [Sky((stars: 1000000000000000000000000000000000000000000))])",
+            "sky.stars 1e42 is out of range",
         ),
     ] {
         let err = Scene::from_ron(text, "n.ron").unwrap_err().to_string();

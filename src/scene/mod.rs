@@ -66,8 +66,22 @@ fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D
         fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<u64, E> {
             u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
         }
+        // RON reads a whole number beyond 64 bits as 128 bits.
+        fn visit_u128<E: serde::de::Error>(self, v: u128) -> std::result::Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
+        }
+        fn visit_i128<E: serde::de::Error>(self, v: i128) -> std::result::Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
+        }
         fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<u64, E> {
-            Err(E::custom(out_of_range_seed(v)))
+            // A whole number too long for 128 bits comes as a float (`u64::MAX
+            // as f64` is 2⁶⁴, one past the last seed).
+            if v.fract() == 0.0 && !(0.0..u64::MAX as f64).contains(&v) {
+                return Err(E::custom(out_of_range_seed(setting::written(v))));
+            }
+            Err(E::custom(format!(
+                "seed is a whole number from 0 to 18446744073709551615, not {v:?}"
+            )))
         }
     }
     fn out_of_range_seed(v: impl std::fmt::Display) -> Error {

@@ -398,8 +398,13 @@ impl<'de> DeserializeSeed<'de> for WholeIn<'_> {
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<u32, D::Error> {
         struct Whole<'a>(Limit<'a>);
         impl Whole<'_> {
-            fn of<E: de::Error>(&self, v: i128) -> std::result::Result<u32, E> {
-                self.0.check(v as f64, v).map_err(E::custom)?;
+            /// `v` (shown as `shown`) if it is within the range.
+            fn of<E: de::Error>(
+                &self,
+                v: i128,
+                shown: impl fmt::Display,
+            ) -> std::result::Result<u32, E> {
+                self.0.check(v as f64, shown).map_err(E::custom)?;
                 u32::try_from(v).map_err(E::custom)
             }
         }
@@ -414,10 +419,17 @@ impl<'de> DeserializeSeed<'de> for WholeIn<'_> {
                 )
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<u32, E> {
-                self.of(v.into())
+                self.of(v.into(), v)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<u32, E> {
-                self.of(v.into())
+                self.of(v.into(), v)
+            }
+            // RON reads a whole number beyond 64 bits as 128 bits.
+            fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<u32, E> {
+                self.of(i128::try_from(v).unwrap_or(i128::MAX), v)
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<u32, E> {
+                self.of(v, v)
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<u32, E> {
                 // A whole number too long for an integer comes as a float.
@@ -438,7 +450,7 @@ impl<'de> DeserializeSeed<'de> for WholeIn<'_> {
 
 /// A number read as a person writes it: `7.5`, and `1e39` or `1e-50`
 /// rather than forty digits.
-fn written(x: f64) -> String {
+pub(crate) fn written(x: f64) -> String {
     if x != 0.0 && x.is_finite() && !(1e-6..1e16).contains(&x.abs()) {
         format!("{x:e}")
     } else {
