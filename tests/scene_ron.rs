@@ -251,7 +251,7 @@ fn a_byte_order_mark_is_no_part_of_a_scene() {
     let pasted = playa::Source::from_text(&marked, "pasted text").unwrap();
     assert_eq!(pasted.load().unwrap().scene, plain);
     // A mark anywhere else is no blank: the error names its place.
-    let err = Scene::from_ron(&format!("(seed: 9,\u{feff} time: Dusk)"), "inner.ron")
+    let err = Scene::from_ron("(seed: 9,\u{feff} time: Dusk)", "inner.ron")
         .unwrap_err()
         .to_string();
     assert!(err.starts_with("inner.ron: line 1, column "), "{err}");

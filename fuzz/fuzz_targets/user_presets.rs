@@ -190,5 +190,10 @@ fuzz_target!(|data: &[u8]| {
         .get(&p.name)
         .unwrap_or_else(|e| panic!("{:?} saved does not load: {e}", p.name));
     assert_eq!(again, saved, "{:?} loads other than save said", p.name);
-    assert_eq!(entries(dir), before, "saving {:?} changed the folder", p.name);
+    assert_eq!(
+        entries(dir),
+        before,
+        "saving {:?} changed the folder",
+        p.name
+    );
 });
