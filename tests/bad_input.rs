@@ -214,6 +214,66 @@ fn dunes_out_of_range_are_refused_in_one_line() {
     }
 }
 
+/// Messages that misled (issue 57): a number beyond an `f32` is quoted as
+/// written, not as `inf`; a number with a point where a whole number goes
+/// is said to be no whole number, not a missing comma; a whole number too
+/// large for any integer is out of range.
+#[test]
+fn numbers_are_named_as_written() {
+    for (text, message) in [
+        (
+            "(layers: [Tent((size: 1e39))])",
+            "tent.size 1e39 is out of range: must be a number from 0 to 1",
+        ),
+        (
+            "(layers: [Dunes((height: 1e-50))])",
+            "dunes.height 1e-50 is out of range",
+        ),
+        ("(sun_x: 1e40)", "sun_x 1e40 is out of range"),
+        (
+            "(layers: [Dunes((form: 2.0))])",
+            "dunes.form is a whole number from 0 to 2, not 2.0",
+        ),
+        (
+            "(automaton: (generations: 8.5))",
+            "automaton.generations is a whole number from 0 to 1000, not 8.5",
+        ),
+        (
+            "(layers: [Plants((joshua: 18446744073709551616))])",
+            "plants.joshua 18446744073709551616 is out of range: must be a number from 0 to 64",
+        ),
+        (
+            "(seed: 18446744073709551616)",
+            "seed 18446744073709551616 is out of range: must be a whole number from 0 to \
+             18446744073709551615",
+        ),
+        (
+            "(seed: 1e3)",
+            "seed is a whole number from 0 to 18446744073709551615, not 1000.0",
+        ),
+        (
+            "(automaton: (columns: 1e30))",
+            "automaton.columns 1e30 is out of range",
+        ),
+        (
+            "(layers: [Sky((stars: 1000000000000000000000000000000000000000000))])",
+            "sky.stars 1e42 is out of range",
+        ),
+    ] {
+        let err = Scene::from_ron(text, "n.ron").unwrap_err().to_string();
+        assert!(err.starts_with("n.ron: line 1, column "), "{text}: {err}");
+        assert!(err.contains(message), "{text}: {err}");
+        assert_eq!(err.lines().count(), 1, "{text}: {err}");
+    }
+    // Whole numbers as they were: in range, read; out of it, named.
+    let scene = Scene::from_ron("(layers: [Dunes((form: 2))])", "d.ron").unwrap();
+    assert_eq!(scene.to_ron().matches("form: 2").count(), 1);
+    let err = Scene::from_ron("(layers: [Dunes((form: -1))])", "d.ron")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("dunes.form -1 is out of range"), "{err}");
+}
+
 #[test]
 fn absurd_values_are_refused_naming_the_limit() {
     let ron_cases = [

@@ -220,13 +220,31 @@ fn bad_keys_and_values_are_one_line_and_write_nothing() {
         ("--set rocks.visible=maybe", "true or false"),
         ("--set tent.color=#zzzzzz", "a colour"),
         ("--set automaton.rule=B0/S8", "B0"),
-        ("--set seed=-4", "is not a seed"),
+        (
+            "--set seed=-4",
+            "--set seed -4 is out of range: must be a whole number",
+        ),
         ("--set rocks", "KEY=VALUE"),
         (
             "--set rocks.roughness=0..1:5 --set sun_x=0,1",
             "second sweep",
         ),
         ("--set horizon=0.5 --set horizon=0.6", "set twice"),
+        // Issue 57: keys that overlap set one setting twice; messages
+        // that misled.
+        (
+            "--set dunes#1.height=10 --set dunes.height=5",
+            "--set dunes.height: is set twice: dunes#1.height sets it too",
+        ),
+        (
+            "--set plants.joshua=18446744073709551616",
+            "--set plants.joshua 18446744073709551616 is out of range: must be a number \
+             from 0 to 64",
+        ),
+        (
+            "--set dunes.color=1,2",
+            "\"1,2\" has 2 parts, but a colour has three",
+        ),
         (
             "--set rocks.roughness=1..0:3",
             "--set rocks.roughness: the sweep \"1..0:3\" is reversed: its end comes before \

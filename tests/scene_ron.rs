@@ -234,3 +234,28 @@ fn every_preset_round_trips() {
         assert_eq!(Scene::from_ron(&scene.to_ron(), p.name).unwrap(), scene);
     }
 }
+
+/// A scene that starts with a UTF-8 byte-order mark, as some editors write
+/// it, reads as the same scene without one, from a file or pasted (issue
+/// 57: "Expected opening `(`").
+#[test]
+fn a_byte_order_mark_is_no_part_of_a_scene() {
+    let text = "// Marked.\n(seed: 9, time: Dusk)\n";
+    let marked = format!("\u{feff}{text}");
+    let plain = Scene::from_ron(text, "plain.ron").unwrap();
+    assert_eq!(Scene::from_ron(&marked, "marked.ron").unwrap(), plain);
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["marked.ron", "marked.txt"] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &marked).unwrap();
+        let source = playa::Source::from_path(&path).unwrap();
+        assert_eq!(source.load().unwrap().scene, plain, "{name}");
+    }
+    let pasted = playa::Source::from_text(&marked, "pasted text").unwrap();
+    assert_eq!(pasted.load().unwrap().scene, plain);
+    // A mark anywhere else is no blank: the error names its place.
+    let err = Scene::from_ron("(seed: 9,\u{feff} time: Dusk)", "inner.ron")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("inner.ron: line 1, column "), "{err}");
+}

@@ -2,7 +2,8 @@
 //! with a one-line note, never a panic. Every preset listed loads by its
 //! name (and by its name in other letter case) as it was listed, a store
 //! in memory holding the same texts lists the same presets, and a preset
-//! saved again loads as `save` says it will.
+//! saved again loads as `save` says it will and leaves the folder holding
+//! the same files.
 //!
 //! The input is the folder's files, `NAME\0CONTENTS\0NAME\0CONTENTS…` (at
 //! most four): a name is a file name's bytes (not UTF-8 at all, if so),
@@ -101,6 +102,16 @@ fn write_files(dir: &Path, data: &[u8]) -> Option<BTreeMap<String, String>> {
     texts
 }
 
+/// The names in `dir`, sorted.
+fn entries(dir: &Path) -> Vec<std::ffi::OsString> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .expect("the folder lists")
+        .map(|e| e.expect("an entry").file_name())
+        .collect();
+    names.sort();
+    names
+}
+
 /// `text` as `Store::save` keeps a description: on one line, blanks
 /// squeezed, cut, and read back from its comment (so without blanks at its
 /// end).
@@ -164,10 +175,12 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(memory.skipped.len(), skipped.len());
     }
 
-    // A preset saved again, as the app does when a person edits it.
+    // A preset saved again, as the app does when a person edits it: in
+    // place, nothing else in the folder changed (no file left half-written).
     let Some(p) = presets.first() else {
         return;
     };
+    let before = entries(dir);
     let saved = store
         .save(&p.name, &p.scene, &p.description, true)
         .unwrap_or_else(|e| panic!("{:?} cannot be saved again: {e}", p.name));
@@ -177,7 +190,10 @@ fuzz_target!(|data: &[u8]| {
         .get(&p.name)
         .unwrap_or_else(|e| panic!("{:?} saved does not load: {e}", p.name));
     assert_eq!(again, saved, "{:?} loads other than save said", p.name);
-    if let Err(e) = store.list() {
-        panic!("the folder does not list after a save: {e}");
-    }
+    assert_eq!(
+        entries(dir),
+        before,
+        "saving {:?} changed the folder",
+        p.name
+    );
 });

@@ -40,6 +40,29 @@ enum Target {
     },
 }
 
+impl Target {
+    /// Whether `self` and `other` reach one setting of one layer (or the
+    /// seed, or one setting of the scene): `rocks.x` reaches every rocks
+    /// layer's `x`, `rocks#2.x` the second's.
+    fn meets(self, other: Target) -> bool {
+        match (self, other) {
+            (
+                Target::Layer { kind, nth, setting },
+                Target::Layer {
+                    kind: other_kind,
+                    nth: other_nth,
+                    setting: other_setting,
+                },
+            ) => {
+                kind == other_kind
+                    && setting == other_setting
+                    && (nth.is_none() || other_nth.is_none() || nth == other_nth)
+            }
+            (a, b) => a == b,
+        }
+    }
+}
+
 /// The type and range of a setting, apart from what it belongs to.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Shape {
@@ -381,9 +404,15 @@ fn target(key: &str) -> Result<(Target, Shape)> {
 }
 
 /// The items of a list value: split at commas, except a colour's own
-/// (`170,136,68` is one colour; `(170,136,68),(1,2,3)` two).
+/// (`170,136,68` is one colour; `(170,136,68),(1,2,3)` two). Whole
+/// numbers between commas are one colour, read as such (`1,2` has too few
+/// parts, not two colours `1` and `2`), unless each is a colour of its own
+/// (`112233,445566`, two colours written without their `#`).
 fn split_list(shape: Shape, value: &str) -> Vec<String> {
-    if shape == Shape::Rgb && parse_rgb(value).is_some() {
+    if shape == Shape::Rgb
+        && (parse_rgb(value).is_some()
+            || rgb_parts(value).is_some_and(|parts| !parts.iter().all(|p| parse_rgb(p).is_some())))
+    {
         return vec![value.to_string()];
     }
     let mut items = Vec::new();
@@ -535,10 +564,16 @@ fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
     let text = text.trim();
     let bad = |expected: &str| fail(key, format!("{} is not {expected}", quote(text)));
     match shape {
-        Shape::Seed => text
-            .parse::<u64>()
-            .map(Val::Seed)
-            .map_err(|_| bad("a seed, a whole number from 0 to 18446744073709551615")),
+        Shape::Seed => match text.parse::<u64>() {
+            Ok(seed) => Ok(Val::Seed(seed)),
+            // As RON says it of a seed out of range.
+            Err(_) if is_whole(text) => Err(Error::out_of_range(
+                key,
+                text,
+                "must be a whole number from 0 to 18446744073709551615",
+            )),
+            Err(_) => Err(bad("a seed, a whole number from 0 to 18446744073709551615")),
+        },
         Shape::Float { min, max, per_unit } => {
             // Read as an f32, the settings' type, as RON reads it: `0.3`
             // then passes a limit of 0.3.
@@ -547,8 +582,13 @@ fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
             Ok(Val::Float(setting::round_to(v, per_unit)))
         }
         Shape::Uint { min, max } => {
-            let v: i64 = text.parse().map_err(|_| bad("a whole number"))?;
-            crate::setting::limit::Limit::new(key, min.into(), max.into()).check(v as f64, text)?;
+            if !is_whole(text) {
+                return Err(bad("a whole number"));
+            }
+            // Any whole number, however long, is held against the range:
+            // as an f64, exact within it.
+            let v: f64 = text.parse().map_err(|_| bad("a whole number"))?;
+            crate::setting::limit::Limit::new(key, min.into(), max.into()).check(v, text)?;
             Ok(Val::Uint(v as u32))
         }
         Shape::Bool => match text {
@@ -556,9 +596,22 @@ fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
             "false" => Ok(Val::Bool(false)),
             _ => Err(bad("true or false")),
         },
-        Shape::Rgb => parse_rgb(text)
-            .map(Val::Rgb)
-            .ok_or_else(|| bad("a colour: #rrggbb, or R,G,B with each 0 to 255")),
+        Shape::Rgb => parse_rgb(text).map(Val::Rgb).ok_or_else(|| {
+            let parts = rgb_parts(text).map_or(3, |parts| parts.len());
+            if parts == 3 {
+                bad("a colour: #rrggbb, or R,G,B with each 0 to 255")
+            } else {
+                fail(
+                    key,
+                    format!(
+                        "{} has {parts} {}, but a colour has three: R,G,B with each 0 to \
+                         255 (or #rrggbb)",
+                        quote(text),
+                        if parts == 1 { "part" } else { "parts" }
+                    ),
+                )
+            }
+        }),
         Shape::Time => {
             let plain = |s: &str| s.replace(['-', '_', ' '], "").to_ascii_lowercase();
             if let Ok(hour) = text.parse::<f32>() {
@@ -590,6 +643,14 @@ fn parse_value(key: &str, shape: Shape, text: &str) -> Result<Val> {
     }
 }
 
+/// Whether `text` is a whole number: digits, a sign before them or not
+/// (of any length: `18446744073709551616` is one, too large for most
+/// settings).
+fn is_whole(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A colour: `#rrggbb` (or `rrggbb`), `R,G,B` or `(R,G,B)`.
 fn parse_rgb(text: &str) -> Option<Rgb> {
     let text = text.trim();
@@ -598,18 +659,27 @@ fn parse_rgb(text: &str) -> Option<Rgb> {
         let n = u32::from_str_radix(hex, 16).ok()?;
         return Some(Rgb((n >> 16) as u8, (n >> 8) as u8, n as u8));
     }
-    let inner = text
-        .strip_prefix('(')
-        .and_then(|t| t.strip_suffix(')'))
-        .unwrap_or(text);
-    let parts: Vec<u8> = inner
-        .split(',')
-        .map(|p| p.trim().parse::<u8>().ok())
+    let parts: Vec<u8> = rgb_parts(text)?
+        .iter()
+        .map(|p| p.parse::<u8>().ok())
         .collect::<Option<_>>()?;
     match parts[..] {
         [r, g, b] => Some(Rgb(r, g, b)),
         _ => None,
     }
+}
+
+/// The parts of `text` written as a colour's `R,G,B` or `(R,G,B)`, of
+/// any count: whole numbers between commas. `None` for anything else
+/// (`#rrggbb`, a list of colours).
+fn rgb_parts(text: &str) -> Option<Vec<&str>> {
+    let text = text.trim();
+    let inner = text
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(text);
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    parts.iter().all(|p| is_whole(p)).then_some(parts)
 }
 
 /// Every `--set` of a command: fixed values and at most one sweep.
@@ -655,13 +725,16 @@ impl Variant {
 
 impl Tweaks {
     /// Reads every `KEY=VALUE` ([`Tweak::parse`]); refuses a second sweep
-    /// and a key given twice.
+    /// and a setting set twice: by one key given twice, or by two keys
+    /// that reach one setting of one layer (`dunes.height`, every dunes
+    /// layer's, and `dunes#1.height`), whose values would depend on their
+    /// order.
     pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Tweaks> {
         let mut tweaks: Vec<Tweak> = Vec::new();
         for arg in args {
             let tweak = Tweak::parse(arg.as_ref())?;
-            if tweaks.iter().any(|t| t.key == tweak.key) {
-                return Err(fail(&tweak.key, "is set twice"));
+            if let Some(first) = tweaks.iter().find(|t| t.target.meets(tweak.target)) {
+                return Err(set_twice(first, &tweak));
             }
             if let Some(first) = tweaks.iter().find(|t| t.sweep).filter(|_| tweak.sweep) {
                 return Err(fail(
@@ -717,8 +790,6 @@ impl Tweaks {
             .map(|i| {
                 let mut scene = base.clone();
                 sweep.apply(&mut scene, i)?;
-                // The fixed values come after the sweep's when they overlap
-                // (`rocks.x=0..1:3` with `rocks#2.x=0.5`), as written.
                 for t in self.tweaks.iter().filter(|t| !t.sweep) {
                     t.apply(&mut scene, 0)?;
                 }
@@ -753,6 +824,29 @@ impl Tweaks {
         }
         Ok(self.variants(scene)?.remove(0).scene)
     }
+}
+
+/// The error for `second`, which reaches a setting `first` sets already:
+/// naming both keys, and the setting when the keys differ.
+fn set_twice(first: &Tweak, second: &Tweak) -> Error {
+    if first.key == second.key {
+        return fail(&second.key, "is set twice");
+    }
+    let what = match (first.target, second.target) {
+        (Target::Layer { kind, nth, setting }, Target::Layer { nth: other, .. }) => {
+            let info = &kinds()[kind];
+            let layer = match nth.or(other) {
+                Some(n) => format!("{} layer {n}", info.name),
+                None => format!("every {} layer", info.name),
+            };
+            format!(" (the {} of {layer})", info.settings[setting].0)
+        }
+        _ => String::new(),
+    };
+    fail(
+        &second.key,
+        format!("is set twice: {} sets it too{what}", first.key),
+    )
 }
 
 /// A setting of a scene that a range sweep can change (a number or the

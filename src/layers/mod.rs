@@ -136,6 +136,7 @@ pub const fn opacity<K: Kind>() -> Setting<K> {
             max: 1.0,
             per_unit: 1000,
             log: false,
+            wraps: false,
             roll: Roll::Keep,
         }
     )

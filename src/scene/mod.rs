@@ -28,6 +28,7 @@
 pub mod cost;
 pub mod presets;
 
+use serde::de::DeserializeSeed;
 use serde::{Deserialize, Serialize};
 
 use crate::base::palette::TimeOfDay;
@@ -66,8 +67,22 @@ fn de_seed<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D
         fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<u64, E> {
             u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
         }
+        // RON reads a whole number beyond 64 bits as 128 bits.
+        fn visit_u128<E: serde::de::Error>(self, v: u128) -> std::result::Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
+        }
+        fn visit_i128<E: serde::de::Error>(self, v: i128) -> std::result::Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(out_of_range_seed(v)))
+        }
         fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<u64, E> {
-            Err(E::custom(out_of_range_seed(v)))
+            // A whole number too long for 128 bits comes as a float (`u64::MAX
+            // as f64` is 2⁶⁴, one past the last seed).
+            if v.fract() == 0.0 && !(0.0..u64::MAX as f64).contains(&v) {
+                return Err(E::custom(out_of_range_seed(setting::written(v))));
+            }
+            Err(E::custom(format!(
+                "seed is a whole number from 0 to 18446744073709551615, not {v:?}"
+            )))
         }
     }
     fn out_of_range_seed(v: impl std::fmt::Display) -> Error {
@@ -94,24 +109,16 @@ impl Checked for f32 {
         d: D,
         limit: &Limit,
     ) -> std::result::Result<f32, D::Error> {
-        let v = f32::deserialize(d)?;
-        limit
-            .check(f64::from(v), v)
-            .map_err(serde::de::Error::custom)?;
-        Ok(v)
+        setting::FloatIn(*limit).deserialize(d)
     }
 }
 
 impl Checked for u32 {
-    /// Read as an `i64`, so that a negative or huge count is reported
-    /// against the limit rather than as a bare "out of bounds".
     fn read<'de, D: serde::Deserializer<'de>>(
         d: D,
         limit: &Limit,
     ) -> std::result::Result<u32, D::Error> {
-        let v = i64::deserialize(d)?;
-        limit.check(v as f64, v).map_err(serde::de::Error::custom)?;
-        u32::try_from(v).map_err(serde::de::Error::custom)
+        setting::WholeIn(*limit).deserialize(d)
     }
 }
 
@@ -233,7 +240,8 @@ pub struct Scene {
     /// picture to the right, 90 away from the viewer, 180 to the left, 270
     /// toward the viewer. Every layer that the wind shapes reads it (the
     /// clouds' drift, the Racetrack's trails, the plants' lean). Range 0 to
-    /// 360, precision 0.1 (since share-code format 4). Default: 0. Left out
+    /// 360, precision 0.1 (since share-code format 4); 360 is the same wind
+    /// as 0 and is kept as 0. Default: 0. Left out
     /// of RON when 0, so a scene written before it existed reads and
     /// writes as it did.
     #[serde(
@@ -387,7 +395,7 @@ impl Scene {
         uint!(log "automaton.columns", automaton.columns, 1, MAX_COLUMNS, "Columns",
             "Grid columns across the picture; rows follow from the aspect",
             Roll::Pick(&[160, 200, 240, 300, 360, 400, 480, 560])),
-        float!(
+        float!(wraps
             "wind",
             wind,
             0.0,
@@ -445,9 +453,10 @@ impl Scene {
         layers
     }
 
-    /// Reads a scene from RON text. `source_name` (a file name, "share
-    /// code", ...) starts every error message; syntax errors, unknown fields
-    /// and out-of-range values name their line and column.
+    /// Reads a scene from RON text (after a byte-order mark, if it starts
+    /// with one). `source_name` (a file name, "share code", ...) starts
+    /// every error message; syntax errors, unknown fields and out-of-range
+    /// values name their line and column.
     pub fn from_ron(text: &str, source_name: &str) -> Result<Scene> {
         let fail = |reason: String| Error::Scene {
             source_name: source_name.to_string(),
@@ -459,6 +468,9 @@ impl Scene {
                 text.len()
             )));
         }
+        // A byte-order mark, as some editors start a UTF-8 file with, is
+        // no part of the scene.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let scene: Scene = crate::error::from_ron(text, 32).map_err(fail)?;
         scene.validate().map_err(|e| fail(e.to_string()))?;
         Ok(scene)

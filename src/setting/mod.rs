@@ -22,7 +22,7 @@ pub mod limit;
 
 use std::fmt;
 
-use serde::de::{self, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use crate::base::color::Rgb;
@@ -75,6 +75,11 @@ pub enum Value<T> {
         per_unit: u32,
         /// Whether its slider is logarithmic (ranges over decades).
         log: bool,
+        /// Whether its ends are one value, as 360° is 0° of an angle: the
+        /// value `max` is kept as `min` ([`Setting::quantize`],
+        /// [`Setting::set_index`]), so that one picture has one value, one
+        /// RON and one share code. Codes holding `max` still read, as `min`.
+        wraps: bool,
         /// How New scene and Vary roll it.
         roll: Roll<f32>,
     },
@@ -144,6 +149,23 @@ pub fn round_to(v: f32, per_unit: u32) -> f32 {
     }
     let n = f64::from(per_unit);
     ((f64::from(v) * n).round() / n) as f32
+}
+
+/// `v`, or `min` for `max` when the setting `wraps` (its ends are one
+/// value).
+fn wrap(v: f32, min: f32, max: f32, wraps: bool) -> f32 {
+    if wraps && v == max { min } else { v }
+}
+
+/// `time`, or midnight at its start for the hour 24, midnight at the
+/// day's end ([`TimeOfDay::LAST_HOUR`]): lit alike, one picture, so kept as
+/// one value, with one share code, as a float setting that [wraps](Value::Float).
+fn day_time(time: TimeOfDay) -> TimeOfDay {
+    if time.hour() == TimeOfDay::LAST_HOUR {
+        TimeOfDay::at(0.0)
+    } else {
+        time
+    }
 }
 
 /// `x` on the grid of `1 / per_unit`, as a whole number (rounded).
@@ -267,16 +289,24 @@ impl<T> Setting<T> {
         }
         match self.value {
             Value::Float {
-                put, min, per_unit, ..
+                put,
+                min,
+                max,
+                per_unit,
+                wraps,
+                ..
             } => {
                 let n = steps(min.into(), per_unit) + k as i64;
-                put(t, (n as f64 / f64::from(per_unit)) as f32);
+                put(
+                    t,
+                    wrap((n as f64 / f64::from(per_unit)) as f32, min, max, wraps),
+                );
             }
             Value::Uint { put, min, .. } => put(t, min + k as u32),
             Value::Bool { put, .. } => put(t, k == 1),
             Value::Rgb { put, .. } => put(t, Rgb((k >> 16) as u8, (k >> 8) as u8, k as u8)),
             Value::Time { put, .. } if format <= 3 => put(t, TimeOfDay::ALL[k as usize]),
-            Value::Time { put, .. } => put(t, TimeOfDay::at(k as f32 / 10.0)),
+            Value::Time { put, .. } => put(t, day_time(TimeOfDay::at(k as f32 / 10.0))),
             Value::Rule { put, .. } => {
                 let rule = Rule::from_masks(((k >> 9) as u16) << 1, (k & 0x1ff) as u16).ok()?;
                 put(t, rule);
@@ -293,15 +323,22 @@ impl<T> Setting<T> {
         Some(())
     }
 
-    /// Rounds a float setting to its precision, and a time of day to its
-    /// tenth of an hour (named when it falls on a named time); other
+    /// Rounds a float setting to its precision (a setting that wraps from
+    /// its `max` to its `min`), and a time of day to its tenth of an hour
+    /// (named when it falls on a named time, hour 24 as midnight, 0); other
     /// settings are exact.
     pub fn quantize(&self, t: &mut T) {
         match self.value {
             Value::Float {
-                get, put, per_unit, ..
-            } => put(t, round_to(get(t), per_unit)),
-            Value::Time { get, put, .. } => put(t, get(t).quantized()),
+                get,
+                put,
+                min,
+                max,
+                per_unit,
+                wraps,
+                ..
+            } => put(t, wrap(round_to(get(t), per_unit), min, max, wraps)),
+            Value::Time { get, put, .. } => put(t, day_time(get(t).quantized())),
             _ => {}
         }
     }
@@ -314,25 +351,10 @@ impl<T> Setting<T> {
         prefix: &str,
     ) -> std::result::Result<(), A::Error> {
         let what = qualified(prefix, self.name);
-        let range = |v: f64, shown: &dyn fmt::Display| {
-            self.limit(&what)
-                .map_or(Ok(()), |l| l.check(v, shown))
-                .map_err(de::Error::custom)
-        };
+        let limit = || self.limit(&what).expect("a number setting has a range");
         match self.value {
-            Value::Float { put, .. } => {
-                let v: f32 = map.next_value()?;
-                range(v.into(), &v)?;
-                put(t, v);
-            }
-            Value::Uint { put, .. } => {
-                // Read as an i64, so that a negative or huge count is
-                // reported against the range rather than as a bare "out of
-                // bounds".
-                let v: i64 = map.next_value()?;
-                range(v as f64, &v)?;
-                put(t, u32::try_from(v).map_err(de::Error::custom)?);
-            }
+            Value::Float { put, .. } => put(t, map.next_value_seed(FloatIn(limit()))?),
+            Value::Uint { put, .. } => put(t, map.next_value_seed(WholeIn(limit()))?),
             Value::Bool { put, .. } => put(t, map.next_value()?),
             Value::Rgb { put, .. } => put(t, map.next_value()?),
             Value::Time { put, .. } => put(t, map.next_value()?),
@@ -340,6 +362,99 @@ impl<T> Setting<T> {
             Value::Topology { put, .. } => put(t, map.next_value()?),
         }
         Ok(())
+    }
+}
+
+/// A float setting's value read from RON (or any format that says what
+/// its values are), checked against its [`Limit`].
+pub(crate) struct FloatIn<'a>(pub Limit<'a>);
+
+impl<'de> DeserializeSeed<'de> for FloatIn<'_> {
+    type Value = f32;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<f32, D::Error> {
+        // Read as an f64, so that a number beyond an f32's range (`1e39`)
+        // is named as written, not as the f32 it would be (`inf`); held
+        // against the limit as the f32 it is kept as.
+        let wide = f64::deserialize(d)?;
+        let v = wide as f32;
+        self.0
+            .check(f64::from(v), written(wide))
+            .map_err(de::Error::custom)?;
+        Ok(v)
+    }
+}
+
+/// A whole-number setting's value read from RON (or any format that says
+/// what its values are), checked against its [`Limit`]: a negative or
+/// huge number is named against the range (not as a bare "out of
+/// bounds"), a number with a point or an exponent (`2.0`) as no whole
+/// number (not as a syntax error after its `2`).
+pub(crate) struct WholeIn<'a>(pub Limit<'a>);
+
+impl<'de> DeserializeSeed<'de> for WholeIn<'_> {
+    type Value = u32;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<u32, D::Error> {
+        struct Whole<'a>(Limit<'a>);
+        impl Whole<'_> {
+            /// `v` (shown as `shown`) if it is within the range.
+            fn of<E: de::Error>(
+                &self,
+                v: i128,
+                shown: impl fmt::Display,
+            ) -> std::result::Result<u32, E> {
+                self.0.check(v as f64, shown).map_err(E::custom)?;
+                u32::try_from(v).map_err(E::custom)
+            }
+        }
+        impl Visitor<'_> for Whole<'_> {
+            type Value = u32;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(
+                    f,
+                    "a whole number from {} to {}",
+                    limit::number_text(self.0.min),
+                    limit::number_text(self.0.max)
+                )
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<u32, E> {
+                self.of(v.into(), v)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<u32, E> {
+                self.of(v.into(), v)
+            }
+            // RON reads a whole number beyond 64 bits as 128 bits.
+            fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<u32, E> {
+                self.of(i128::try_from(v).unwrap_or(i128::MAX), v)
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<u32, E> {
+                self.of(v, v)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<u32, E> {
+                // A whole number too long for an integer comes as a float.
+                if v.fract() == 0.0 {
+                    self.0.check(v, written(v)).map_err(E::custom)?;
+                }
+                Err(E::custom(format!(
+                    "{} is a whole number from {} to {}, not {v:?}",
+                    self.0.what,
+                    limit::number_text(self.0.min),
+                    limit::number_text(self.0.max)
+                )))
+            }
+        }
+        d.deserialize_any(Whole(self.0))
+    }
+}
+
+/// A number read as a person writes it: `7.5`, and `1e39` or `1e-50`
+/// rather than forty digits.
+pub(crate) fn written(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-6..1e16).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
     }
 }
 
@@ -521,19 +636,23 @@ macro_rules! setting {
 pub(crate) use setting;
 
 /// A float [`Setting`]: `float!(name, field.path, min, max, per_unit,
-/// label, hint, roll)`; `float!(log ...)` for a logarithmic slider; `...,
-/// roll, since 2)` for a setting added with share-code format 2.
+/// label, hint, roll)`; `float!(log ...)` for a logarithmic slider,
+/// `float!(wraps ...)` for one whose ends are one value (an angle, see
+/// [`Value::Float`]); `..., roll, since 2)` for a setting added with
+/// share-code format 2.
 macro_rules! float {
-    (log $($rest:tt)*) => { $crate::setting::float!(@ true, $($rest)*) };
-    (@ $log:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr, $per_unit:expr,
-     $label:literal, $hint:literal, $roll:expr $(, since $since:literal)?) => {
+    (log $($rest:tt)*) => { $crate::setting::float!(@ true, false, $($rest)*) };
+    (wraps $($rest:tt)*) => { $crate::setting::float!(@ false, true, $($rest)*) };
+    (@ $log:expr, $wraps:expr, $name:literal, $($path:ident).+, $min:expr, $max:expr,
+     $per_unit:expr, $label:literal, $hint:literal, $roll:expr $(, since $since:literal)?) => {
         $crate::setting::setting!(
             $name, $label, $hint, $crate::setting::since!($($since)?), Float, $($path).+ {
-                min: $min, max: $max, per_unit: $per_unit, log: $log, roll: $roll,
+                min: $min, max: $max, per_unit: $per_unit, log: $log, wraps: $wraps,
+                roll: $roll,
             }
         )
     };
-    ($($rest:tt)*) => { $crate::setting::float!(@ false, $($rest)*) };
+    ($($rest:tt)*) => { $crate::setting::float!(@ false, false, $($rest)*) };
 }
 pub(crate) use float;
 

@@ -698,7 +698,7 @@ fn any_hour_is_written_since_format_4() {
         TimeOfDay::Dawn,
         TimeOfDay::Moonlight,
         TimeOfDay::Hour(7.3),
-        TimeOfDay::Hour(24.0),
+        TimeOfDay::Hour(23.9),
     ] {
         let code = encode(&at(time));
         assert!(code.starts_with("playa4-"), "{time:?}: {code}");
@@ -758,4 +758,44 @@ fn the_relief_and_the_mirage_are_written_since_format_5() {
         assert!(code.starts_with("playa5-"), "{code}");
         assert_eq!(decode(&code).unwrap(), scene);
     }
+}
+
+/// The wind wraps (issue 57): 360° is the wind of 0°, one picture, so it
+/// has one code, one RON and one value, 0; a code written with 360 before
+/// still reads, as 0. The same of the hour 24, midnight as the hour 0.
+#[test]
+fn the_ends_of_a_setting_that_wraps_are_one_value() {
+    let at = |wind| Scene {
+        wind,
+        ..Scene::default()
+    };
+    let still = encode(&at(0.0));
+    for wind in [360.0, 359.96] {
+        assert_eq!(encode(&at(wind)), still, "{wind}");
+        assert_eq!(at(wind).quantized(), at(0.0), "{wind}");
+    }
+    // A code holding 360, as playa wrote it before.
+    let old = super::codec::encode_in(&at(360.0), FORMAT);
+    assert_ne!(old, still);
+    assert_eq!(decode(&old).unwrap(), at(0.0));
+    assert_eq!(encode(&decode(&old).unwrap()), still);
+    // Every other wind keeps its own code.
+    assert_eq!(decode(&encode(&at(359.9))).unwrap(), at(359.9));
+    let scene = Scene::from_ron("(wind: 360.0)", "windy.ron").unwrap();
+    assert_eq!(scene, at(0.0));
+    assert!(!scene.to_ron().contains("wind"));
+
+    use crate::base::palette::TimeOfDay;
+    let at = |time| Scene {
+        time,
+        ..Scene::default()
+    };
+    let midnight = encode(&at(TimeOfDay::Moonlight));
+    assert_eq!(encode(&at(TimeOfDay::Hour(24.0))), midnight);
+    assert_eq!(encode(&at(TimeOfDay::Hour(23.96))), midnight);
+    let old = super::codec::encode_in(&at(TimeOfDay::Hour(24.0)), FORMAT);
+    assert_ne!(old, midnight);
+    assert_eq!(decode(&old).unwrap(), at(TimeOfDay::Moonlight));
+    let scene = Scene::from_ron("(time: Hour(24.0))", "late.ron").unwrap();
+    assert_eq!(scene.time, TimeOfDay::Moonlight);
 }

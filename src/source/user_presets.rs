@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result, quote};
+use crate::error::{Error, Result, clip, quote};
 use crate::scene::presets;
 use crate::scene::{MAX_RON_BYTES, Scene};
 
@@ -448,7 +448,7 @@ impl Store {
                     } else if extension.eq_ignore_ascii_case("ron") {
                         misnamed.push(format!(
                             "{}: not a preset: a preset's file ends in .ron, in small letters",
-                            path.display()
+                            clip(&path.display().to_string())
                         ));
                     }
                 }
@@ -500,6 +500,8 @@ fn preset_of(name: &str, text: &str, source: &str) -> Result<UserPreset> {
         Ok(_) => {}
         Err(e) => return Err(not_a_preset(e.to_string())),
     }
+    // A byte-order mark before the description's comment hides it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let scene = Scene::from_ron(text, source)?;
     Ok(UserPreset {
         name: name.to_string(),
@@ -722,6 +724,52 @@ mod tests {
             assert_eq!(note.lines().count(), 1);
         }
         assert!(error(store.get("broken")).contains("broken.ron: line 1"));
+    }
+
+    /// A file named with a line break (`"\n.rOn"`, found by fuzzing) is
+    /// skipped with a note of one line, the break written `\n`, as errors
+    /// name files.
+    #[test]
+    #[cfg(unix)]
+    fn a_note_names_a_file_on_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("p");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("\n.rOn"), "").unwrap();
+        std::fs::write(folder.join("line\nbreak.RON"), "()").unwrap();
+        let listing = Store::in_folder(&folder).list().unwrap();
+        assert!(listing.presets.is_empty());
+        let mut notes = listing.skipped;
+        notes.sort();
+        let end = ": not a preset: a preset's file ends in .ron, in small letters";
+        let folder = folder.display();
+        assert_eq!(
+            notes,
+            [
+                format!("{folder}/\\n.rOn{end}"),
+                format!("{folder}/line\\nbreak.RON{end}"),
+            ]
+        );
+    }
+
+    /// A preset file that starts with a byte-order mark, as some editors
+    /// write UTF-8, loads with its description (issue 57).
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_a_preset() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("presets");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("marked.ron"), "\u{feff}// Marked.\n(seed: 5)\n").unwrap();
+        let texts = BTreeMap::from([("marked".to_string(), "\u{feff}(seed: 5)".to_string())]);
+        for store in [Store::in_folder(&folder), Store::in_memory(texts)] {
+            let listing = store.list().unwrap();
+            assert_eq!(listing.skipped, Vec::<String>::new());
+            let preset = store.get("marked").unwrap();
+            assert_eq!(preset.scene.seed, 5);
+            if store.folder().is_some() {
+                assert_eq!(preset.description, "Marked.");
+            }
+        }
     }
 
     #[test]

@@ -179,7 +179,10 @@ fn bad_values_name_the_range_or_the_type() {
     assert!(err(&["automaton.columns=-3"]).contains("out of range"));
     assert!(err(&["horizon=NaN"]).contains("out of range"));
     assert!(err(&["rocks.roughness=abc"]).contains("\"abc\" is not a number"));
-    assert!(err(&["seed=-1"]).contains("is not a seed"));
+    assert_eq!(
+        err(&["seed=-1"]),
+        "seed -1 is out of range: must be a whole number from 0 to 18446744073709551615"
+    );
     assert!(err(&["rocks.visible=yes"]).contains("true or false"));
     assert!(err(&["tent.color=#12345"]).contains("colour"));
     assert!(err(&["tent.color=1,2,300"]).contains("colour"));
@@ -387,4 +390,86 @@ fn the_settings_a_sweep_can_change_are_listed_with_their_keys() {
     );
     let drift = all.iter().find(|s| s.key == "clouds.drift");
     assert!(drift.is_none() || drift.unwrap().label.ends_with("Drift"));
+}
+
+/// Two keys that reach one setting of one layer set it twice, whatever
+/// their order: `dunes.height` is every dunes layer's height, the first's
+/// too (issue 57).
+#[test]
+fn two_keys_that_reach_one_setting_are_refused_naming_both() {
+    for (args, message) in [
+        (
+            ["dunes#1.height=10", "dunes.height=5"],
+            "dunes.height: is set twice: dunes#1.height sets it too (the height of dunes \
+             layer 1)",
+        ),
+        (
+            ["dunes.height=5", "dunes#2.height=10"],
+            "dunes#2.height: is set twice: dunes.height sets it too (the height of dunes \
+             layer 2)",
+        ),
+        (
+            ["rocks#2.roughness=0.5", "rocks#02.roughness=0.6"],
+            "rocks#02.roughness: is set twice: rocks#2.roughness sets it too (the \
+             roughness of rocks layer 2)",
+        ),
+        // A sweep and a fixed value reach one setting too.
+        (
+            ["rocks.roughness=0..1:3", "rocks#2.roughness=0.5"],
+            "rocks#2.roughness: is set twice: rocks.roughness sets it too (the roughness \
+             of rocks layer 2)",
+        ),
+        (["horizon=0.5", "horizon=0.6"], "horizon: is set twice"),
+    ] {
+        assert_eq!(Tweaks::parse(&args).unwrap_err().to_string(), message);
+    }
+    // Other layers, or other settings, are set once each.
+    let mut scene = Scene::default();
+    scene.layers.push(Layer::Rocks(Default::default()));
+    for args in [
+        ["rocks#1.roughness=0.1", "rocks#2.roughness=0.2"],
+        ["rocks.roughness=0.1", "rocks#2.jitter=0.2"],
+        ["rocks.roughness=0.3", "ranges.roughness=0.2"],
+    ] {
+        set(&scene, &args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    }
+}
+
+/// Messages that misled (issue 57): a whole number too large is out of
+/// range, not "not a whole number"; a colour of two parts is said to need
+/// three, not to be "1".
+#[test]
+fn too_large_numbers_and_short_colours_say_so() {
+    assert_eq!(
+        err(&["plants.joshua=18446744073709551616"]),
+        "plants.joshua 18446744073709551616 is out of range: must be a number from 0 to 64"
+    );
+    assert!(err(&["automaton.generations=-99999999999999999999999"]).contains("is out of range"),);
+    assert_eq!(
+        err(&["seed=18446744073709551616"]),
+        "seed 18446744073709551616 is out of range: must be a whole number from 0 to \
+         18446744073709551615"
+    );
+    assert!(err(&["automaton.generations=1.5"]).contains("\"1.5\" is not a whole number"));
+    assert!(err(&["seed=1.5"]).contains("\"1.5\" is not a seed"));
+    assert_eq!(
+        err(&["dunes.color=1,2"]),
+        "dunes.color: \"1,2\" has 2 parts, but a colour has three: R,G,B with each 0 to 255 \
+         (or #rrggbb)"
+    );
+    for (value, parts) in [
+        ("7", "1 part"),
+        ("1,2,3,4", "4 parts"),
+        ("(1,2)", "2 parts"),
+    ] {
+        let e = err(&[&format!("tent.color={value}")]);
+        assert!(
+            e.contains(&format!("has {parts}, but a colour has three")),
+            "{e}"
+        );
+    }
+    assert!(err(&["tent.color=1,2,300"]).contains("\"1,2,300\" is not a colour"));
+    // Colours written without their `#` are still a list of colours.
+    let t = Tweaks::parse(&["tent.color=112233,445566"]).unwrap();
+    assert_eq!(t.sweep().unwrap().len(), 2);
 }
