@@ -66,8 +66,8 @@ pub const PICTURE: f64 = 7.0;
 const MEASURED_HORIZON: f64 = 0.56;
 
 /// The automaton's work per cell and generation, ms (a 2048 × 2048 grid
-/// run 1000 generations takes about 200 ms).
-pub const PER_CELL_GENERATION: f64 = 5.0e-8;
+/// run 500 generations takes about as long as 9 death-valleys).
+pub const PER_CELL_GENERATION: f64 = 8.0e-8;
 
 impl Layer {
     /// What drawing the layer costs in `view` (nothing when hidden).
@@ -198,7 +198,7 @@ fn racetrack(r: &Racetrack) -> f64 {
     let size = f64::from(r.size);
     let reach = (f64::from(r.trail) / 30.0).min(1.0);
     // (The furrows cost most when the wind blows them across the view.)
-    let stone = 1.1 * (reach * (0.08 + 0.7 * size) + 0.6 * size * size);
+    let stone = 1.35 * (reach * (0.08 + 0.7 * size) + 0.6 * size * size);
     28.0 + f64::from(r.stones) * stone
 }
 
@@ -214,7 +214,7 @@ fn rocks(r: &Rocks, live: f64) -> f64 {
     let pixels = (near * near + near * far + far * far) / 3.0 * 720.0 * 720.0;
     let in_view = live.min(4.0 * FLOOR / pixels.max(1.0));
     let covered = (live * pixels).min(6.0 * FLOOR);
-    2.0 + 2.5e-4 * live + 8.0e-4 * in_view + 1.0e-5 * covered
+    2.0 + 3.0e-4 * live + 1.0e-3 * in_view + 1.0e-5 * covered
 }
 
 /// Ms of a plants layer on a field of `live` cells.
