@@ -28,13 +28,13 @@
 //!
 //! The steps are the same in every march (a lattice even in one over the
 //! depth), and so are their halvings: a march may start at any step before
-//! which no ground comes up into the rows it draws, and stop where flat
-//! sand lies above them. So a picture keeps the depths of every pixel only
-//! where they are few ([`WHOLE`]). A larger one's `prepare` marches each
-//! column once to keep where its marches start for each chunk of rows (a
-//! strip's), and `draw` marches a band's chunk again: its memory is a few
-//! rows' and a few numbers a block of columns, whatever the picture's
-//! height.
+//! which no ground comes up into the rows it draws, and stop at the first
+//! that comes up above them. So a picture keeps the depths of every pixel
+//! only where they are few ([`WHOLE`]). A larger one's `prepare` marches
+//! each column once to keep where its march starts for each chunk of rows
+//! (two strips'), and `draw` marches a band's chunk again, the columns of a
+//! block together: its memory is a few chunks and a number a column a
+//! chunk, not a number a pixel.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -172,8 +172,10 @@ const REFERENCE: f32 = 1080.0;
 /// Columns in a block of the prepared depths.
 const LANES: usize = 32;
 /// Rows in a chunk of the depths marched at once as bands are drawn, where
-/// the picture's are not kept whole: a [`crate::output`] strip's.
-const CHUNK: u32 = 32;
+/// the picture's are not kept whole: two of a streamed picture's strips
+/// (see [`crate::output`]), so that a march's start and end (a few steps
+/// each) cost little beside its middle.
+const CHUNK: u32 = 64;
 /// The most bytes the depths of every pixel take where they are kept
 /// whole, marched once when the layer is prepared (a 1280×720 picture's
 /// take 3.5 MiB).
@@ -797,10 +799,11 @@ struct DunesDraw {
     /// [`WHOLE`] bytes. Else they are marched a chunk of rows at a time as
     /// the bands are drawn, and only where the marches start is kept.
     whole: Option<Arc<Depths>>,
-    /// Where the marches of each block of [`LANES`] columns start for the
-    /// chunks of rows: the step (see [`Step::lattice`]) for chunk `c`'s
-    /// rows in block `b` at `starts[b * chunks + c]`.
-    starts: Vec<u32>,
+    /// Where each column's march starts for each chunk of rows: the step
+    /// (see [`Step::lattice`]) for chunk `c`'s rows in lane `lane` of block
+    /// `b` (of [`LANES`] columns) at `starts[(b * chunks + c) * LANES +
+    /// lane]`.
+    starts: Vec<u16>,
     /// How many chunks have their starts kept: all but the last, whose
     /// marches start where the whole column's does.
     chunks: u32,
@@ -849,7 +852,7 @@ impl DunesDraw {
             .chain(kept.iter())
             .map(|d| d.iz.capacity())
             .sum();
-        (depths + self.starts.capacity()) * 4
+        depths * size_of::<f32>() + self.starts.capacity() * size_of::<u16>()
     }
 }
 
@@ -944,7 +947,7 @@ impl Dunes {
         }
         let chunks = draw.chunks as usize;
         let blocks = cols.len().div_ceil(LANES);
-        let mut starts = vec![0; blocks * chunks];
+        let mut starts = vec![0; blocks * chunks * LANES];
         let firsts: Vec<u32> = match &mut whole {
             Some(whole) => whole
                 .iz
@@ -953,7 +956,7 @@ impl Dunes {
                 .map(|(b, depth)| draw.prepare_block(b, Some(depth), &mut []))
                 .collect(),
             None => starts
-                .par_chunks_mut(chunks.max(1))
+                .par_chunks_mut(chunks.max(1) * LANES)
                 .enumerate()
                 .map(|(b, starts)| draw.prepare_block(b, None, starts))
                 .collect(),
@@ -965,23 +968,39 @@ impl Dunes {
     }
 }
 
-/// Room for a column's march, reused from column to column.
+/// Room for the marches of a block of columns, reused from block to
+/// block: the columns are marched together, a step of each at a time,
+/// and their steps worked out together (a column's march alone would work
+/// out too few at once where it is short).
 #[derive(Default)]
 struct March {
-    /// The steps, near to far, and how many more times each segment
-    /// between two is to be halved.
-    points: Vec<Step>,
-    halvings: Vec<u32>,
-    /// The middles of the segments being halved, and room for the next
-    /// round's steps.
-    middles: Vec<Step>,
-    spare_points: Vec<Step>,
-    spare_halvings: Vec<u32>,
-    /// One over the depths of the steps to work out, and their numbers
-    /// (see [`Step::lattice`]).
+    columns: Vec<Column>,
+    /// The steps to work out together: their columns, how their ground
+    /// runs across per unit of depth, one over their depths and their
+    /// numbers (see [`Step::lattice`]); and the steps worked out.
+    column: Vec<u32>,
+    across: Vec<f32>,
     iz: Vec<f32>,
     lattice: Vec<u32>,
+    found: Vec<Step>,
     probe: Probe,
+}
+
+/// One column's march, in a [`March`].
+#[derive(Default)]
+struct Column {
+    /// How its ground runs across per unit of depth.
+    across: f32,
+    /// The step it starts at, and the next one to take (`None` once it has
+    /// stopped).
+    start: u32,
+    next: Option<u32>,
+    /// The steps, near to far, and how many more times each segment
+    /// between two is to be halved; and room for the next round's.
+    points: Vec<Step>,
+    halvings: Vec<u32>,
+    spare_points: Vec<Step>,
+    spare_halvings: Vec<u32>,
 }
 
 /// Room for the points at which the sand is sampled together: ground
@@ -1041,20 +1060,20 @@ impl DunesDraw {
         smoothstep(self.near.0, self.near.1, z) * (1.0 - smoothstep(self.far.0, self.far.1, z))
     }
 
-    /// The steps at one over the depths `iz` in the column whose ground
-    /// runs `across` per unit of depth, added to `out`.
-    fn steps(&self, across: f32, iz: &[f32], probe: &mut Probe, out: &mut Vec<Step>) {
+    /// The steps at one over the depths `iz`, in columns whose ground runs
+    /// `across` per unit of depth (one each), added to `out`.
+    fn steps(&self, across: &[f32], iz: &[f32], probe: &mut Probe, out: &mut Vec<Step>) {
         let Probe { x, z, samples, .. } = probe;
         z.clear();
         z.extend(iz.iter().map(|&iz| 1.0 / iz));
         x.clear();
-        x.extend(z.iter().map(|&z| across * z));
+        x.extend(across.iter().zip(z.iter()).map(|(&across, &z)| across * z));
         self.field.samples(self.build, x, z, None, samples);
         out.extend(iz.iter().zip(z.iter()).enumerate().map(|(i, (&iz, &z))| {
             let k = self.relief(z);
             let (h, rise, face) = if k > 0.0 {
                 let s = samples.get(i);
-                (s.h * k, (s.gx * across + s.gz) * k, s.face)
+                (s.h * k, (s.gx * across[i] + s.gz) * k, s.face)
             } else {
                 (0.0, 0.0, 0)
             };
@@ -1096,60 +1115,85 @@ impl DunesDraw {
         }
     }
 
-    /// The row flat sand at one over the depth `iz` lies on: sand there
-    /// lies on it or higher (as [`DunesDraw::steps`] works it out).
-    fn flat_row(&self, iz: f32) -> f32 {
-        self.horizon + self.h * self.eye * iz
-    }
-
-    /// Marches column `x` from near to far, from step `start` (see
-    /// [`Step::lattice`]) to the horizon, or to the first step whose flat
-    /// sand lies on row `stop` or higher (nothing farther shows below it),
-    /// into `scratch.points`. `scratch` is reused from column to column.
+    /// Marches columns `xs` from near to far, column `x` from step
+    /// `start(x)` (see [`Step::lattice`]) to the horizon, or to the first
+    /// step after it that comes up to row `stop` or higher (farther ground
+    /// shows only above it), into `march.columns[..].points`.
     ///
     /// Every march takes the same steps (and halves them alike) from where
     /// it starts: a march from a nearer step gives the same steps farther
     /// on.
-    fn march(&self, x: u32, start: u32, stop: f32, scratch: &mut March) {
-        let across = (x as f32 + 0.5 - self.middle) / self.h;
+    fn march(&self, xs: Range<u32>, start: impl Fn(u32) -> u32, stop: f32, march: &mut March) {
+        // One over the depth per step, even on the screen for flat sand.
         let per = STEP / (self.h * self.eye);
         let under = self.under();
-        // The steps, near to far, from the one before the first (for the
-        // first one's test of a bend: the same as where the march starts
-        // further off). Each is worked out on its own, so that the
-        // processor works on several at once.
-        let behind = start + if start >= under { COARSE } else { 1 };
-        let March { iz, lattice, .. } = scratch;
-        iz.clear();
-        lattice.clear();
-        let mut k = behind;
+        let March {
+            columns,
+            column,
+            across,
+            iz,
+            lattice,
+            found,
+            probe,
+        } = march;
+        columns.resize_with(xs.len(), Column::default);
+        columns.truncate(xs.len());
+        for (c, x) in columns.iter_mut().zip(xs) {
+            c.across = (x as f32 + 0.5 - self.middle) / self.h;
+            c.start = start(x);
+            // From the step before the first, for the first one's test of
+            // a bend: the same as where the march starts further off.
+            c.next = Some(c.start + if c.start >= under { COARSE } else { 1 });
+            c.points.clear();
+        }
+        // A step of each column at a time (two the first time: the one
+        // before the first, and the first), all worked out together.
+        let mut first = true;
         loop {
-            iz.push(k as f32 * per);
-            lattice.push(k);
-            if k <= 1 || (k < start && self.flat_row(k as f32 * per) <= stop) {
+            (column.clear(), across.clear(), iz.clear(), lattice.clear());
+            for (i, c) in columns.iter_mut().enumerate() {
+                for _ in 0..if first { 2 } else { 1 } {
+                    let Some(k) = c.next else {
+                        break;
+                    };
+                    column.push(i as u32);
+                    across.push(c.across);
+                    iz.push(k as f32 * per);
+                    lattice.push(k);
+                    c.next = (k > 1).then(|| k - if k > under { COARSE } else { 1 });
+                }
+            }
+            if iz.is_empty() {
                 break;
             }
-            k -= if k > under { COARSE } else { 1 };
-        }
-        let points = &mut scratch.points;
-        points.clear();
-        self.steps(across, &scratch.iz, &mut scratch.probe, points);
-        for (p, &k) in points.iter_mut().zip(&scratch.lattice) {
-            p.lattice = k;
+            first = false;
+            found.clear();
+            self.steps(across, iz, probe, found);
+            for ((step, &i), &k) in found.iter().zip(column.iter()).zip(lattice.iter()) {
+                let c = &mut columns[i as usize];
+                c.points.push(Step {
+                    lattice: k,
+                    ..*step
+                });
+                if k < c.start && step.y <= stop {
+                    c.next = None;
+                }
+            }
         }
         // Halve the steps where three do not lie on a line, or a crest or
         // a crease lies between two.
-        let halvings = &mut scratch.halvings;
-        halvings.clear();
-        halvings.extend(points.windows(3).map(|w| {
-            let [before, a, b] = [w[0], w[1], w[2]];
-            let bent = (before.y - 2.0 * a.y + b.y).abs() > BEND
-                || a.crest_before(&b)
-                || a.crease_before(&b);
-            if bent { HALVINGS } else { 0 }
-        }));
-        points.remove(0);
-        self.refine(across, scratch);
+        for c in columns.iter_mut() {
+            c.halvings.clear();
+            c.halvings.extend(c.points.windows(3).map(|w| {
+                let [before, a, b] = [w[0], w[1], w[2]];
+                let bent = (before.y - 2.0 * a.y + b.y).abs() > BEND
+                    || a.crest_before(&b)
+                    || a.crease_before(&b);
+                if bent { HALVINGS } else { 0 }
+            }));
+            c.points.remove(0);
+        }
+        self.refine(march);
     }
 
     /// Calls `put(row, iz)` with one over the depth of the ground each of
@@ -1195,17 +1239,17 @@ impl DunesDraw {
     /// none). Writes their depths into `depth` if given (row after row,
     /// a lane a column), and into `starts` where their marches for each
     /// chunk may start: the last step before the first that comes up into
-    /// the chunk's rows or higher, nearest of the block's columns.
-    fn prepare_block(&self, b: usize, mut depth: Option<&mut [f32]>, starts: &mut [u32]) -> u32 {
+    /// the chunk's rows or higher (`starts[c * LANES + lane]`).
+    fn prepare_block(&self, b: usize, mut depth: Option<&mut [f32]>, starts: &mut [u16]) -> u32 {
         let x0 = self.x0 + (b * LANES) as u32;
         let x1 = (x0 + LANES as u32).min(self.x0 + self.cols);
         let rows = self.y0..self.y0 + self.rows;
         let start = self.start(rows.end);
-        let mut scratch = March::default();
+        let mut march = March::default();
+        self.march(x0..x1, |_| start, rows.start as f32 + 0.5, &mut march);
         let mut first = u32::MAX;
-        for (lane, x) in (x0..x1).enumerate() {
-            self.march(x, start, rows.start as f32 + 0.5, &mut scratch);
-            let points = &scratch.points;
+        for (lane, c) in march.columns.iter().enumerate() {
+            let points = &c.points;
             self.shown(points, rows.clone(), |r, iz| {
                 if iz > 0.0 {
                     first = first.min(r);
@@ -1216,12 +1260,15 @@ impl DunesDraw {
             });
             // The chunks from the lowest up: each step comes up to a
             // chunk's rows no sooner than to those of the chunk under it.
-            let mut c = starts.len();
+            // (A step's number is less than 2^16: a picture is at most
+            // 65,536 rows, 4,096 steps of flat sand.)
+            let mut chunk = starts.len() / LANES;
+            let mut put = |c: usize, k: u32| starts[c * LANES + lane] = k as u16;
             let mut last = points.first().map_or(start, |p| p.lattice);
             for p in points {
-                while c > 0 && p.y < self.chunk_end(c as u32 - 1) as f32 {
-                    c -= 1;
-                    starts[c] = starts[c].max(last);
+                while chunk > 0 && p.y < self.chunk_end(chunk as u32 - 1) as f32 {
+                    chunk -= 1;
+                    put(chunk, last);
                 }
                 if p.lattice > 0 {
                     last = p.lattice;
@@ -1229,33 +1276,40 @@ impl DunesDraw {
             }
             // The chunks no step comes up to: from the last step on, flat
             // sand to the horizon.
-            for s in &mut starts[..c] {
-                *s = (*s).max(last);
+            for c in 0..chunk {
+                put(c, last);
             }
         }
         first
     }
 
     /// One over the depth of the ground each pixel of columns `cols` and
-    /// rows `rows` shows, each column marched from where the chunk that
-    /// ends at or under `rows.end` starts in its block.
+    /// rows `rows` shows, each column marched from where it starts for the
+    /// chunk that ends at or under `rows.end`.
     fn march_chunk(&self, cols: Range<u32>, rows: Range<u32>) -> Depths {
         let mut depths = Depths::new(cols.clone(), rows.clone());
-        let c = (rows.end - self.y0 - 1).div_ceil(CHUNK).max(1) - 1;
+        let c = ((rows.end - self.y0 - 1).div_ceil(CHUNK).max(1) - 1) as usize;
         let whole = self.start(self.y0 + self.rows);
-        let mut scratch = March::default();
+        let chunks = self.chunks as usize;
+        let start = |x: u32| {
+            let (b, lane) = (
+                (x - self.x0) as usize / LANES,
+                (x - self.x0) as usize % LANES,
+            );
+            if c < chunks {
+                u32::from(self.starts[(b * chunks + c) * LANES + lane])
+            } else {
+                whole
+            }
+        };
+        let mut march = March::default();
         let n = rows.len();
         for (i, block) in depths.iz.chunks_mut(LANES * n).enumerate() {
             let x0 = cols.start + (i * LANES) as u32;
-            for (lane, x) in (x0..(x0 + LANES as u32).min(cols.end)).enumerate() {
-                let b = (x - self.x0) as usize / LANES;
-                let start = if c < self.chunks {
-                    self.starts[b * self.chunks as usize + c as usize]
-                } else {
-                    whole
-                };
-                self.march(x, start, rows.start as f32 + 0.5, &mut scratch);
-                self.shown(&scratch.points, rows.clone(), |r, iz| {
+            let x1 = (x0 + LANES as u32).min(cols.end);
+            self.march(x0..x1, start, rows.start as f32 + 0.5, &mut march);
+            for (lane, column) in march.columns.iter().enumerate() {
+                self.shown(&column.points, rows.clone(), |r, iz| {
                     block[(r - rows.start) as usize * LANES + lane] = iz;
                 });
             }
@@ -1295,57 +1349,74 @@ impl DunesDraw {
         depths
     }
 
-    /// Halves the segments between `march.points` (near to far), segment
-    /// `i` up to `march.halvings[i]` times, while its middle lies off the
+    /// Halves the segments between each column's steps (near to far),
+    /// segment `i` up to `halvings[i]` times, while its middle lies off the
     /// line between its ends or a crest or crease lies between: all the
-    /// segments of a column a halving at a time, so that their middles are
-    /// worked out together.
-    fn refine(&self, across: f32, march: &mut March) {
+    /// segments of all the columns a halving at a time, so that their
+    /// middles are worked out together.
+    fn refine(&self, march: &mut March) {
         let one_face = |a: &Step, b: &Step| !a.crest_before(b) && !a.crease_before(b);
         let March {
-            points,
-            halvings,
-            middles,
-            spare_points,
-            spare_halvings,
+            columns,
+            across,
             iz,
+            found,
             probe,
             ..
         } = march;
-        while halvings.iter().any(|&h| h > 0) {
-            iz.clear();
-            iz.extend(
-                points
+        loop {
+            (across.clear(), iz.clear());
+            for c in columns.iter() {
+                for (w, _) in c
+                    .points
                     .windows(2)
-                    .zip(halvings.iter())
+                    .zip(&c.halvings)
                     .filter(|&(_, &h)| h > 0)
-                    .map(|(w, _)| 0.5 * (w[0].iz + w[1].iz)),
-            );
-            middles.clear();
-            self.steps(across, iz, probe, middles);
-            spare_points.clear();
-            spare_halvings.clear();
-            let mut middle = middles.iter();
-            for (w, &h) in points.windows(2).zip(halvings.iter()) {
-                let (a, b) = (w[0], w[1]);
-                spare_points.push(a);
-                if h == 0 {
-                    spare_halvings.push(0);
+                {
+                    across.push(c.across);
+                    iz.push(0.5 * (w[0].iz + w[1].iz));
+                }
+            }
+            if iz.is_empty() {
+                return;
+            }
+            found.clear();
+            self.steps(across, iz, probe, found);
+            let mut middle = found.iter();
+            for c in columns.iter_mut() {
+                if c.halvings.iter().all(|&h| h == 0) {
                     continue;
                 }
-                let m = *middle.next().expect("a middle for each segment halved");
-                let straight = (m.y - 0.5 * (a.y + b.y)).abs() <= 0.5 * BEND;
-                let left = if straight && one_face(&a, &m) && one_face(&m, &b) {
-                    0
-                } else {
-                    h - 1
-                };
-                spare_points.push(m);
-                spare_halvings.extend([left, left]);
+                let Column {
+                    points,
+                    halvings,
+                    spare_points,
+                    spare_halvings,
+                    ..
+                } = c;
+                spare_points.clear();
+                spare_halvings.clear();
+                for (w, &h) in points.windows(2).zip(halvings.iter()) {
+                    let (a, b) = (w[0], w[1]);
+                    spare_points.push(a);
+                    if h == 0 {
+                        spare_halvings.push(0);
+                        continue;
+                    }
+                    let m = *middle.next().expect("a middle for each segment halved");
+                    let straight = (m.y - 0.5 * (a.y + b.y)).abs() <= 0.5 * BEND;
+                    let left = if straight && one_face(&a, &m) && one_face(&m, &b) {
+                        0
+                    } else {
+                        h - 1
+                    };
+                    spare_points.push(m);
+                    spare_halvings.extend([left, left]);
+                }
+                spare_points.extend(points.last());
+                std::mem::swap(points, spare_points);
+                std::mem::swap(halvings, spare_halvings);
             }
-            spare_points.extend(points.last());
-            std::mem::swap(points, spare_points);
-            std::mem::swap(halvings, spare_halvings);
         }
     }
 
@@ -1636,13 +1707,6 @@ impl Draw for DunesDraw {
         if x0 >= x1 || y0 >= y1 {
             return;
         }
-        // The depths of the pixels read: from the fourth column and row at
-        // or before the band's first to four past its last.
-        let (x_end, y_end) = (self.x0 + self.cols, self.y0 + self.rows);
-        let depths = self.depths(
-            (x0 & !3).clamp(self.x0, x_end)..(x1 + 4).clamp(self.x0, x_end),
-            (y0 & !3).clamp(self.y0, y_end)..(y1 + 4).clamp(self.y0, y_end),
-        );
         let shade = self.shade.as_ref().map(|s| s.samples((x0, x1), (y0, y1)));
         let mut room = Room::default();
         // The sand is worked out exactly on every fourth column of every
@@ -1654,6 +1718,13 @@ impl Draw for DunesDraw {
         // point depends only on its position: the same in any band.
         let (gx, gy) = (x0 & !3, y0 & !3);
         let (n4x, n4y) = ((x1 - 1 - gx) / 4 + 2, (y1 - 1 - gy) / 4 + 2);
+        // The depths of the pixels read: from the fourth column and row at
+        // or before the band's first to the fourth after its last.
+        let (x_end, y_end) = (self.x0 + self.cols, self.y0 + self.rows);
+        let depths = self.depths(
+            gx.clamp(self.x0, x_end)..(gx + 4 * n4x - 3).clamp(self.x0, x_end),
+            gy.clamp(self.y0, y_end)..(gy + 4 * n4y - 3).clamp(self.y0, y_end),
+        );
         let points: Vec<(u32, u32)> = (0..n4y)
             .flat_map(|j| (0..n4x).map(move |i| (gx + 4 * i, gy + 4 * j)))
             .collect();
@@ -1959,7 +2030,7 @@ mod tests {
         // a start for each block of columns and chunk of rows.
         let chunk = (CHUNK as usize + 1) * (w as usize).div_ceil(LANES) * LANES * 4;
         let chunks = (rayon::current_num_threads() + 1) * chunk;
-        let starts = (w as usize).div_ceil(LANES) * (h / CHUNK) as usize * 4;
+        let starts = (w as usize).div_ceil(LANES) * LANES * (h / CHUNK) as usize * 2;
         let held = dunes.held_bytes();
         assert!(
             held <= chunks + starts && held < picture / 8,
