@@ -2026,7 +2026,8 @@ mod tests {
             .unwrap();
         let dunes = dunes.into_any().downcast::<DunesDraw>().unwrap();
         let picture = (w * h * 4) as usize;
-        // A chunk of rows and the one after, for each thread and one more;
+        // A chunk of rows and the row after it, for each thread and one
+        // more;
         // a start for each block of columns and chunk of rows.
         let chunk = (CHUNK as usize + 1) * (w as usize).div_ceil(LANES) * LANES * 4;
         let chunks = (rayon::current_num_threads() + 1) * chunk;
