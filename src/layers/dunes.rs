@@ -31,10 +31,10 @@
 //! which no ground comes up into the rows it draws, and stop at the first
 //! that comes up above them. So a picture keeps the depths of every pixel
 //! only where they are few ([`WHOLE`]). A larger one's `prepare` marches
-//! each column once to keep where its march starts for each chunk of rows
-//! (two strips'), and `draw` marches a band's chunk again, the columns of a
-//! block together: its memory is a few chunks and a number a column a
-//! chunk, not a number a pixel.
+//! each column once to keep where the marches of each block of columns
+//! start for each chunk of rows (two strips'), and `draw` marches a band's
+//! chunk again, the columns of a block together: its memory is a few
+//! chunks' and a number a block a chunk, not a number a pixel.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -799,11 +799,10 @@ struct DunesDraw {
     /// [`WHOLE`] bytes. Else they are marched a chunk of rows at a time as
     /// the bands are drawn, and only where the marches start is kept.
     whole: Option<Arc<Depths>>,
-    /// Where each column's march starts for each chunk of rows: the step
-    /// (see [`Step::lattice`]) for chunk `c`'s rows in lane `lane` of block
-    /// `b` (of [`LANES`] columns) at `starts[(b * chunks + c) * LANES +
-    /// lane]`.
-    starts: Vec<u16>,
+    /// Where the marches of each block of [`LANES`] columns start for each
+    /// chunk of rows: the step (see [`Step::lattice`]) for chunk `c`'s rows
+    /// in block `b` at `starts[b * chunks + c]`.
+    starts: Vec<u32>,
     /// How many chunks have their starts kept: all but the last, whose
     /// marches start where the whole column's does.
     chunks: u32,
@@ -852,7 +851,7 @@ impl DunesDraw {
             .chain(kept.iter())
             .map(|d| d.iz.capacity())
             .sum();
-        depths * size_of::<f32>() + self.starts.capacity() * size_of::<u16>()
+        (depths + self.starts.capacity()) * 4
     }
 }
 
@@ -947,7 +946,7 @@ impl Dunes {
         }
         let chunks = draw.chunks as usize;
         let blocks = cols.len().div_ceil(LANES);
-        let mut starts = vec![0; blocks * chunks * LANES];
+        let mut starts = vec![0; blocks * chunks];
         let firsts: Vec<u32> = match &mut whole {
             Some(whole) => whole
                 .iz
@@ -956,7 +955,7 @@ impl Dunes {
                 .map(|(b, depth)| draw.prepare_block(b, Some(depth), &mut []))
                 .collect(),
             None => starts
-                .par_chunks_mut(chunks.max(1) * LANES)
+                .par_chunks_mut(chunks.max(1))
                 .enumerate()
                 .map(|(b, starts)| draw.prepare_block(b, None, starts))
                 .collect(),
@@ -1239,8 +1238,8 @@ impl DunesDraw {
     /// none). Writes their depths into `depth` if given (row after row,
     /// a lane a column), and into `starts` where their marches for each
     /// chunk may start: the last step before the first that comes up into
-    /// the chunk's rows or higher (`starts[c * LANES + lane]`).
-    fn prepare_block(&self, b: usize, mut depth: Option<&mut [f32]>, starts: &mut [u16]) -> u32 {
+    /// the chunk's rows or higher, the nearest of their columns'.
+    fn prepare_block(&self, b: usize, mut depth: Option<&mut [f32]>, starts: &mut [u32]) -> u32 {
         let x0 = self.x0 + (b * LANES) as u32;
         let x1 = (x0 + LANES as u32).min(self.x0 + self.cols);
         let rows = self.y0..self.y0 + self.rows;
@@ -1260,10 +1259,8 @@ impl DunesDraw {
             });
             // The chunks from the lowest up: each step comes up to a
             // chunk's rows no sooner than to those of the chunk under it.
-            // (A step's number is less than 2^16: a picture is at most
-            // 65,536 rows, 4,096 steps of flat sand.)
-            let mut chunk = starts.len() / LANES;
-            let mut put = |c: usize, k: u32| starts[c * LANES + lane] = k as u16;
+            let mut chunk = starts.len();
+            let mut put = |c: usize, k: u32| starts[c] = starts[c].max(k);
             let mut last = points.first().map_or(start, |p| p.lattice);
             for p in points {
                 while chunk > 0 && p.y < self.chunk_end(chunk as u32 - 1) as f32 {
@@ -1284,20 +1281,17 @@ impl DunesDraw {
     }
 
     /// One over the depth of the ground each pixel of columns `cols` and
-    /// rows `rows` shows, each column marched from where it starts for the
-    /// chunk that ends at or under `rows.end`.
+    /// rows `rows` shows, each column marched from where its block's start
+    /// for the chunk that ends at or under `rows.end`.
     fn march_chunk(&self, cols: Range<u32>, rows: Range<u32>) -> Depths {
         let mut depths = Depths::new(cols.clone(), rows.clone());
         let c = ((rows.end - self.y0 - 1).div_ceil(CHUNK).max(1) - 1) as usize;
         let whole = self.start(self.y0 + self.rows);
         let chunks = self.chunks as usize;
         let start = |x: u32| {
-            let (b, lane) = (
-                (x - self.x0) as usize / LANES,
-                (x - self.x0) as usize % LANES,
-            );
+            let b = (x - self.x0) as usize / LANES;
             if c < chunks {
-                u32::from(self.starts[(b * chunks + c) * LANES + lane])
+                self.starts[b * chunks + c]
             } else {
                 whole
             }
@@ -2031,7 +2025,7 @@ mod tests {
         // a start for each block of columns and chunk of rows.
         let chunk = (CHUNK as usize + 1) * (w as usize).div_ceil(LANES) * LANES * 4;
         let chunks = (rayon::current_num_threads() + 1) * chunk;
-        let starts = (w as usize).div_ceil(LANES) * LANES * (h / CHUNK) as usize * 2;
+        let starts = (w as usize).div_ceil(LANES) * (h / CHUNK) as usize * 4;
         let held = dunes.held_bytes();
         assert!(
             held <= chunks + starts && held < picture / 8,
