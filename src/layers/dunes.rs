@@ -1149,7 +1149,10 @@ impl DunesDraw {
         // before the first, and the first), all worked out together.
         let mut first = true;
         loop {
-            (column.clear(), across.clear(), iz.clear(), lattice.clear());
+            column.clear();
+            across.clear();
+            iz.clear();
+            lattice.clear();
             for (i, c) in columns.iter_mut().enumerate() {
                 for _ in 0..if first { 2 } else { 1 } {
                     let Some(k) = c.next else {
@@ -1359,7 +1362,8 @@ impl DunesDraw {
             ..
         } = march;
         loop {
-            (across.clear(), iz.clear());
+            across.clear();
+            iz.clear();
             for c in columns.iter() {
                 for (w, _) in c
                     .points
