@@ -1086,8 +1086,8 @@ impl DunesDraw {
         }));
     }
 
-    /// The rows below the horizon, in steps of flat sand: nearer, the
-    /// steps lie under the picture and are [`COARSE`] times as long.
+    /// The step at the picture's bottom: the rows below the horizon, in
+    /// steps of flat sand. Nearer, the steps are [`COARSE`] times as long.
     fn under(&self) -> u32 {
         ((self.picture - self.horizon).max(0.0) / STEP).ceil() as u32
     }
@@ -1103,8 +1103,10 @@ impl DunesDraw {
         let reach = ((bottom as f32 - self.horizon).max(0.0) / STEP * self.eye
             / (self.eye - self.field.tallest))
             .ceil();
-        // Counted from the picture's bottom's step where they are longer,
-        // so that every march takes the same steps.
+        // Nearer than the picture's bottom the steps are four times as
+        // long (they lie under the picture, and only hide what is behind
+        // them): counted from the bottom's step, so that every march takes
+        // the same steps.
         let under = self.under();
         let start = flat.min(reach) as u32 + 1;
         if start > under {
@@ -1149,7 +1151,10 @@ impl DunesDraw {
         // before the first, and the first), all worked out together.
         let mut first = true;
         loop {
-            (column.clear(), across.clear(), iz.clear(), lattice.clear());
+            column.clear();
+            across.clear();
+            iz.clear();
+            lattice.clear();
             for (i, c) in columns.iter_mut().enumerate() {
                 for _ in 0..if first { 2 } else { 1 } {
                     let Some(k) = c.next else {
@@ -1198,9 +1203,9 @@ impl DunesDraw {
     /// Calls `put(row, iz)` with one over the depth of the ground each of
     /// `rows` shows, from a column's march `points` (near to far): the
     /// rows whose centres lie between each step and the next (higher),
-    /// above what is drawn already, and beyond the last step the flat sand
-    /// to the horizon. A march that starts where nothing nearer reaches
-    /// `rows` (see [`DunesDraw::start`]) gives them as the whole column's.
+    /// above what is drawn already. A march that starts where nothing
+    /// nearer comes up into `rows` (see [`DunesDraw::start`]) gives them as
+    /// the whole column's does.
     fn shown(&self, points: &[Step], rows: Range<u32>, mut put: impl FnMut(u32, f32)) {
         let bottom = rows.end as f32;
         let mut top = bottom;
@@ -1218,6 +1223,7 @@ impl DunesDraw {
             }
             top = b.y;
         }
+        // Beyond the last step the sand is flat to the horizon.
         let mut r = (self.horizon - 0.5).ceil().max(rows.start as f32);
         while r + 0.5 < top.min(bottom) {
             let iz = ((r + 0.5 - self.horizon) / (self.h * self.eye)).max(0.0);
@@ -1281,8 +1287,8 @@ impl DunesDraw {
     }
 
     /// One over the depth of the ground each pixel of columns `cols` and
-    /// rows `rows` shows, each column marched from where its block's start
-    /// for the chunk that ends at or under `rows.end`.
+    /// rows `rows` shows, each column marched from its block's start for
+    /// the chunk that ends at or under `rows.end`.
     fn march_chunk(&self, cols: Range<u32>, rows: Range<u32>) -> Depths {
         let mut depths = Depths::new(cols.clone(), rows.clone());
         let c = ((rows.end - self.y0 - 1).div_ceil(CHUNK).max(1) - 1) as usize;
@@ -1359,7 +1365,8 @@ impl DunesDraw {
             ..
         } = march;
         loop {
-            (across.clear(), iz.clear());
+            across.clear();
+            iz.clear();
             for c in columns.iter() {
                 for (w, _) in c
                     .points
@@ -1625,7 +1632,6 @@ impl DunesDraw {
 /// where no sand shows: in blocks of [`LANES`] columns, row after row in
 /// each (a column is marched into its block's lane; the pixels of a row
 /// are drawn one after the other).
-#[derive(Debug)]
 struct Depths {
     /// The rectangle's first column and row, and its size.
     x0: u32,
