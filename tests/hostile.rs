@@ -651,7 +651,7 @@ fn a_scene_that_costs_too_much_is_refused_naming_what_to_lower() {
     let half = "Racetrack((opacity: 0.5, stones: 300, size: 2.0))";
     let plants = "Plants((creosote: 1.0, clumped: 1.0, joshua: 64, height: 10.0, \
                   near_size: 0.3, far_size: 0.3))";
-    let many = |layer: &str| vec![layer; 29].join(", ");
+    let many = |layer: &str| [layer; 29].join(", ");
     for (file, wind, layers, says) in [
         (
             "one.ron",
@@ -760,7 +760,7 @@ fn new_scene_keeps_a_scene_s_limits_or_says_why_it_cannot() {
     // 32 locked layers and no sky: no room for one.
     let full = format!(
         "(layers: [{}])",
-        vec!["Racetrack(())"; playa::scene::MAX_LAYERS].join(", ")
+        ["Racetrack(())"; playa::scene::MAX_LAYERS].join(", ")
     );
     std::fs::write(dir.path().join("full.ron"), full).unwrap();
     let o = playa(

@@ -157,7 +157,14 @@ fn live(scene: &Scene) -> f64 {
 /// death-valley's cost by the model, ms: the unit of [`LIMIT`].
 fn death_valley() -> f64 {
     static MS: OnceLock<f64> = OnceLock::new();
-    *MS.get_or_init(|| Scene::default().cost().total)
+    if let Some(ms) = MS.get() {
+        return *ms;
+    }
+    // Worked out before the lock is taken: the automaton's run may lend
+    // this thread to rayon, which may run another task asking for it here
+    // (a deadlock inside `get_or_init`). Every thread works out the same.
+    let ms = Scene::default().cost().total;
+    *MS.get_or_init(|| ms)
 }
 
 /// `ratio` as the messages write it: "10×", "10.4×", "52×".
