@@ -56,7 +56,7 @@ impl Scene {
     /// What the scene costs to draw, by the model: its automaton is run
     /// (or its count remembered) when it has stones or clumped bushes.
     pub fn cost(&self) -> Estimate {
-        estimate(self, needs_live(self).then(|| live(self)).unwrap_or(0.0))
+        estimate(self, if needs_live(self) { live(self) } else { 0.0 })
     }
 
     /// Refuses a scene that would cost more than [`LIMIT`] death-valleys,
