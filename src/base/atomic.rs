@@ -5,7 +5,7 @@
 //! it. The temporary file is made by the [`tempfile`] crate: created
 //! exclusively (`O_EXCL`, which no planted symbolic link survives), under
 //! a name no one can guess (`.NAME.PID-XXXXXX.tmp`; a NAME too long for
-//! that to fit the file system's limit is shortened, see [`stem`]). While
+//! that to fit the file system's limit is shortened, see `stem`). While
 //! it is written, this process holds an advisory lock on it:
 //! [`remove_stale`] removes only the temporary files no one holds, those a
 //! killed run left. A file being

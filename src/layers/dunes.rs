@@ -30,7 +30,7 @@
 //! depth), and so are their halvings: a march may start at any step before
 //! which no ground comes up into the rows it draws, and stop at the first
 //! that comes up above them. So a picture keeps the depths of every pixel
-//! only where they are few ([`WHOLE`]). A larger one's `prepare` marches
+//! only where they are few (`WHOLE`). A larger one's `prepare` marches
 //! each column once to keep where the marches of each block of columns
 //! start for each chunk of rows (two strips'), and `draw` marches a band's
 //! chunk again, the columns of a block together: its memory is a few
