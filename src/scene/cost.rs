@@ -303,8 +303,7 @@ impl Scene {
         for number in settings {
             let fits = |at: i64| {
                 let mut s = self.clone();
-                let value = at as f64 * number.step;
-                match_kind!(&mut s.layers[index], l => put_number(l, number.name, value));
+                set(&mut s, index, number.name, at as f64 * number.step);
                 s.check_cost().is_ok()
             };
             let (lo, hi) = number.range;
