@@ -28,7 +28,8 @@ use image::RgbaImage;
 use rayon::prelude::*;
 
 use crate::base::color::{Linear, encode_row};
-use crate::compose::{Plan, check_size};
+use crate::compose::{Plan, check_size, with_depth};
+use crate::layers::world::{Depth, FAR};
 use crate::error::Result;
 use crate::layers::{BAND_ROWS, Band, Draw, Layer};
 use crate::life::BitGrid;
@@ -50,6 +51,10 @@ struct Kept {
     /// started as [`crate::render`] starts it: from its topmost covering
     /// layer, or from black.
     under: Vec<Linear>,
+    /// In one ground, the depths of `under` (see [`crate::layers::world`]),
+    /// a band's ground depths then its things', band after band; else
+    /// empty.
+    depths: Vec<f32>,
     /// Per band: whether the picture holds `under` encoded, and nothing
     /// else drawn over it.
     plain: Vec<bool>,
@@ -72,6 +77,10 @@ struct Shared {
     ground: Linear,
     /// The clouds' shade on the ground (the floor, stones and tent read it).
     shade: Option<crate::layers::clouds::CloudShade>,
+    /// One ground, the eye and the lens, and in one ground the dunes that
+    /// things stand on (every layer reads the eye; what stands on the
+    /// ground reads the sand).
+    world: (bool, f32, f32, Option<crate::layers::Dunes>),
 }
 
 impl Shared {
@@ -88,6 +97,19 @@ impl Shared {
             clearings: frame.clearings,
             ground: frame.ground,
             shade: frame.shade,
+            world: (
+                s.one_ground,
+                s.eye,
+                s.lens,
+                s.layers
+                    .iter()
+                    .find_map(|l| match l {
+                        Layer::Dunes(d) if s.one_ground && d.visible && d.opacity > 0.0 => {
+                            Some(d.clone())
+                        }
+                        _ => None,
+                    }),
+            ),
         }
     }
 }
@@ -117,10 +139,10 @@ impl Canvas {
         check_size(width, height)?;
         let bands = height.div_ceil(BAND_ROWS) as usize;
         let same_size = self.image.dimensions() == (width, height);
-        let (plan, split, full, mut under, mut plain, changes, kept_layers) = match self.kept.take()
-        {
+        let (plan, split, full, mut under, mut depths, mut plain, changes, kept_layers) =
+            match self.kept.take() {
             Some(kept) if same_size => {
-                let before = (kept.plan.scene().clone(), Shared::of(&kept.plan));
+                let before = (kept.plan.drawn().clone(), Shared::of(&kept.plan));
                 let old_grid = kept.plan.grid().clone();
                 let plan = Plan::reuse(scene, kept.plan)?;
                 let changes = changes(&before.0, &before.1, &old_grid, &plan);
@@ -131,15 +153,17 @@ impl Canvas {
                     }
                     Some(c) if c >= kept.split => {
                         let (under, plain) = (kept.under, kept.plain);
-                        (plan, kept.split, false, under, plain, changes, kept.layers)
+                        let depths = kept.depths;
+                        (plan, kept.split, false, under, depths, plain, changes, kept.layers)
                     }
                     Some(c) => {
-                        let split = if c == 0 { first_rocks(plan.scene()) } else { c };
+                        let split = if c == 0 { first_rocks(plan.drawn()) } else { c };
                         (
                             plan,
                             split,
                             true,
                             kept.under,
+                            kept.depths,
                             Vec::new(),
                             changes,
                             kept.layers,
@@ -149,11 +173,12 @@ impl Canvas {
             }
             _ => {
                 let plan = Plan::new(scene)?;
-                let split = first_rocks(plan.scene());
+                let split = first_rocks(plan.drawn());
                 (
                     plan,
                     split,
                     true,
+                    Vec::new(),
                     Vec::new(),
                     Vec::new(),
                     Vec::new(),
@@ -228,37 +253,65 @@ impl Canvas {
         let k = composer.scene_index().partition_point(|&i| i < split);
         let (below, above) = composer.layers().split_at(k);
         let band_px = width as usize * BAND_ROWS as usize;
+        // In one ground, the depths of `under`, band after band: the
+        // ground's, then the things', as the band's pixels.
+        let depth_on = plan.scene().one_ground;
+        if depth_on {
+            depths.resize(2 * width as usize * height as usize, FAR);
+        } else {
+            depths = Vec::new();
+        }
+        let mut depth_bands: Vec<&mut [f32]> = if depth_on {
+            depths.chunks_mut(2 * band_px).collect()
+        } else {
+            (0..bands).map(|_| &mut [][..]).collect()
+        };
         self.image
             .par_chunks_mut(band_px * 4)
             .zip(under.par_chunks_mut(band_px))
             .zip(plain.par_iter_mut())
+            .zip(depth_bands.par_iter_mut())
             .enumerate()
             .filter(|(index, _)| redraw[*index])
             .for_each_init(
                 || vec![[0.0; 3]; band_px],
-                |scratch, (index, ((out, under), plain))| {
+                |scratch, (index, (((out, under), plain), kept))| {
                     let y0 = index as u32 * BAND_ROWS;
                     let rows = (out.len() / (width as usize * 4)) as u32;
                     let n = under.len();
                     if full {
                         *plain = false;
-                        draw_from_cover(below, &mut band_at(y0, rows, width, index, under));
+                        let mut band = band_at(y0, rows, width, index, under);
+                        if depth_on {
+                            kept.fill(FAR);
+                            let (ground, things) = kept.split_at_mut(n);
+                            band.depth = Some(Depth { ground, things });
+                        }
+                        draw_from_cover(below, &mut band);
                     }
                     let y1 = y0 + rows;
                     let drawn = if above.iter().any(|l| l.covers(y0, y1)) {
                         // A layer above covers the band: nothing under shows.
-                        draw_from_cover(
-                            above,
-                            &mut band_at(y0, rows, width, index, &mut scratch[..n]),
-                        );
+                        with_depth(depth_on, n, |depth| {
+                            let mut band = band_at(y0, rows, width, index, &mut scratch[..n]);
+                            band.depth = depth;
+                            draw_from_cover(above, &mut band);
+                        });
                         true
                     } else if above.iter().any(|l| l.touches(y0, y1)) {
                         let px = &mut scratch[..n];
                         px.copy_from_slice(under);
-                        let mut band = band_at(y0, rows, width, index, px);
-                        for layer in above {
-                            layer.draw(&mut band);
-                        }
+                        with_depth(depth_on, n, |mut depth| {
+                            if let Some(d) = &mut depth {
+                                d.ground.copy_from_slice(&kept[..n]);
+                                d.things.copy_from_slice(&kept[n..]);
+                            }
+                            let mut band = band_at(y0, rows, width, index, px);
+                            band.depth = depth;
+                            for layer in above {
+                                layer.draw(&mut band);
+                            }
+                        });
                         true
                     } else {
                         false
@@ -272,10 +325,12 @@ impl Canvas {
                     }
                 },
             );
+        drop(depth_bands);
         self.kept = Some(Kept {
             plan,
             split,
             under,
+            depths,
             plain,
             layers: composer
                 .into_layers()
@@ -325,7 +380,10 @@ fn first_rocks(scene: &Scene) -> usize {
     scene
         .layers
         .iter()
-        .position(|l| matches!(l, Layer::Rocks(_)))
+        .position(|l| {
+            // In one ground, what stands on the ground shares the depths.
+            matches!(l, Layer::Rocks(_)) || (scene.one_ground && crate::layers::world::stands(l))
+        })
         .unwrap_or(scene.layers.len())
 }
 
@@ -349,7 +407,7 @@ enum Change {
 /// any of those change.
 fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<Change> {
     let after = Shared::of(now);
-    let layers = &now.scene().layers;
+    let layers = &now.drawn().layers;
     let count = before.layers.len().max(layers.len());
     if (
         shared.seed,
@@ -364,6 +422,7 @@ fn changes(before: &Scene, shared: &Shared, grid: &BitGrid, now: &Plan) -> Vec<C
         after.horizon,
         after.wind,
     ) || shared.shade != after.shade
+        || shared.world != after.world
     {
         return vec![Change::Redrawn; count];
     }

@@ -26,6 +26,7 @@ use rayon::prelude::*;
 
 use crate::base::color::{Linear, encode_row};
 use crate::error::{Error, Result};
+use crate::layers::world::{Depth, FAR};
 use crate::layers::{BAND_ROWS, Band, Draw, Frame, Layer, Light};
 use crate::life::{BitGrid, Life, clumps};
 use crate::scene::Scene;
@@ -120,6 +121,10 @@ pub fn render_into(scene: &Scene, image: &mut RgbaImage) -> Result<()> {
 #[derive(Clone)]
 pub struct Plan {
     scene: Scene,
+    /// The scene with its layers in the order they are drawn, where that
+    /// differs: in one ground, the ground's surfaces under what stands on
+    /// them ([`crate::layers::world::drawing_order`]).
+    drawn: Option<Scene>,
     grid: BitGrid,
     /// The grid's clumps and a label per cell ([`clumps::label`]): a clump
     /// decides what its stones are. Labelled the first time a frame is
@@ -133,11 +138,26 @@ impl Plan {
         let scene = scene.quantized();
         scene.validate()?;
         let grid = rock_grid(&scene)?;
-        Ok(Plan {
+        Ok(Plan::of(scene, grid, OnceLock::new()))
+    }
+
+    /// The plan of a quantized, checked `scene` whose automaton left
+    /// `grid` (with its `clumps`, if labelled).
+    fn of(scene: Scene, grid: BitGrid, clumps: OnceLock<(Vec<u32>, Vec<clumps::Clump>)>) -> Plan {
+        let drawn = scene
+            .one_ground
+            .then(|| crate::layers::world::drawing_order(&scene.layers))
+            .flatten()
+            .map(|order| Scene {
+                layers: order.iter().map(|&i| scene.layers[i].clone()).collect(),
+                ..scene.clone()
+            });
+        Plan {
             scene,
+            drawn,
             grid,
-            clumps: OnceLock::new(),
-        })
+            clumps,
+        }
     }
 
     /// [`Plan::new`] of `scene`, taking `before`'s grid instead of running
@@ -154,16 +174,18 @@ impl Plan {
         } else {
             rock_grid(&scene)?
         };
-        Ok(Plan {
-            scene,
-            grid,
-            clumps: OnceLock::new(),
-        })
+        Ok(Plan::of(scene, grid, OnceLock::new()))
     }
 
     /// The scene drawn (quantized).
     pub fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// The scene with its layers in the order they are drawn: the scene's
+    /// own order, but in one ground (see [`Plan::drawn`]'s field).
+    pub(crate) fn drawn(&self) -> &Scene {
+        self.drawn.as_ref().unwrap_or(&self.scene)
     }
 
     /// The rock automaton's grid after its generations: each live cell is
@@ -289,7 +311,7 @@ impl Plan {
         frame.rows = rows;
         let mut layers = Vec::new();
         let mut index = Vec::new();
-        for (i, l) in self.scene.layers.iter().enumerate().skip(first) {
+        for (i, l) in self.drawn().layers.iter().enumerate().skip(first) {
             if l.visible() && l.opacity() > 0.0 {
                 layers.push(prepare(i, l, &frame)?);
                 index.push(i);
@@ -302,6 +324,7 @@ impl Plan {
             layers,
             index,
             skip_covered: true,
+            depth: self.scene.one_ground,
         })
     }
 
@@ -315,21 +338,20 @@ impl Plan {
         } else {
             (rock_grid(&scene)?, OnceLock::new())
         };
-        Ok(Plan {
-            scene,
-            grid,
-            clumps,
-        })
+        Ok(Plan::of(scene, grid, clumps))
     }
 
     pub(crate) fn frame(&self, width: u32, height: u32) -> Frame<'_> {
-        let s = &self.scene;
+        let s = self.drawn();
         let light = Light {
             seed: s.seed,
             time: s.time,
             sun_x: s.sun_x,
             horizon: s.horizon,
             wind: s.wind,
+            one_ground: s.one_ground,
+            eye: s.eye,
+            lens: s.lens,
         };
         let (labels, clumps) = self
             .clumps
@@ -411,11 +433,7 @@ impl Iterator for Generations {
             self.grid.clone()
         };
         self.next += 1;
-        Some(Plan {
-            scene,
-            grid,
-            clumps: OnceLock::new(),
-        })
+        Some(Plan::of(scene, grid, OnceLock::new()))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -513,6 +531,32 @@ pub(crate) struct Composer {
     /// Whether layers under one that covers a band are left undrawn: always,
     /// but in the test that checks this shortcut against drawing them all.
     skip_covered: bool,
+    /// Whether the bands keep depths (one ground).
+    depth: bool,
+}
+
+thread_local! {
+    /// Each thread's room for a band's depths.
+    static DEPTHS: std::cell::RefCell<(Vec<f32>, Vec<f32>)> = Default::default();
+}
+
+/// Runs `f` with the depths of a band of `n` pixels, all far, where `on`
+/// (one ground, see [`crate::layers::world`]); with `None` elsewhere.
+pub(crate) fn with_depth<R>(on: bool, n: usize, f: impl FnOnce(Option<Depth>) -> R) -> R {
+    if !on {
+        return f(None);
+    }
+    DEPTHS.with(|room| {
+        let (ground, things) = &mut *room.borrow_mut();
+        for v in [&mut *ground, &mut *things] {
+            v.clear();
+            v.resize(n, FAR);
+        }
+        f(Some(Depth {
+            ground: &mut ground[..n],
+            things: &mut things[..n],
+        }))
+    })
 }
 
 impl Composer {
@@ -569,23 +613,26 @@ impl Composer {
             px.fill([0.0; 3]);
             0
         });
-        let mut band = Band {
-            y0,
-            rows,
-            x0,
-            width,
-            index: (y0 / BAND_ROWS) as usize,
-            px,
-        };
-        for layer in &self.layers[first..] {
-            layer.draw(&mut band);
-        }
+        with_depth(self.depth, px.len(), |depth| {
+            let mut band = Band {
+                y0,
+                rows,
+                x0,
+                width,
+                index: (y0 / BAND_ROWS) as usize,
+                px: &mut *px,
+                depth,
+            };
+            for layer in &self.layers[first..] {
+                layer.draw(&mut band);
+            }
+        });
         for (r, dst) in out
             .chunks_exact_mut(cols * 4)
             .enumerate()
             .take(rows as usize)
         {
-            encode_row(&band.px[r * cols..(r + 1) * cols], dst, x0, y0 + r as u32);
+            encode_row(&px[r * cols..(r + 1) * cols], dst, x0, y0 + r as u32);
         }
     }
 

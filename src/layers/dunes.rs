@@ -151,10 +151,7 @@ impl Kind for Dunes {
     super::common_settings!();
 }
 
-/// The eye's height over the ground, scene units (as the floor's).
-const EYE: f32 = 0.22;
-/// A metre in scene units: the eye is 1.6 m over the ground.
-const METRE: f32 = EYE / 1.6;
+use super::world::METRE;
 /// Sand's angle of repose (about 33°), as a slope.
 const REPOSE: f32 = 0.65;
 /// A ripple's wavelength, scene units (about 30 cm).
@@ -763,6 +760,115 @@ impl Dunes {
     }
 }
 
+/// Where the dunes rise from flat near the eye, and where they fade far
+/// off (depths, scene units).
+struct Reach {
+    /// Where the near sand rises from flat to the dunes.
+    near: (f32, f32),
+    /// Where the far dunes' relief fades, and where their light fades too.
+    far: (f32, f32),
+    farthest: (f32, f32),
+}
+
+impl Reach {
+    fn new(field: &Field, eye: f32, h: f32, horizon: f32) -> Reach {
+        // The nearest sand the picture shows, flat, and where the dunes
+        // are full height: from the picture's bottom on.
+        let bottom = eye * h / (h - horizon).max(1.0);
+        // Where a dune's length spans twelve rows and less, or the
+        // tallest stands eight high, the relief fades: its crests would
+        // step from pixel to pixel. The dunes are lit as if they stood on
+        // to where a length spans three rows. Rows of a picture 1080 high
+        // at most, so that a larger picture is the same picture.
+        let rows = REFERENCE;
+        let fade = (field.spacing * rows * eye / 12.0)
+            .sqrt()
+            .min(field.tallest * rows / 8.0);
+        let light = 1.4 * (field.spacing * rows * eye / 12.0).sqrt();
+        Reach {
+            near: (0.35 * bottom, 0.7 * bottom),
+            far: (0.6 * fade, 1.2 * fade),
+            farthest: (0.6 * light, 1.2 * light),
+        }
+    }
+
+    /// How much of the dunes' relief stands at depth `z`: flat near the
+    /// viewer's feet and far off.
+    #[inline]
+    fn relief(&self, z: f32) -> f32 {
+        if z >= self.far.1 || z <= self.near.0 {
+            return 0.0;
+        }
+        smoothstep(self.near.0, self.near.1, z) * (1.0 - smoothstep(self.far.0, self.far.1, z))
+    }
+}
+
+impl Dunes {
+    /// The tallest dune's height, scene units.
+    pub(crate) fn tallest(&self) -> f32 {
+        (self.height * METRE).min(0.1 * self.spacing * METRE)
+    }
+
+    /// The eye's height over the sand's base, scene units: on a lookout
+    /// over the sea, or in one ground the world's eye (over the tallest
+    /// sand of the first dunes), never under these dunes' crests.
+    fn eye(&self, field: &Field, world: &super::world::World) -> f32 {
+        if world.on {
+            world.eye.max(field.tallest + 0.1 * super::world::EYE)
+        } else {
+            world.eye + LOOKOUT * field.tallest
+        }
+    }
+
+    /// The sand as a terrain things stand on, seen from `eye` (scene
+    /// units, over the sand's base) in a picture `h` pixels high with the
+    /// horizon at row `horizon` and the middle column at `middle`.
+    pub(crate) fn sand(
+        &self,
+        wind: [f32; 2],
+        light: [f32; 3],
+        seed: u64,
+        (eye, h, horizon, middle): (f32, f32, f32, f32),
+    ) -> Sand {
+        let field = Field::new(self, wind, light, sub_seed(seed, 0xd0e5));
+        let reach = Reach::new(&field, eye, h, horizon);
+        Sand {
+            field,
+            reach,
+            eye,
+            h,
+            middle,
+        }
+    }
+}
+
+/// The dunes' sand as the ground things stand on ([`super::world::Terrain`]).
+pub(crate) struct Sand {
+    field: Field,
+    reach: Reach,
+    eye: f32,
+    h: f32,
+    middle: f32,
+}
+
+impl Sand {
+    /// How many pixels the sand lifts a thing at column `x` whose foot
+    /// lies `key` pixels under the horizon on flat ground (`key > 0`): the
+    /// sand's height there as the dunes draw it, seen from the eye.
+    pub(crate) fn lift(&self, x: f32, key: f32) -> f32 {
+        let z = self.eye * self.h / key;
+        let k = self.reach.relief(z);
+        if k <= 0.0 {
+            return 0.0;
+        }
+        let across = (x - self.middle) / self.h;
+        let mut out = Samples::default();
+        self.field
+            .samples(Build::Portable, &[across * z], &[z], None, &mut out);
+        out.h[0] * k * self.h / z
+    }
+}
+
 impl Prepare for Dunes {
     fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
         Ok(Box::new(self.prepare_draw(frame)))
@@ -780,6 +886,8 @@ struct DunesDraw {
     middle: f32,
     /// The eye's height over the sand's base.
     eye: f32,
+    /// Whether the sand keeps its depths in the band's (one ground).
+    keys: bool,
     field: Field,
     /// Depths where the near sand rises from flat to the dunes.
     near: (f32, f32),
@@ -865,23 +973,12 @@ impl Dunes {
     fn prepare_with(&self, f: &Frame, build: Build, whole_bytes: usize) -> DunesDraw {
         let p = &f.palette;
         let field = Field::new(self, f.wind, p.light, sub_seed(f.seed, 0xd0e5));
-        let eye = EYE + LOOKOUT * field.tallest;
-        // The nearest sand the picture shows, flat, and where the dunes
-        // are full height: from the picture's bottom on.
-        let bottom = eye * f.h / (f.h - f.horizon).max(1.0);
-        let near = (0.35 * bottom, 0.7 * bottom);
-        // Where a dune's length spans twelve rows and less, or the
-        // tallest stands eight high, the relief fades: its crests would
-        // step from pixel to pixel. The dunes are lit as if they stood on
-        // to where a length spans three rows. Rows of a picture 1080 high
-        // at most, so that a larger picture is the same picture.
-        let rows = REFERENCE;
-        let fade = (field.spacing * rows * eye / 12.0)
-            .sqrt()
-            .min(field.tallest * rows / 8.0);
-        let far = (0.6 * fade, 1.2 * fade);
-        let light = 1.4 * (field.spacing * rows * eye / 12.0).sqrt();
-        let farthest = (0.6 * light, 1.2 * light);
+        let eye = self.eye(&field, &f.world);
+        let Reach {
+            near,
+            far,
+            farthest,
+        } = Reach::new(&field, eye, f.h, f.horizon);
         let lit = mul(self.color.linear(), p.ground);
         let flat = std::array::from_fn(|c| {
             1.0 / (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4)
@@ -902,6 +999,7 @@ impl Dunes {
             h: f.h,
             middle: 0.5 * f.w,
             eye,
+            keys: f.world.on,
             field,
             near,
             far,
@@ -1049,14 +1147,15 @@ impl Step {
 }
 
 impl DunesDraw {
-    /// How much of the dunes' relief stands at depth `z`: flat near the
-    /// viewer's feet and far off.
+    /// How much of the dunes' relief stands at depth `z` ([`Reach::relief`]).
     #[inline]
     fn relief(&self, z: f32) -> f32 {
-        if z >= self.far.1 || z <= self.near.0 {
-            return 0.0;
+        Reach {
+            near: self.near,
+            far: self.far,
+            farthest: self.farthest,
         }
-        smoothstep(self.near.0, self.near.1, z) * (1.0 - smoothstep(self.far.0, self.far.1, z))
+        .relief(z)
     }
 
     /// The steps at one over the depths `iz`, in columns whose ground runs
@@ -1803,6 +1902,17 @@ impl Draw for DunesDraw {
                     *c = color;
                 } else {
                     blend(c, color, alpha);
+                }
+            }
+            // In one ground, the sand hides what stands behind it.
+            if let (true, Some(d)) = (self.keys, band.depth.as_mut()) {
+                let start = ((y - band.y0) * band.width) as usize;
+                for (x, px) in (x0..x1).zip(pixels.iter()) {
+                    if let (Some(px), Some(iz)) = (px, depths.at(x, y))
+                        && px.alpha * self.opacity >= 0.5
+                    {
+                        d.ground[start + (x - band.x0) as usize] = self.h * self.eye * iz;
+                    }
                 }
             }
         }

@@ -20,6 +20,7 @@ pub mod rocks;
 pub mod sky;
 pub mod spiral;
 pub mod tent;
+pub(crate) mod world;
 
 use serde::{Deserialize, Serialize};
 
@@ -427,6 +428,8 @@ pub(crate) struct Frame<'a> {
     /// away]`, across to the right and away from the viewer (from
     /// [`crate::Scene::wind`]; `[1, 0]` exactly at 0°).
     pub wind: [f32; 2],
+    /// The eye, and the ground things stand on ([`world`]).
+    pub world: world::World,
 }
 
 impl<'a> Frame<'a> {
@@ -449,6 +452,12 @@ impl<'a> Frame<'a> {
             ),
             _ => None,
         });
+        let world = world::World::new(
+            (light.one_ground, light.eye, light.lens),
+            layers,
+            (h, light.horizon * h, 0.5 * w),
+            (wind_vector(light.wind), palette.light, light.seed),
+        );
         Frame {
             seed: light.seed,
             sun_x: light.sun_x,
@@ -475,6 +484,7 @@ impl<'a> Frame<'a> {
                 })
                 .collect(),
             ground: floor::ground_albedo(layers),
+            world,
             shade,
             wind: wind_vector(light.wind),
         }
@@ -503,6 +513,11 @@ pub(crate) struct Light {
     pub horizon: f32,
     /// Where the wind blows to, degrees ([`crate::Scene::wind`]).
     pub wind: f32,
+    /// One ground, the eye's height (metres) and the lens (mm): see
+    /// [`crate::Scene::one_ground`].
+    pub one_ground: bool,
+    pub eye: f32,
+    pub lens: f32,
 }
 
 /// Rows per band of composition: the layers draw a band at a time.
@@ -527,6 +542,8 @@ pub(crate) struct Band<'a> {
     pub index: usize,
     /// `rows × width` pixels, row after row.
     pub px: &'a mut [Linear],
+    /// Their depths, in one ground ([`world`]); `None` elsewhere.
+    pub depth: Option<world::Depth<'a>>,
 }
 
 impl<'a> Band<'a> {
@@ -540,7 +557,15 @@ impl<'a> Band<'a> {
             width,
             index,
             px,
+            depth: None,
         }
+    }
+
+    /// The index of pixel `(x, y)` (inside the band) in `px` and the
+    /// depths.
+    #[inline]
+    pub fn at(&self, x: u32, y: u32) -> usize {
+        ((y - self.y0) * self.width + (x - self.x0)) as usize
     }
 
     /// The band's pixels of row `y` (absolute), which must be in the band:

@@ -204,6 +204,21 @@ checked!(de_aspect: f32 = "aspect");
 checked!(de_sun_x: f32 = "sun_x");
 checked!(de_horizon: f32 = "horizon");
 checked!(de_wind: f32 = "wind");
+checked!(de_eye: f32 = "eye");
+checked!(de_lens: f32 = "lens");
+
+/// The eye's height of every scene before format 7, metres.
+pub const DEFAULT_EYE: f32 = 1.6;
+/// The lens of every scene before format 7, millimetres.
+pub const DEFAULT_LENS: f32 = 24.0;
+
+fn is_default_eye(eye: &f32) -> bool {
+    *eye == DEFAULT_EYE
+}
+
+fn is_default_lens(lens: &f32) -> bool {
+    *lens == DEFAULT_LENS
+}
 checked!(de_density: f32 = "automaton.density");
 checked!(de_generations: u32 = "automaton.generations");
 checked!(de_columns: u32 = "automaton.columns");
@@ -249,6 +264,25 @@ pub struct Scene {
         skip_serializing_if = "crate::setting::is_zero"
     )]
     pub wind: f32,
+    /// One ground (since share-code format 7): the floor, the dunes and
+    /// the relief make one terrain, whatever stands on the ground (stones,
+    /// plants, tents, the Racetrack's stones) stands on it, and the nearer
+    /// hides the farther whatever the layers' order. Off, as in every
+    /// scene before it: things are drawn in layer order on flat ground.
+    /// Default: false; left out of RON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub one_ground: bool,
+    /// The eye's height over the ground, metres (since format 7): a
+    /// stone's 0.3, a person standing 1.6, a dune's crest 30, an overlook
+    /// over a basin 1,750. Range 0.3 to 2000. Default: 1.6; left out of
+    /// RON at its default.
+    #[serde(deserialize_with = "de_eye", skip_serializing_if = "is_default_eye")]
+    pub eye: f32,
+    /// The lens, as its focal length on a full-frame camera, millimetres
+    /// (since format 7): 14 wide, 24 as every scene before it, 400 long.
+    /// Range 14 to 400. Default: 24; left out of RON at its default.
+    #[serde(deserialize_with = "de_lens", skip_serializing_if = "is_default_lens")]
+    pub lens: f32,
     /// The layers, drawn in order (back to front). Default: sky, ranges,
     /// floor, rocks, tent and a hidden spiral.
     pub layers: Vec<Layer>,
@@ -300,6 +334,9 @@ impl Default for Scene {
             horizon: 0.56,
             automaton: Automaton::default(),
             wind: 0.0,
+            one_ground: false,
+            eye: DEFAULT_EYE,
+            lens: DEFAULT_LENS,
             layers: Scene::default_layers(),
         }
     }
@@ -405,6 +442,36 @@ impl Scene {
             "Where the wind blows to, in degrees: 0 right, 90 away from you, 180 left, 270 toward you",
             Roll::Range(0.0, 360.0),
             since 4
+        ),
+        setting::setting!(
+            "one_ground",
+            "One ground",
+            "Things stand on one terrain and the nearer hides the farther, whatever the layers' order",
+            7,
+            Bool,
+            one_ground {}
+        ),
+        float!(log
+            "eye",
+            eye,
+            0.3,
+            2000.0,
+            10,
+            "Eye height",
+            "How high the eye is over the ground, metres: 0.3 a stone's, 1.6 standing, 30 a crest, 1750 an overlook",
+            Roll::Keep,
+            since 7
+        ),
+        float!(log
+            "lens",
+            lens,
+            14.0,
+            400.0,
+            1,
+            "Lens",
+            "Focal length, mm: 14 wide (the near large, the ranges far) to 400 long (ranges stacked in haze)",
+            Roll::Keep,
+            since 7
         ),
     ];
 

@@ -68,6 +68,12 @@
 //!   added since (clouds, the seventh kind), so the reference of a layer
 //!   counts `bases + 7` instead of `bases + 6`. Only a scene with a layer of
 //!   a later kind is written in format 3.
+//! - **4** to **6**: the same layout and bases, with the settings and
+//!   kinds of those formats (the wind, the Racetrack and plants; the
+//!   relief; the dunes).
+//! - **7**: the same layout and bases; the scene's `one_ground`, `eye` and
+//!   `lens` (one terrain seen from one eye, see [`Scene`]). A scene that
+//!   keeps them at their defaults is drawn, and coded, as before.
 //!
 //! A code of an older format leaves the later settings out, and means their
 //! base values. The encoder writes the oldest format that holds the scene,
@@ -120,7 +126,7 @@ pub fn looks_like_code(text: &str) -> bool {
 pub const PREFIX: &str = "playa";
 /// The newest format, which this playa writes when a scene needs it; it
 /// reads every format from 1 up to it.
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
 /// Longest share code accepted, in characters (a scene with every setting
 /// of 32 layers changed needs about 600).
 pub const MAX_CODE_CHARS: usize = 2048;
