@@ -161,6 +161,9 @@ impl Floor {
         // A mirage needs a hot floor: none once the stars are out.
         let day = 1.0 - p.stars.clamp(0.0, 1.0);
         let haze_glare = scale(p.horizon, 1.08);
+        // The ground's depth at a row follows the eye: from higher up, a
+        // row lies farther off and its cracks and patches are smaller.
+        let eye = f.world.eye;
         let rows = (first..f.height)
             .map(|y| {
                 let py = y as f32 + 0.5;
@@ -188,10 +191,10 @@ impl Floor {
                 FloorRow {
                     color,
                     cover,
-                    z: 0.22 / dy,
+                    z: eye / dy,
                     patches: self.patches * smoothstep(0.01, 0.07, dy),
                     cracks: self.cracks * smoothstep(0.012, 0.06, dy),
-                    z_step: 0.22 / (dy * dy) / f.h,
+                    z_step: eye / (dy * dy) / f.h,
                     mirage,
                 }
             })
@@ -468,6 +471,13 @@ impl Draw for FloorDraw {
                 }
             }
             let op = r.cover * self.opacity;
+            // In one ground, flat floor drawn over sand hides nothing.
+            if op >= 0.5
+                && let Some(d) = band.depth.as_mut()
+            {
+                let start = ((y - band.y0) * band.width) as usize;
+                d.ground[start..start + band.width as usize].fill(super::world::FAR);
+            }
             let row = band.row(y);
             if let Some((strength, sky)) = r.mirage {
                 self.mirage(row, (bx0, y), (r.color, strength, sky), &gain, op);
