@@ -164,6 +164,15 @@ impl Floor {
         // The ground's depth at a row follows the eye: from higher up, a
         // row lies farther off and its cracks and patches are smaller.
         let eye = f.world.eye;
+        // The patches are the ground's mottling at every scale: from
+        // higher up, larger patches (a pan's salt and mud, a fan's
+        // gravels) take the place of the small ones, so the ground keeps
+        // a texture seen from an overlook. As before at the default eye.
+        let patch_eye = if eye == super::world::EYE {
+            eye
+        } else {
+            super::world::EYE * math::powf(eye / super::world::EYE, 0.3)
+        };
         let rows = (first..f.height)
             .map(|y| {
                 let py = y as f32 + 0.5;
@@ -192,6 +201,7 @@ impl Floor {
                     color,
                     cover,
                     z: eye / dy,
+                    patch_z: patch_eye / dy,
                     patches: self.patches * smoothstep(0.01, 0.07, dy),
                     cracks: self.cracks * smoothstep(0.012, 0.06, dy),
                     z_step: eye / (dy * dy) / f.h,
@@ -226,6 +236,8 @@ struct FloorRow {
     cracks: f32,
     /// Change of depth from this row to the next.
     z_step: f32,
+    /// The depth the patches are laid out by (see `prepare_draw`).
+    patch_z: f32,
     /// The mirage on this row: its strength and the mirrored sky's colour.
     mirage: Option<(f32, Linear)>,
 }
@@ -419,12 +431,12 @@ impl Draw for FloorDraw {
             // Patches: 2-D value noise on the ground plane. The lattice row
             // under this screen row is blended once; then each lattice cell
             // spans a run of pixels that interpolate along x.
-            let gx_scale = self.aspect * r.z * PATCH_FREQ / self.w;
-            let gx0 = -0.5 * self.aspect * r.z * PATCH_FREQ;
+            let gx_scale = self.aspect * r.patch_z * PATCH_FREQ / self.w;
+            let gx0 = -0.5 * self.aspect * r.patch_z * PATCH_FREQ;
             let ix0 = gx0.floor();
             let cells = ((-2.0 * gx0).ceil() as usize + 2).min(MAX_CELLS + 2);
             if r.patches > 0.0 && cells < MAX_CELLS {
-                let gz = r.z * PATCH_FREQ;
+                let gz = r.patch_z * PATCH_FREQ;
                 let iz = gz.floor();
                 let tz = gz - iz;
                 let sz = tz * tz * (3.0 - 2.0 * tz);
