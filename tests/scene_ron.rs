@@ -155,6 +155,11 @@ fn scene() -> impl Strategy<Value = Scene> {
             -0.5f32..1.5,
             0.1f32..0.9,
             prop_oneof![Just(0.0f32), 0.0f32..360.0],
+            // One ground, the eye and the lens: their defaults (left out
+            // of RON) or any value.
+            any::<bool>(),
+            prop_oneof![Just(1.6f32), 0.3f32..2000.0],
+            prop_oneof![Just(24.0f32), 14.0f32..400.0],
         ),
         (
             0.0f32..=1.0,
@@ -171,7 +176,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                 seed,
                 aspect,
                 time,
-                (sun_x, horizon, wind),
+                (sun_x, horizon, wind, one_ground, eye, lens),
                 (density, generations, b, s, torus, columns),
                 layers,
             )| {
@@ -193,6 +198,9 @@ fn scene() -> impl Strategy<Value = Scene> {
                         columns,
                     },
                     wind,
+                    one_ground,
+                    eye,
+                    lens,
                     layers,
                 }
             },
