@@ -29,11 +29,18 @@ use std::sync::Arc;
 
 use super::{Layer, dunes};
 
+/// The eye's height of every scene before share-code format 7, metres
+/// (the scene's `eye` by default).
+pub const DEFAULT_EYE: f32 = 1.6;
+/// The lens of every scene before format 7, millimetres (the scene's
+/// `lens` by default).
+pub const DEFAULT_LENS: f32 = 24.0;
+
 /// The eye's height over flat ground in every scene before format 7,
 /// scene units (a scene unit is the picture's height at depth 1): 1.6 m.
 pub(crate) const EYE: f32 = 0.22;
 /// A metre in scene units.
-pub(crate) const METRE: f32 = EYE / crate::scene::DEFAULT_EYE;
+pub(crate) const METRE: f32 = EYE / DEFAULT_EYE;
 
 /// The camera and the ground of one picture (in [`super::Frame`]).
 pub(crate) struct World {
@@ -71,7 +78,7 @@ impl World {
             on,
             eye,
             scale: EYE / eye,
-            zoom: lens / crate::scene::DEFAULT_LENS,
+            zoom: lens / DEFAULT_LENS,
             terrain,
         }
     }
@@ -97,7 +104,7 @@ pub(crate) fn eye_over(
     layers: &[Layer],
 ) -> (f32, Option<&dunes::Dunes>) {
     // Exactly the eye of every scene before format 7 at its default.
-    let base = if eye == crate::scene::DEFAULT_EYE {
+    let base = if eye == DEFAULT_EYE {
         EYE
     } else {
         eye * METRE
@@ -220,7 +227,7 @@ mod tests {
     #[test]
     fn the_default_eye_and_lens_change_nothing() {
         let w = World::new(
-            (false, crate::scene::DEFAULT_EYE, crate::scene::DEFAULT_LENS),
+            (false, DEFAULT_EYE, DEFAULT_LENS),
             &[],
             (720.0, 400.0, 640.0),
             ([1.0, 0.0], [0.0, 1.0, 0.0], 1),

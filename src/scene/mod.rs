@@ -207,10 +207,7 @@ checked!(de_wind: f32 = "wind");
 checked!(de_eye: f32 = "eye");
 checked!(de_lens: f32 = "lens");
 
-/// The eye's height of every scene before format 7, metres.
-pub const DEFAULT_EYE: f32 = 1.6;
-/// The lens of every scene before format 7, millimetres.
-pub const DEFAULT_LENS: f32 = 24.0;
+pub use crate::layers::world::{DEFAULT_EYE, DEFAULT_LENS};
 
 fn is_default_eye(eye: &f32) -> bool {
     *eye == DEFAULT_EYE
