@@ -29,8 +29,8 @@ use rayon::prelude::*;
 
 use crate::base::color::{Linear, encode_row};
 use crate::compose::{Plan, check_size, with_depth};
-use crate::layers::world::{Depth, FAR};
 use crate::error::Result;
+use crate::layers::world::{Depth, FAR};
 use crate::layers::{BAND_ROWS, Band, Draw, Layer};
 use crate::life::BitGrid;
 use crate::scene::Scene;
@@ -101,14 +101,12 @@ impl Shared {
                 s.one_ground,
                 s.eye,
                 s.lens,
-                s.layers
-                    .iter()
-                    .find_map(|l| match l {
-                        Layer::Dunes(d) if s.one_ground && d.visible && d.opacity > 0.0 => {
-                            Some(d.clone())
-                        }
-                        _ => None,
-                    }),
+                s.layers.iter().find_map(|l| match l {
+                    Layer::Dunes(d) if s.one_ground && d.visible && d.opacity > 0.0 => {
+                        Some(d.clone())
+                    }
+                    _ => None,
+                }),
             ),
         }
     }
@@ -141,51 +139,60 @@ impl Canvas {
         let same_size = self.image.dimensions() == (width, height);
         let (plan, split, full, mut under, mut depths, mut plain, changes, kept_layers) =
             match self.kept.take() {
-            Some(kept) if same_size => {
-                let before = (kept.plan.drawn().clone(), Shared::of(&kept.plan));
-                let old_grid = kept.plan.grid().clone();
-                let plan = Plan::reuse(scene, kept.plan)?;
-                let changes = changes(&before.0, &before.1, &old_grid, &plan);
-                match changes.iter().position(|&c| c != Change::Same) {
-                    None => {
-                        self.kept = Some(Kept { plan, ..kept });
-                        return Ok(&self.image);
-                    }
-                    Some(c) if c >= kept.split => {
-                        let (under, plain) = (kept.under, kept.plain);
-                        let depths = kept.depths;
-                        (plan, kept.split, false, under, depths, plain, changes, kept.layers)
-                    }
-                    Some(c) => {
-                        let split = if c == 0 { first_rocks(plan.drawn()) } else { c };
-                        (
-                            plan,
-                            split,
-                            true,
-                            kept.under,
-                            kept.depths,
-                            Vec::new(),
-                            changes,
-                            kept.layers,
-                        )
+                Some(kept) if same_size => {
+                    let before = (kept.plan.drawn().clone(), Shared::of(&kept.plan));
+                    let old_grid = kept.plan.grid().clone();
+                    let plan = Plan::reuse(scene, kept.plan)?;
+                    let changes = changes(&before.0, &before.1, &old_grid, &plan);
+                    match changes.iter().position(|&c| c != Change::Same) {
+                        None => {
+                            self.kept = Some(Kept { plan, ..kept });
+                            return Ok(&self.image);
+                        }
+                        Some(c) if c >= kept.split => {
+                            let (under, plain) = (kept.under, kept.plain);
+                            let depths = kept.depths;
+                            (
+                                plan,
+                                kept.split,
+                                false,
+                                under,
+                                depths,
+                                plain,
+                                changes,
+                                kept.layers,
+                            )
+                        }
+                        Some(c) => {
+                            let split = if c == 0 { first_rocks(plan.drawn()) } else { c };
+                            (
+                                plan,
+                                split,
+                                true,
+                                kept.under,
+                                kept.depths,
+                                Vec::new(),
+                                changes,
+                                kept.layers,
+                            )
+                        }
                     }
                 }
-            }
-            _ => {
-                let plan = Plan::new(scene)?;
-                let split = first_rocks(plan.drawn());
-                (
-                    plan,
-                    split,
-                    true,
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                )
-            }
-        };
+                _ => {
+                    let plan = Plan::new(scene)?;
+                    let split = first_rocks(plan.drawn());
+                    (
+                        plan,
+                        split,
+                        true,
+                        Vec::new(),
+                        Vec::new(),
+                        Vec::new(),
+                        Vec::new(),
+                        Vec::new(),
+                    )
+                }
+            };
         if !same_size {
             self.image = RgbaImage::new(width, height);
         }

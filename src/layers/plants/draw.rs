@@ -6,10 +6,10 @@
 
 use super::Plants;
 use super::kernels::{self, Tile};
-use super::place::{
-    Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, diamond, segment_distance,
-    thin, umbra,
+use super::parts::{
+    Bush, Limb, Look, Part, Plant, Rosette, SECTORS, Spike, diamond, segment_distance, thin, umbra,
 };
+use super::place::Placer;
 use crate::base::color::{Linear, mix, scale};
 use crate::base::math;
 use crate::base::noise::TILE_SIDE;

@@ -4,7 +4,8 @@
 
 use super::Plants;
 use super::draw::PlantsDraw;
-use super::place::{Part, Placer, Plant};
+use super::parts::{Part, Plant};
+use super::place::Placer;
 use crate::Scene;
 use crate::base::simd::Build;
 use crate::layers::Layer;
