@@ -217,7 +217,8 @@ impl Clouds {
             dust: self.dust,
             horizon: f.horizon,
             half_width: 0.5 * f.w,
-            focal: f.h,
+            // A longer lens draws the deck larger.
+            focal: f.h * f.world.zoom,
             lit,
             shade,
             haze: p.horizon,

@@ -37,6 +37,9 @@ pub struct View {
     /// The automaton's live cells after its generations: the stones, and
     /// what the clumped bushes grow beside.
     pub live: f64,
+    /// How much larger the eye draws things on the ground than at 1.6 m
+    /// (a stone's eye draws them larger, an overlook smaller).
+    pub scale: f32,
 }
 
 /// A layer's cost in milliseconds (see the module's comment), split
@@ -82,10 +85,10 @@ impl Layer {
             Layer::Floor(f) => floor(f),
             Layer::Relief(r) => relief(r),
             Layer::Dunes(d) => dunes(d),
-            Layer::Racetrack(r) => (0.0, racetrack(r)),
-            Layer::Rocks(r) => (0.0, rocks(r, view.live)),
-            Layer::Plants(p) => (0.0, plants(p, view.live)),
-            Layer::Tent(t) => tent(t),
+            Layer::Racetrack(r) => (0.0, racetrack(r, view.scale)),
+            Layer::Rocks(r) => (0.0, rocks(r, view.live, view.scale)),
+            Layer::Plants(p) => (0.0, plants(p, view.live, view.scale)),
+            Layer::Tent(t) => tent(t, view.scale),
             Layer::Spiral(s) => spiral(s),
         };
         let horizon = f64::from(view.horizon.clamp(0.0, 1.0));
@@ -163,9 +166,11 @@ fn dunes(_: &Dunes) -> (f64, f64) {
     (1.0, 30.0)
 }
 
-/// `(sky, ground)` ms of a tent.
-fn tent(_: &Tent) -> (f64, f64) {
-    (0.3, 1.5)
+/// `(sky, ground)` ms of a tent drawn `scale` times as large: its pixels,
+/// at most the frame's.
+fn tent(_: &Tent, scale: f32) -> (f64, f64) {
+    let area = f64::from(scale * scale).min(40.0);
+    (0.3, 1.5 * area.max(1.0))
 }
 
 /// `(sky, ground)` ms of the spiral: the pixels its segments cross, each
@@ -194,8 +199,8 @@ fn spiral(s: &Spiral) -> (f64, f64) {
 /// Ms of a Racetrack: its mud, then each stone's furrow, as wide as the
 /// stone and as long as its trail (past about 30 m a trail runs out of
 /// the ground in view), and its body.
-fn racetrack(r: &Racetrack) -> f64 {
-    let size = f64::from(r.size);
+fn racetrack(r: &Racetrack, scale: f32) -> f64 {
+    let size = f64::from(r.size * scale);
     let reach = (f64::from(r.trail) / 30.0).min(1.0);
     // (The furrows cost most when the wind blows them across the view.)
     let stone = 1.35 * (reach * (0.08 + 0.7 * size) + 0.6 * size * size);
@@ -205,11 +210,15 @@ fn racetrack(r: &Racetrack) -> f64 {
 /// Ms of a rocks layer with `live` stones: each stone placed and culled;
 /// each stone left in view drawn (as many as the floor's pixels hold at
 /// the stones' size: where they crowd, the near ones hide the rest); and
-/// the pixels they cover, a few times the floor's at most.
-fn rocks(r: &Rocks, live: f64) -> f64 {
+/// the pixels they cover, a few times the floor's at most; drawn `scale`
+/// times as large.
+fn rocks(r: &Rocks, live: f64, scale: f32) -> f64 {
     // The floor's pixels at 1280×720 under death-valley's horizon.
     const FLOOR: f64 = 1280.0 * 720.0 * (1.0 - MEASURED_HORIZON);
-    let (near, far) = (f64::from(r.near_size), f64::from(r.far_size));
+    let (near, far) = (
+        f64::from(r.near_size * scale),
+        f64::from(r.far_size * scale),
+    );
     // A stone's pixels: its size² (the mean over the ground's depth).
     let pixels = (near * near + near * far + far * far) / 3.0 * 720.0 * 720.0;
     let in_view = live.min(4.0 * FLOOR / pixels.max(1.0));
@@ -217,9 +226,13 @@ fn rocks(r: &Rocks, live: f64) -> f64 {
     2.0 + 3.0e-4 * live + 1.0e-3 * in_view + 1.0e-5 * covered
 }
 
-/// Ms of a plants layer on a field of `live` cells.
-fn plants(p: &Plants, live: f64) -> f64 {
-    let (near, far) = (f64::from(p.near_size), f64::from(p.far_size));
+/// Ms of a plants layer on a field of `live` cells, drawn `scale` times
+/// as large.
+fn plants(p: &Plants, live: f64, scale: f32) -> f64 {
+    let (near, far) = (
+        f64::from(p.near_size * scale),
+        f64::from(p.far_size * scale),
+    );
     // Bushes about a bush's height apart: the smaller the far ones, the
     // more of them (below about 3% of the height, as many as the
     // ground's rows hold).

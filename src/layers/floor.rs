@@ -161,6 +161,18 @@ impl Floor {
         // A mirage needs a hot floor: none once the stars are out.
         let day = 1.0 - p.stars.clamp(0.0, 1.0);
         let haze_glare = scale(p.horizon, 1.08);
+        // The ground's depth at a row follows the eye: from higher up, a
+        // row lies farther off and its cracks and patches are smaller.
+        let eye = f.world.eye;
+        // The patches are the ground's mottling at every scale: from
+        // higher up, larger patches (a pan's salt and mud, a fan's
+        // gravels) take the place of the small ones, so the ground keeps
+        // a texture seen from an overlook. As before at the default eye.
+        let patch_eye = if eye == super::world::EYE {
+            eye
+        } else {
+            super::world::EYE * math::powf(eye / super::world::EYE, 0.3)
+        };
         let rows = (first..f.height)
             .map(|y| {
                 let py = y as f32 + 0.5;
@@ -188,10 +200,11 @@ impl Floor {
                 FloorRow {
                     color,
                     cover,
-                    z: 0.22 / dy,
+                    z: eye / dy,
+                    patch_z: patch_eye / dy,
                     patches: self.patches * smoothstep(0.01, 0.07, dy),
                     cracks: self.cracks * smoothstep(0.012, 0.06, dy),
-                    z_step: 0.22 / (dy * dy) / f.h,
+                    z_step: eye / (dy * dy) / f.h,
                     mirage,
                 }
             })
@@ -223,6 +236,8 @@ struct FloorRow {
     cracks: f32,
     /// Change of depth from this row to the next.
     z_step: f32,
+    /// The depth the patches are laid out by (see `prepare_draw`).
+    patch_z: f32,
     /// The mirage on this row: its strength and the mirrored sky's colour.
     mirage: Option<(f32, Linear)>,
 }
@@ -416,12 +431,12 @@ impl Draw for FloorDraw {
             // Patches: 2-D value noise on the ground plane. The lattice row
             // under this screen row is blended once; then each lattice cell
             // spans a run of pixels that interpolate along x.
-            let gx_scale = self.aspect * r.z * PATCH_FREQ / self.w;
-            let gx0 = -0.5 * self.aspect * r.z * PATCH_FREQ;
+            let gx_scale = self.aspect * r.patch_z * PATCH_FREQ / self.w;
+            let gx0 = -0.5 * self.aspect * r.patch_z * PATCH_FREQ;
             let ix0 = gx0.floor();
             let cells = ((-2.0 * gx0).ceil() as usize + 2).min(MAX_CELLS + 2);
             if r.patches > 0.0 && cells < MAX_CELLS {
-                let gz = r.z * PATCH_FREQ;
+                let gz = r.patch_z * PATCH_FREQ;
                 let iz = gz.floor();
                 let tz = gz - iz;
                 let sz = tz * tz * (3.0 - 2.0 * tz);
@@ -468,6 +483,13 @@ impl Draw for FloorDraw {
                 }
             }
             let op = r.cover * self.opacity;
+            // In one ground, flat floor drawn over sand hides nothing.
+            if op >= 0.5
+                && let Some(d) = band.depth.as_mut()
+            {
+                let start = ((y - band.y0) * band.width) as usize;
+                d.ground[start..start + band.width as usize].fill(super::world::FAR);
+            }
             let row = band.row(y);
             if let Some((strength, sky)) = r.mirage {
                 self.mirage(row, (bx0, y), (r.color, strength, sky), &gain, op);

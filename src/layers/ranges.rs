@@ -128,6 +128,10 @@ impl Kind for Ranges {
     super::common_settings!();
 }
 
+/// How high the ranges' peaks stand over the ground before them, metres
+/// (the Panamints rise about 3,000 m over Badwater).
+const RANGE_TOP: f32 = 3000.0;
+
 impl Prepare for Ranges {
     fn prepare(&self, frame: &Frame) -> Result<Box<dyn Draw>> {
         Ok(Box::new(self.prepare_draw(frame)))
@@ -141,6 +145,24 @@ impl Ranges {
         let rock = self.color.linear();
         let side = ((f.sun_x - 0.5) * 2.0).clamp(-1.0, 1.0);
         let aspect = f.w / f.h;
+        // The lens: a longer one draws the ranges higher and wider, about
+        // the picture's middle. The eye: from higher up, the peaks stand
+        // less far over the horizon (from over the ranges' tops, hardly
+        // at all). Both exactly as before at 24 mm and 1.6 m.
+        let zoom = f.world.zoom;
+        let across = move |x: f32| {
+            if zoom == 1.0 {
+                x / f.w * aspect
+            } else {
+                ((x / f.w - 0.5) / zoom + 0.5) * aspect
+            }
+        };
+        let lift = if f.world.eye == super::world::EYE {
+            zoom
+        } else {
+            let top = RANGE_TOP * super::world::METRE;
+            zoom * ((top - f.world.eye) / (top - super::world::EYE)).clamp(0.12, 1.0)
+        };
         let mut ranges = Vec::with_capacity(n);
         // Each range's ridge row at a column boundary, for the whole width
         // when a window needs the picture's highest points (below).
@@ -152,7 +174,7 @@ impl Ranges {
             } else {
                 (n - 1 - i) as f32 / (n - 1) as f32
             };
-            let height = self.height * (0.42 + 0.58 * far) * f.h;
+            let height = self.height * (0.42 + 0.58 * far) * f.h * lift;
             let freq = f64::from((2.0 + 3.5 * (1.0 - far)) / self.width);
             let octaves = 7;
             let gain = 0.35 + 0.4 * self.roughness;
@@ -176,8 +198,7 @@ impl Ranges {
                 (stepped + 0.12 * (v - coarse)).clamp(0.0, 1.3)
             };
             let to_px = move |m: f32| f.horizon - height * (0.2 + 0.8 * math::powf(m, 1.2));
-            let ridge_at =
-                move |x: u32| to_px(profile(f64::from(x as f32 / f.w * aspect), octaves));
+            let ridge_at = move |x: u32| to_px(profile(f64::from(across(x as f32)), octaves));
             // Only the columns drawn: a window of a huge picture prepares
             // its own columns, not the picture's.
             let (c0, c1) = (f.cols.start, f.cols.end);
@@ -189,7 +210,7 @@ impl Ranges {
             for (x, pair) in (c0 as usize..).zip(ridge.windows(2)) {
                 let (a, b) = (pair[0], pair[1]);
                 let slope = b - a;
-                let sx = f64::from((x as f32 + 0.5) / f.w * aspect);
+                let sx = f64::from(across(x as f32 + 0.5));
                 let broad = (profile(sx + e, 2) - profile(sx - e, 2)) / (2.0 * e as f32);
                 let lit = (-broad * side * 0.35).clamp(-1.0, 1.0);
                 cols.ridge.push(0.5 * (a + b));

@@ -144,8 +144,6 @@ impl Kind for Relief {
     super::common_settings!();
 }
 
-/// The eye's height over the ground, scene units (as the floor's).
-const EYE: f32 = 0.22;
 /// A full rise's height, fraction of the picture's height.
 const RISE: f32 = 0.4;
 /// A full fan's height over the horizon, fraction of the picture's height.
@@ -254,6 +252,9 @@ struct ReliefDraw {
     rise: Vec<f32>,
     /// The rise's highest crest (its first row).
     rise_first: u32,
+    /// The depth key of the rise's crest (see [`super::world`]): a fifth
+    /// of the ground's rows from the picture's bottom.
+    rise_key: f32,
     /// Per prepared column: the light on the rise's flank there.
     flank: Vec<f32>,
     /// The rise's face's colour, and the light on its crest's rim as a
@@ -312,12 +313,12 @@ impl Relief {
             let mut dice = Dice::new(seed ^ 0x3a57);
             let start = 0.25 + 0.5 * dice.unit();
             let phase = std::f32::consts::TAU * dice.unit();
-            let near = EYE / ((f.h - f.horizon) / f.h).max(0.05);
+            let near = f.world.eye / ((f.h - f.horizon) / f.h).max(0.05);
             let x0 = (start - 0.5) * aspect * near;
             (wash_first..f.rows.end)
                 .map(|y| {
                     let dy = ((y as f32 + 0.5 - f.horizon) / f.h).max(1e-4);
-                    let z = EYE / dy;
+                    let z = f.world.eye / dy;
                     let wave = math::sin(2.4 * math::ln(z / near) + phase);
                     let across = x0 + self.bend * 0.3 * aspect * (near * z).sqrt() * wave;
                     let half = 0.5 * WASH * self.wash;
@@ -387,6 +388,7 @@ impl Relief {
             wash_first,
             rise,
             rise_first,
+            rise_key: 0.8 * (f.h - f.horizon),
             flank,
             rise_base: mul(mul(f.ground, p.ground), rise_face),
             rim,
@@ -625,6 +627,19 @@ impl Draw for ReliefDraw {
                 }
                 blend(&mut row[(x - x0) as usize], color, cover * self.opacity);
             }
+            // In one ground, the rise hides what stands behind its crest:
+            // its face is as near as its crest, or as the flat ground
+            // under it, whichever is nearer.
+            if let Some(d) = band.depth.as_mut() {
+                let start = ((y - band.y0) * band.width) as usize;
+                let key = self.rise_key.max(py - self.horizon);
+                for x in x0..x1 {
+                    let top = self.rise[column(x)];
+                    if (py + 0.5 - top) * self.opacity >= 0.5 {
+                        d.ground[start + (x - x0) as usize] = key;
+                    }
+                }
+            }
         }
     }
 }
@@ -650,6 +665,7 @@ mod tests {
                 wash_first: 100,
                 rise: Vec::new(),
                 rise_first: 200,
+                rise_key: 80.0,
                 flank: Vec::new(),
                 rise_base: [0.3; 3],
                 rim: [1.3; 3],

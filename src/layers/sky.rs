@@ -113,7 +113,8 @@ impl Sky {
             .collect();
         let (cx, cy) = (f.sun_x * f.w, p.sun_y * f.h);
         let glow = (self.glow > 0.0).then(|| {
-            let r = p.glow_radius * f.h;
+            // A longer lens draws the sun, its glow and the moon larger.
+            let r = p.glow_radius * f.h * f.world.zoom;
             let lut = (0..GLOW_LUT)
                 .map(|i| {
                     let q = i as f32 / (GLOW_LUT - 1) as f32;
@@ -134,7 +135,7 @@ impl Sky {
         let disc = (self.sun && self.sun_size > 0.0).then(|| Disc {
             cx,
             cy,
-            r: self.sun_size * f.h,
+            r: self.sun_size * f.h * f.world.zoom,
             color: p.disc,
             moon: p.moon,
             seed: sub_seed(f.seed, 11),

@@ -62,27 +62,11 @@ impl World {
         (h, horizon, middle): (f32, f32, f32),
         (wind, light, seed): ([f32; 2], [f32; 3], u64),
     ) -> World {
-        let base = if eye == crate::scene::DEFAULT_EYE {
-            EYE
-        } else {
-            eye * METRE
-        };
-        let dunes = on
-            .then(|| {
-                layers.iter().find_map(|l| match l {
-                    Layer::Dunes(d) if d.visible && d.opacity > 0.0 => Some(d),
-                    _ => None,
-                })
-            })
-            .flatten();
-        let (eye, terrain) = match dunes {
-            Some(d) => {
-                let eye = base + d.tallest();
-                let sand = d.sand(wind, light, seed, (eye, h, horizon, middle));
-                (eye, Some(Arc::new(Terrain { sand })))
-            }
-            None => (base, None),
-        };
+        let (eye, dunes) = eye_over(on, eye, layers);
+        let terrain = dunes.map(|d| {
+            let sand = d.sand(wind, light, seed, (eye, h, horizon, middle));
+            Arc::new(Terrain { sand })
+        });
         World {
             on,
             eye,
@@ -101,6 +85,41 @@ impl World {
             _ => 0.0,
         }
     }
+}
+
+/// The eye's height over the ground's base, scene units, for a scene with
+/// `one_ground` whose eye is `eye` metres over the ground and whose layers
+/// are `layers`; and in one ground the dunes things stand on (the first
+/// drawn), over whose tallest sand the eye then stands.
+pub(crate) fn eye_over(
+    one_ground: bool,
+    eye: f32,
+    layers: &[Layer],
+) -> (f32, Option<&dunes::Dunes>) {
+    // Exactly the eye of every scene before format 7 at its default.
+    let base = if eye == crate::scene::DEFAULT_EYE {
+        EYE
+    } else {
+        eye * METRE
+    };
+    let dunes = one_ground
+        .then(|| {
+            layers.iter().find_map(|l| match l {
+                Layer::Dunes(d) if d.visible && d.opacity > 0.0 => Some(d),
+                _ => None,
+            })
+        })
+        .flatten();
+    match dunes {
+        Some(d) => (base + d.tallest(), Some(d)),
+        None => (base, None),
+    }
+}
+
+/// How much larger things on the ground are drawn than at 1.6 m on flat
+/// ground ([`World::scale`]), for a scene's one ground, eye and layers.
+pub(crate) fn scale_of(one_ground: bool, eye: f32, layers: &[Layer]) -> f32 {
+    EYE / eye_over(one_ground, eye, layers).0
 }
 
 /// The ground's height field, for what stands on it.

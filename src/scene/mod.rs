@@ -905,9 +905,13 @@ mod tests {
     /// once: a field missing would never be checked, rounded or shared.
     #[test]
     fn the_table_matches_the_scene() {
-        // (A wind of 0 is left out of RON: give one that is written.)
+        // (A wind of 0, one ground off, the default eye and lens are left
+        // out of RON: give ones that are written.)
         let windy = Scene {
             wind: 90.0,
+            one_ground: true,
+            eye: 30.0,
+            lens: 50.0,
             ..Scene::default()
         };
         let mut fields: Vec<String> = setting::serde_fields(&windy)

@@ -409,7 +409,7 @@ fn bad_links_say_what_is_wrong() {
         (" # ", "the link has no share code after #"),
         (
             "https://example.org/#scene",
-            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3-, playa4-, playa5- or playa6-)",
+            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3-, playa4-, playa5-, playa6- or playa7-)",
         ),
         (
             "#hello",
@@ -730,6 +730,43 @@ fn dunes_are_written_in_format_6_and_older_codes_stay() {
     assert_eq!(encode(&windy), old);
     // A format 5 code cannot name the kind: the format is in the checksum.
     assert!(decode(&code.replacen("playa6", "playa5", 1)).is_err());
+}
+
+/// One ground, the eye and the lens came with format 7: a scene that
+/// sets any of them is written in it and reads back the same; at their
+/// defaults the scene keeps its older code, and an older code means them
+/// at their defaults (the scene as it was drawn before).
+#[test]
+fn one_ground_eye_and_lens_are_written_in_format_7_and_older_codes_stay() {
+    let old_scene = crate::scene::presets::load("dune-sea").unwrap();
+    let old = encode(&old_scene);
+    assert!(old.starts_with("playa6-"), "{old}");
+    let decoded = decode(&old).unwrap();
+    assert!(!decoded.one_ground);
+    assert_eq!((decoded.eye, decoded.lens), (1.6, 24.0));
+    for (one_ground, eye, lens) in [(true, 1.6, 24.0), (false, 0.3, 24.0), (false, 1.6, 400.0)]
+    {
+        let scene = Scene {
+            one_ground,
+            eye,
+            lens,
+            ..old_scene.clone()
+        };
+        let code = encode(&scene);
+        assert!(code.starts_with("playa7-"), "{code}");
+        assert_eq!(decode(&code).unwrap(), scene.quantized());
+        assert_eq!(encode(&decode(&code).unwrap()), code);
+        // A format 6 code cannot hold them: the format is in the checksum.
+        assert!(decode(&code.replacen("playa7", "playa6", 1)).is_err());
+    }
+    let far = Scene {
+        eye: 1750.0,
+        lens: 35.0,
+        one_ground: true,
+        ..old_scene.clone()
+    };
+    assert_eq!(decode(&encode(&far)).unwrap(), far.quantized());
+    assert_eq!(encode(&old_scene), old);
 }
 
 /// The newest format knows every kind: a kind added later needs a new

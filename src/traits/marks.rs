@@ -35,6 +35,47 @@ pub const MIRAGE: f32 = 0.3;
 pub const DUST: f32 = 0.45;
 /// A moon this large or larger is a great moon.
 pub const GREAT_MOON: f32 = 0.06;
+/// A lens this long or longer (mm) is a long lens.
+pub const LONG_LENS: f32 = 100.0;
+/// An eye this high or higher (m) stands on an overlook.
+pub const OVERLOOK_EYE: f32 = 150.0;
+/// An eye this high or higher (m), below an overlook's, stands on a rise.
+pub const RAISED_EYE: f32 = 4.0;
+/// An eye lower than this (m) is close to the ground.
+pub const LOW_EYE: f32 = 1.0;
+
+/// The eye's height (m), the lens (mm) and the horizon of a
+/// [`VANTAGE`](super::VANTAGE) value, for a composition whose horizon is
+/// `horizon`, from three numbers in 0..1: each value's ranges lie inside
+/// its marks.
+pub fn vantage_of(value: u8, horizon: f32, [a, b, c]: [f32; 3]) -> (f32, f32, f32) {
+    let lerp = |lo: f32, hi: f32, t: f32| lo + (hi - lo) * t;
+    // Log-even between the ends, for an eye's height.
+    let log = |lo: f32, hi: f32, t: f32| lo * (hi / lo).powf(t);
+    match value {
+        super::vantage::LOW => (
+            lerp(0.6, 0.9, a),
+            lerp(16.0, 24.0, b).round(),
+            (horizon + lerp(0.06, 0.14, c)).min(0.8),
+        ),
+        super::vantage::RAISED => (
+            log(RAISED_EYE * 2.0, 60.0, a),
+            lerp(24.0, 40.0, b).round(),
+            (horizon - lerp(0.06, 0.14, c)).max(0.2),
+        ),
+        super::vantage::OVERLOOK => (
+            log(OVERLOOK_EYE * 2.0, 1800.0, a),
+            lerp(28.0, 50.0, b).round(),
+            lerp(0.18, 0.32, c),
+        ),
+        super::vantage::LONG => (log(1.6, 20.0, a), lerp(135.0, 300.0, b).round(), horizon),
+        _ => (
+            crate::scene::DEFAULT_EYE,
+            lerp(24.0, 35.0, b).round(),
+            horizon,
+        ),
+    }
+}
 
 /// The share of the floor each [`STONES`](super::STONES) value's stones cover: the range
 /// a roll must land in, in order (the last range's top is open).

@@ -1,6 +1,6 @@
 //! A scene's traits: about ten axes (the composition, the time, the
 //! weather, the wind, the palette, the ground, the plants, the stones, the
-//! focal feature, a rare event), each a table of named values with weights,
+//! focal feature, a rare event, the vantage), each a table of named values with weights,
 //! as long-form generative series name their outputs.
 //!
 //! The tables below are the one place the values, their words and their
@@ -177,6 +177,15 @@ axes! {
         DUST "a dust storm" 5,
         GREAT_MOON "a great moon" 0,
     }
+    /// Where the eye stands and the lens it looks through (since share-code
+    /// format 7, with one ground): the scene's `eye`, `lens` and horizon.
+    VANTAGE = vantage "vantage" "Vantage" rules VANTAGE_RULES; {
+        STANDING "standing" 32,
+        LOW "close to the ground" 20,
+        RAISED "from a rise" 22,
+        OVERLOOK "from an overlook" 14,
+        LONG "through a long lens" 12,
+    }
 }
 
 use self::{archetype as a, ground as g, palette as p, plants as pl, stones as st, time as t};
@@ -323,13 +332,64 @@ const RARE_RULES: &[Rule] = &[
     },
 ];
 
+/// The vantage by composition: a dune field's crests and the badlands'
+/// ridges read from above, a salt pan's and a bajada's from an overlook,
+/// the Racetrack's stones from close to the ground.
+const VANTAGE_RULES: &[Rule] = &[
+    Rule {
+        when: &[(ARCHETYPE, &[a::DUNE_SEA])],
+        weights: &[
+            (vantage::STANDING, 20),
+            (vantage::RAISED, 40),
+            (vantage::OVERLOOK, 25),
+            (vantage::LONG, 15),
+        ],
+    },
+    Rule {
+        when: &[(ARCHETYPE, &[a::BADLANDS])],
+        weights: &[
+            (vantage::STANDING, 15),
+            (vantage::RAISED, 30),
+            (vantage::OVERLOOK, 45),
+            (vantage::LONG, 10),
+        ],
+    },
+    Rule {
+        when: &[(ARCHETYPE, &[a::SALT_PAN])],
+        weights: &[
+            (vantage::STANDING, 30),
+            (vantage::LOW, 20),
+            (vantage::OVERLOOK, 35),
+            (vantage::LONG, 15),
+        ],
+    },
+    Rule {
+        when: &[(ARCHETYPE, &[a::RACETRACK])],
+        weights: &[
+            (vantage::STANDING, 30),
+            (vantage::LOW, 40),
+            (vantage::RAISED, 15),
+            (vantage::OVERLOOK, 15),
+        ],
+    },
+    Rule {
+        when: &[(ARCHETYPE, &[a::BAJADA])],
+        weights: &[
+            (vantage::STANDING, 25),
+            (vantage::RAISED, 30),
+            (vantage::OVERLOOK, 35),
+            (vantage::LONG, 10),
+        ],
+    },
+];
+
 /// A scene's traits: one value (its index in the axis's table) per axis of
 /// [`AXES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Traits(pub [u8; AXES_COUNT]);
 
 /// The number of axes.
-pub const AXES_COUNT: usize = 10;
+pub const AXES_COUNT: usize = 11;
 const _: () = assert!(AXES.len() == AXES_COUNT);
 
 impl std::ops::Index<usize> for Traits {
@@ -417,6 +477,9 @@ impl Traits {
         words.push(self.name(FOCAL).to_string());
         if self[RARE] != rare::NONE {
             words.push(self.name(RARE).to_string());
+        }
+        if self[VANTAGE] != vantage::STANDING {
+            words.push(self.name(VANTAGE).to_string());
         }
         // A trait said twice (a salt pan's white salt) is said once.
         words.dedup();

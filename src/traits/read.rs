@@ -4,9 +4,9 @@
 
 use super::marks::{self as build, PALETTES};
 use super::{
-    self as traits, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER,
-    WIND, archetype, focal, ground, ground as floor_of, palette, plants, rare, stones, stones_of,
-    weather, wind,
+    self as traits, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, VANTAGE,
+    WEATHER, WIND, archetype, focal, ground, ground as floor_of, palette, plants, rare, stones,
+    stones_of, vantage, weather, wind,
 };
 use crate::base::color::Rgb;
 use crate::layers::Layer;
@@ -34,7 +34,24 @@ pub(super) fn traits(scene: &Scene) -> Traits {
     t[PALETTE] = palette_value(scene);
     t[PLANTS] = plants_value(scene);
     t[RARE] = rare_value(scene);
+    t[VANTAGE] = vantage_value(scene);
     t
+}
+
+/// The vantage: a long lens, else by the eye's height (as New scene sets
+/// them, [`build::vantage_of`]).
+fn vantage_value(scene: &Scene) -> u8 {
+    if scene.lens >= build::LONG_LENS {
+        vantage::LONG
+    } else if scene.eye >= build::OVERLOOK_EYE {
+        vantage::OVERLOOK
+    } else if scene.eye >= build::RAISED_EYE {
+        vantage::RAISED
+    } else if scene.eye < build::LOW_EYE {
+        vantage::LOW
+    } else {
+        vantage::STANDING
+    }
 }
 
 /// The composition: the kind that marks it (dunes, the Racetrack, fans,

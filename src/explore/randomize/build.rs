@@ -15,8 +15,8 @@ use crate::traits::marks::{
     PAVEMENT_PATCHES, RISE, SALT_CRACKS, STORM_COVER, WASH, stone_sizes, stone_target,
 };
 use crate::traits::{
-    self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, WEATHER, WIND,
-    archetype, focal, ground, plants, rare, weather, wind,
+    self, ARCHETYPE, FOCAL, GROUND, PALETTE, PLANTS, RARE, STONES, TIME, Traits, VANTAGE, WEATHER,
+    WIND, archetype, focal, ground, plants, rare, weather, wind,
 };
 
 /// What a composition decides: the preset whose layers it starts from, the
@@ -139,6 +139,12 @@ pub(super) fn scene(
         roll(std::slice::from_ref(setting), &mut s, &mut d);
     }
     s.horizon = d.float(plan.horizon.0, plan.horizon.1);
+    // One ground, seen from the vantage: its eye, lens and framing.
+    s.one_ground = true;
+    let mut v = dice(9);
+    let (eye, lens, horizon) =
+        traits::marks::vantage_of(traits[VANTAGE], s.horizon, [v.unit(), v.unit(), v.unit()]);
+    (s.eye, s.lens, s.horizon) = (eye, lens, horizon);
     s.time = traits::time_of(traits[TIME]);
     s.wind = wind_heading(traits[WIND], &mut d);
     // Each layer rolled from its own table, on its kind's stream (so a
@@ -175,6 +181,7 @@ pub(super) fn scene(
     keep_locked(&mut s, base, locks);
     if locks.is_locked(super::LIGHT) {
         (s.time, s.sun_x, s.horizon, s.wind) = (base.time, base.sun_x, base.horizon, base.wind);
+        (s.eye, s.lens) = (base.eye, base.lens);
     }
     s
 }
