@@ -116,8 +116,11 @@ impl Placer<'_> {
             |list: &mut dyn Iterator<Item = [i32; 4]>| list.reduce(union).unwrap_or([0, 0, 0, 0]);
         let body = boxes(&mut parts.iter().map(|(b, _)| *b));
         let shade = boxes(&mut umbrae.iter().map(|(b, _)| *b));
-        Plant {
+        let f = self.f;
+        let plant = Plant {
             foot: p[1],
+            row: p[1],
+            key: p[1] - f.horizon,
             flat,
             parts,
             umbrae,
@@ -125,6 +128,17 @@ impl Placer<'_> {
             look,
             body,
             shade,
+        };
+        // In one ground, on the sand at its depth.
+        let lift = if f.world.on {
+            f.world.lift(p[0], plant.key)
+        } else {
+            0.0
+        };
+        if lift != 0.0 {
+            plant.lifted(lift)
+        } else {
+            plant
         }
     }
 

@@ -194,7 +194,7 @@ impl Plants {
     /// large bushes' density over the ground's depth, the small ones by
     /// the field's clumps, the trees by their count and height.
     pub fn cover(&self, ground: &super::Ground) -> super::Cover {
-        let g = place::Ground::of(self, ground.horizon, 1.0);
+        let g = place::Ground::of(self, ground.horizon, 1.0, 1.0);
         let floor = (1.0 - ground.horizon).max(1e-3) * ground.aspect;
         // A bush of height 1 covers about 0.75 (a lacy oval 1.3 wide); the
         // bushes per unit of ground times their area in the picture, over

@@ -184,8 +184,15 @@ pub(super) struct Umbra {
 
 /// A plant as it is drawn.
 pub(super) struct Plant {
-    /// Its foot's row (px), where it stands.
+    /// Its foot's row (px), where it stands: on the sand, in one ground
+    /// with dunes.
     pub foot: f32,
+    /// Its foot's row on flat ground (px): where it was placed, and how
+    /// deep it stands.
+    pub row: f32,
+    /// Its depth's key ([`crate::layers::world`]): `row` under the
+    /// horizon.
+    pub key: f32,
     /// Screen rows per pixel of depth at its foot ([`Ground::flat`]).
     pub flat: f32,
     /// Its parts in drawing order, each with its box `[x0, y0, x1, y1]`.
@@ -198,6 +205,43 @@ pub(super) struct Plant {
     /// The boxes of its body and of its shadow.
     pub body: [i32; 4],
     pub shade: [i32; 4],
+}
+
+impl Plant {
+    /// The plant moved up `l` pixels, its shadow with it: standing on the
+    /// sand the ground lifts it by, upright.
+    pub fn lifted(mut self, l: f32) -> Plant {
+        // Boxes grow to whole pixels around the moved parts.
+        let up = |b: [i32; 4]| {
+            [
+                b[0],
+                (b[1] as f32 - l).floor() as i32,
+                b[2],
+                (b[3] as f32 - l).ceil() as i32,
+            ]
+        };
+        self.foot -= l;
+        for (b, part) in &mut self.parts {
+            *b = up(*b);
+            match part {
+                Part::Bush(bush) => bush.foot[1] -= l,
+                Part::Limb(limb) => {
+                    limb.a[1] -= l;
+                    limb.b[1] -= l;
+                    limb.ground -= l;
+                }
+                Part::Rosette(r) => r.c[1] -= l,
+            }
+        }
+        // (The shadow's parts lie on the ground from the foot: they move
+        // with it.)
+        for (b, _) in &mut self.umbrae {
+            *b = up(*b);
+        }
+        self.body = up(self.body);
+        self.shade = up(self.shade);
+        self
+    }
 }
 
 /// The box of a circle of radius `r` around `c`, a pixel wider.

@@ -39,12 +39,16 @@ pub(super) struct Ground {
     near: f32,
     far: f32,
     h: f32,
+    /// How much larger the eye sees a plant than at 1.6 m
+    /// ([`crate::layers::world::World::scale`]).
+    pub scale: f32,
 }
 
 impl Ground {
     /// The ground of `plants` under a horizon at `horizon` (fraction of
-    /// the height) in a picture `h` pixels high.
-    pub fn of(plants: &Plants, horizon: f32, h: f32) -> Ground {
+    /// the height) in a picture `h` pixels high, seen `scale` times as
+    /// large as from 1.6 m.
+    pub fn of(plants: &Plants, horizon: f32, h: f32, scale: f32) -> Ground {
         let depth = (plants.near_size / plants.far_size).clamp(1.25, 40.0);
         let (y_near, y_far) = (NEAREST * h, (horizon + FAR_GAP) * h);
         Ground {
@@ -54,6 +58,7 @@ impl Ground {
             near: plants.near_size,
             far: plants.far_size,
             h,
+            scale,
         }
     }
 
@@ -76,7 +81,13 @@ impl Ground {
 
     /// Pixels per unit at depth `q`.
     pub(super) fn unit(&self, q: f32) -> f32 {
-        self.size(q) * self.h
+        self.size(q) * self.h * self.scale
+    }
+
+    /// How many units deep the nearest ground lies: the lower the eye,
+    /// the nearer the ground at a row.
+    fn nearest(&self) -> f32 {
+        1.0 / (self.near * self.scale)
     }
 
     /// Screen rows per pixel of depth on the ground at row `y`: how flat
@@ -101,6 +112,8 @@ struct Stones {
     cols: f32,
     h: f32,
     w: f32,
+    /// How much larger the eye sees a stone than at 1.6 m.
+    scale: f32,
 }
 
 impl Stones {
@@ -112,6 +125,7 @@ impl Stones {
             cols: f.grid.width() as f32,
             h: f.h,
             w: f.w,
+            scale: f.world.scale,
         }
     }
 
@@ -124,7 +138,7 @@ impl Stones {
         let norm = (s - 1.0 / depth) / (1.0 - 1.0 / depth);
         (
             (self.y_far + (NEAREST - self.y_far) * norm) * self.h,
-            STONES.0 * s * self.h,
+            STONES.0 * s * self.h * self.scale,
         )
     }
 
@@ -179,7 +193,7 @@ impl<'a> Placer<'a> {
         Placer {
             plants,
             f,
-            ground: Ground::of(plants, f.horizon_frac, f.h),
+            ground: Ground::of(plants, f.horizon_frac, f.h, f.world.scale),
             seed: sub_seed(f.seed, 700),
             cast,
             lean,
@@ -239,8 +253,8 @@ impl<'a> Placer<'a> {
         self.small_bushes(&mut plants);
         // Far to near; on a row, west to east.
         plants.sort_by(|a, b| {
-            (a.foot, a.body[0])
-                .partial_cmp(&(b.foot, b.body[0]))
+            (a.row, a.body[0])
+                .partial_cmp(&(b.row, b.body[0]))
                 .expect("finite")
         });
         plants
@@ -262,7 +276,7 @@ impl<'a> Placer<'a> {
                     q,
                 };
                 let apart = spots.iter().all(|o| {
-                    let (dx, dz) = (s.x - o.x, (s.q - o.q) / self.plants.near_size);
+                    let (dx, dz) = (s.x - o.x, (s.q - o.q) / (self.plants.near_size * g.scale));
                     dx * dx + dz * dz > 9.0
                 });
                 let at = self.at(s);
@@ -283,8 +297,9 @@ impl<'a> Placer<'a> {
             return;
         }
         let g = &self.ground;
-        // Depth in units: the nearest ground is 1 / near_size away.
-        let z0 = 1.0 / self.plants.near_size;
+        // Depth in units: the nearest ground is 1 / near_size away (from
+        // the eye at 1.6 m).
+        let z0 = g.nearest();
         let (z_near, z_far) = (z0, z0 * g.depth);
         let half = |z: f32| 0.5 * self.f.w / g.unit(z / z0) + 1.0;
         let mut step = 1.0 / density.sqrt();
