@@ -458,6 +458,7 @@ impl<'a> Frame<'a> {
             (h, light.horizon * h, 0.5 * w),
             (wind_vector(light.wind), palette.light, light.seed),
         );
+        let scale = world.scale;
         Frame {
             seed: light.seed,
             sun_x: light.sun_x,
@@ -477,8 +478,8 @@ impl<'a> Frame<'a> {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, l)| match l {
-                    Layer::Tent(t) if t.is_drawn(&layers[i + 1..], light.horizon) => {
-                        Some(t.clearing(w, h))
+                    Layer::Tent(t) if t.is_drawn(&layers[i + 1..], light.horizon, scale) => {
+                        Some(t.clearing(w, h, scale))
                     }
                     _ => None,
                 })

@@ -61,26 +61,31 @@ pub(crate) struct Clearing {
 }
 
 impl Tent {
-    /// The ground cleared for the tent in a picture of `w × h` pixels.
-    pub(crate) fn clearing(&self, w: f32, h: f32) -> Clearing {
+    /// The ground cleared for the tent in a picture of `w × h` pixels,
+    /// seen `scale` times as large as from 1.6 m
+    /// ([`super::world::World::scale`]): on flat ground, where it was
+    /// placed, in one ground as well.
+    pub(crate) fn clearing(&self, w: f32, h: f32, scale: f32) -> Clearing {
+        let size = self.size * scale;
         Clearing {
             x: self.x * w / h,
-            y: self.y + 0.04 * self.size,
-            rx: 0.62 * self.size,
-            ry: 0.1 * self.size,
+            y: self.y + 0.04 * size,
+            rx: 0.62 * size,
+            ry: 0.1 * size,
         }
     }
 
     /// Whether the tent shows, under the layers `above` it in a scene whose
-    /// horizon is at `horizon` (fraction of the height): it is visible, not
+    /// horizon is at `horizon` (fraction of the height), seen `scale` times
+    /// as large as from 1.6 m: it is visible, not
     /// transparent, and not hidden whole by an opaque layer above, as the
     /// sky is everywhere and the floor below the horizon. Only a tent that
     /// shows clears the ground of stones: one moved behind the floor leaves
     /// the stones where they lie.
-    pub fn is_drawn(&self, above: &[Layer], horizon: f32) -> bool {
+    pub fn is_drawn(&self, above: &[Layer], horizon: f32, scale: f32) -> bool {
         // Where the dome's top is, with a margin for its anti-aliased edge
         // and the floor's at the horizon (a few pixels at any size).
-        let top = self.y - HEIGHT * self.size - 0.01;
+        let top = self.y - HEIGHT * self.size * scale - 0.01;
         let hides = |layer: &Layer| match layer {
             Layer::Sky(sky) => sky.visible && sky.opacity >= 1.0,
             Layer::Floor(floor) => floor.visible && floor.opacity >= 1.0 && top >= horizon,
@@ -224,8 +229,17 @@ fn dome(u: f32) -> f32 {
 impl Tent {
     fn prepare_draw(&self, f: &Frame) -> TentDraw {
         let p = &f.palette;
-        let w = self.size * f.h;
-        let (cx, cy) = (self.x * f.w, self.y * f.h);
+        let w = self.size * f.h * f.world.scale;
+        // Where it stands on flat ground, and its depth there; in one
+        // ground, on the sand at that depth, upright.
+        let (cx, ground) = (self.x * f.w, self.y * f.h);
+        let key = ground - f.horizon;
+        let lift = if f.world.on {
+            f.world.lift(cx, key)
+        } else {
+            0.0
+        };
+        let cy = ground - lift;
         let side = ((f.sun_x - self.x) * 3.0).clamp(-1.0, 1.0);
         let flat = (p.light[0].powi(2) + p.light[2].powi(2)).sqrt().max(1e-3);
         let len = (flat / p.light[1].max(0.12)).clamp(0.3, 2.5);
@@ -243,11 +257,12 @@ impl Tent {
             })
             .collect();
         let shadow_dx = -side * len * 0.25 * w;
-        let sun = f.shade.as_ref().map_or(1.0, |s| s.light(cx, cy));
+        let sun = f.shade.as_ref().map_or(1.0, |s| s.light(cx, ground));
         TentDraw {
             opacity: self.opacity,
             cx,
             cy,
+            key,
             w,
             x0,
             columns,
@@ -278,8 +293,12 @@ impl Tent {
 /// The tent prepared for one picture.
 pub(crate) struct TentDraw {
     opacity: f32,
+    /// Where the middle of its base is drawn (px).
     cx: f32,
     cy: f32,
+    /// Its depth's key ([`super::world`]): its base's row on flat ground
+    /// under the horizon.
+    key: f32,
     w: f32,
     /// First column of `columns`.
     x0: u32,
@@ -300,6 +319,11 @@ pub(crate) struct TentDraw {
     sx0: u32,
     sx1: u32,
 }
+
+/// How far the dome reaches under its base, and its shadow under where it
+/// lies on the ground (px): the sand it may be drawn over is this much
+/// nearer.
+const REACH: f32 = 2.0;
 
 /// Coverage of a line of half-width `hw` (px) at distance `d` (px).
 #[inline]
@@ -329,12 +353,24 @@ impl Draw for TentDraw {
         } else {
             &[]
         };
+        // In one ground: what lies on the ground (its shadow, the
+        // lantern's pool) lies as deep as its row, what stands (the dome,
+        // the guy lines to their stakes) as deep as its base.
+        let stakes = 0.035 * w + REACH;
         for y in band.y0.max(self.y0)..band.y1().min(self.y1) {
             let py = y as f32 + 0.5;
-            let row = band.row(y);
+            let start = ((y - band.y0) * band.width) as usize;
+            let row = &mut band.px[start..start + band.width as usize];
+            let depth = &mut band.depth;
+            let ground = self.key + (py - self.cy);
             // Shadow and the lantern's pool of light on the ground.
             for x in sx0..sx1 {
                 let px = x as f32 + 0.5;
+                if let Some(d) = depth.as_ref()
+                    && !d.shows(start + (x - bx0) as usize, ground, REACH)
+                {
+                    continue;
+                }
                 let c = &mut row[(x - bx0) as usize];
                 let (u, v) = (
                     (px - self.shadow_c.0) / self.shadow_r.0,
@@ -376,6 +412,15 @@ impl Draw for TentDraw {
                 for x in xa..xb {
                     let d = (x as f32 + 0.5 - lx) * inv;
                     let a = line(d, hw) * op * 0.55 * (hw / 0.35).min(1.0);
+                    if let Some(depth) = depth.as_mut() {
+                        let i = start + (x - bx0) as usize;
+                        if !depth.shows(i, self.key, stakes) {
+                            continue;
+                        }
+                        if a >= 0.5 {
+                            depth.cover(i, self.key);
+                        }
+                    }
                     let c = &mut row[(x - bx0) as usize];
                     *c = mix(*c, [0.02, 0.02, 0.02], a);
                 }
@@ -393,6 +438,15 @@ impl Draw for TentDraw {
                 let cov = (d + 0.5).clamp(0.0, 1.0) * bottom;
                 if cov <= 0.0 {
                     continue;
+                }
+                if let Some(depth) = depth.as_mut() {
+                    let i = start + x - bx0 as usize;
+                    if !depth.shows(i, self.key, REACH) {
+                        continue;
+                    }
+                    if cov * op >= 0.5 {
+                        depth.cover(i, self.key);
+                    }
                 }
                 let u = (px - self.cx) / w;
                 let col = self.fabric(u, v, top / w);

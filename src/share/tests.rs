@@ -744,8 +744,7 @@ fn one_ground_eye_and_lens_are_written_in_format_7_and_older_codes_stay() {
     let decoded = decode(&old).unwrap();
     assert!(!decoded.one_ground);
     assert_eq!((decoded.eye, decoded.lens), (1.6, 24.0));
-    for (one_ground, eye, lens) in [(true, 1.6, 24.0), (false, 0.3, 24.0), (false, 1.6, 400.0)]
-    {
+    for (one_ground, eye, lens) in [(true, 1.6, 24.0), (false, 0.3, 24.0), (false, 1.6, 400.0)] {
         let scene = Scene {
             one_ground,
             eye,

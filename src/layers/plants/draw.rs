@@ -6,10 +6,10 @@
 
 use super::Plants;
 use super::kernels::{self, Tile};
-use super::place::{
-    Bush, Limb, Look, Part, Placer, Plant, Rosette, SECTORS, Spike, diamond, segment_distance,
-    thin, umbra,
+use super::parts::{
+    Bush, Limb, Look, Part, Plant, Rosette, SECTORS, Spike, diamond, segment_distance, thin, umbra,
 };
+use super::place::Placer;
 use crate::base::color::{Linear, mix, scale};
 use crate::base::math;
 use crate::base::noise::TILE_SIDE;
@@ -32,6 +32,12 @@ impl PlantsDraw {
         } else {
             Vec::new()
         };
+        PlantsDraw::of(plants, settings.opacity, f)
+    }
+
+    /// `plants` (far to near) prepared for the picture of `f`, drawn at
+    /// `opacity`.
+    pub(super) fn of(plants: Vec<Plant>, opacity: f32, f: &Frame) -> PlantsDraw {
         let count = (f.height as usize).div_ceil(BAND_ROWS as usize);
         let mut bands = vec![Vec::new(); count];
         let last = f.height as i32 - 1;
@@ -49,7 +55,7 @@ impl PlantsDraw {
             }
         }
         PlantsDraw {
-            opacity: settings.opacity,
+            opacity,
             plants,
             bands,
         }
@@ -156,6 +162,19 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, da
         if !any {
             continue;
         }
+        let start = band.at(x0 + lo as u32, y);
+        if let Some(depth) = band.depth.as_ref() {
+            // In one ground the shadow lies on the ground as deep as its
+            // row there: what stands nearer hides it.
+            let key = plant.key + (py - plant.foot);
+            let px = &mut band.px[start..start + (hi - lo)];
+            for (i, (c, &d)) in (start..).zip(px.iter_mut().zip(&dark[lo..hi])) {
+                if d > 0.0 && depth.shows(i, key, REACH) {
+                    *c = scale(*c, 1.0 - k * d);
+                }
+            }
+            continue;
+        }
         let span = band.span(y, x0 + lo as u32, x0 + hi as u32);
         for (c, &d) in span.iter_mut().zip(&dark[lo..hi]) {
             if d > 0.0 {
@@ -164,6 +183,10 @@ fn shadow(plant: &Plant, band: &mut Band, opacity: f32, build: Option<Build>, da
         }
     }
 }
+
+/// How far a plant's body, or its shadow, reaches under where it lies on
+/// the ground (px): the sand it may be drawn over is this much nearer.
+const REACH: f32 = 2.0;
 
 /// The columns of box `b` within `x0..x1` and the span `xa..xb` (px) of
 /// a row (none if empty).
@@ -273,15 +296,33 @@ fn body(
         if !any {
             continue;
         }
+        let lay = |c: &mut Linear, o: &[f32; 4]| {
+            let keep = 1.0 - o[3] * opacity;
+            *c = [
+                c[0] * keep + o[0] * opacity,
+                c[1] * keep + o[1] * opacity,
+                c[2] * keep + o[2] * opacity,
+            ];
+        };
+        let start = band.at(x0 + lo as u32, y);
+        if let Some(depth) = band.depth.as_mut() {
+            // In one ground, only where nothing nearer stands; and what it
+            // covers hides what stands behind it.
+            let px = &mut band.px[start..start + (hi - lo)];
+            for (i, (c, o)) in (start..).zip(px.iter_mut().zip(&paint[lo..hi])) {
+                if o[3] > 0.0 && depth.shows(i, plant.key, REACH) {
+                    lay(c, o);
+                    if o[3] * opacity >= 0.5 {
+                        depth.cover(i, plant.key);
+                    }
+                }
+            }
+            continue;
+        }
         let span = band.span(y, x0 + lo as u32, x0 + hi as u32);
         for (c, o) in span.iter_mut().zip(&paint[lo..hi]) {
             if o[3] > 0.0 {
-                let keep = 1.0 - o[3] * opacity;
-                *c = [
-                    c[0] * keep + o[0] * opacity,
-                    c[1] * keep + o[1] * opacity,
-                    c[2] * keep + o[2] * opacity,
-                ];
+                lay(c, o);
             }
         }
     }

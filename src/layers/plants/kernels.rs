@@ -2,11 +2,11 @@
 //! cluster of leaves, and of a part of a shadow, [`LANES`] pixels of a row at a time, written once
 //! and compiled for every [`Build`](crate::base::simd::Build). Each lane
 //! works out its pixel with the operations of the per-pixel reference
-//! (`draw::bush`, `draw::limb`, `draw::rosette`, `place::umbra`), in the
+//! (`draw::bush`, `draw::limb`, `draw::rosette`, `parts::umbra`), in the
 //! same order, so the bits are the same: where the reference returns
 //! early, a lane works on and its result is dropped.
 
-use super::place::{
+use super::parts::{
     Bush, Limb, Look, Rosette, SECTORS, Umbra, diamond, segment_distance, thin, umbra,
 };
 use crate::base::color::{Linear, mix, scale};

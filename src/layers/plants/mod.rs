@@ -11,16 +11,22 @@
 //!
 //! The layer in files, one idea each:
 //!
-//! - `place`: where the plants stand, and each plant as its parts (shaggy
-//!   limbs, leaf clusters, a bush's crown) and the parts of its shadow, in
-//!   the picture's pixels.
+//! - `place`: where the plants stand, on the ground in perspective, off
+//!   the stones and the tents' clearings.
+//! - `grow`: each plant grown where it stands: a bush's crown, a tree's
+//!   trunk forking in pairs, their shadows, their light and haze.
+//! - `parts`: the parts a plant is drawn from (shaggy limbs, leaf
+//!   clusters, a bush's crown, the capsules of its shadow), in the
+//!   picture's pixels.
 //! - `draw`: the plants prepared for one picture, filed under the bands
 //!   they touch, and drawing a band: shadows and bodies, far to near.
 //! - `kernels`: the shaders of the busiest parts, several pixels of a
 //!   row at once (SIMD), checked against `draw`'s pixel by pixel.
 
 mod draw;
+mod grow;
 mod kernels;
+mod parts;
 mod place;
 
 use serde::Serialize;
@@ -188,7 +194,7 @@ impl Plants {
     /// large bushes' density over the ground's depth, the small ones by
     /// the field's clumps, the trees by their count and height.
     pub fn cover(&self, ground: &super::Ground) -> super::Cover {
-        let g = place::Ground::of(self, ground.horizon, 1.0);
+        let g = place::Ground::of(self, ground.horizon, 1.0, 1.0);
         let floor = (1.0 - ground.horizon).max(1e-3) * ground.aspect;
         // A bush of height 1 covers about 0.75 (a lacy oval 1.3 wide); the
         // bushes per unit of ground times their area in the picture, over
