@@ -543,4 +543,124 @@ mod tests {
             assert!((third.x - other.x).abs() > 2.0 * first.size * 0.55 / aspect);
         }
     }
+
+    use crate::Scene;
+    use crate::layers::plants::tests::{drawn_with_depths, over, sea};
+
+    /// `sea()`'s sand alone (its colours and ground keys) at 640 × 360,
+    /// and the tent `tent` prepared on it.
+    fn on_the_sea(tents: &[Tent]) -> (Vec<Linear>, Vec<f32>, Vec<TentDraw>) {
+        let mut s = sea();
+        s.layers.truncate(3);
+        let (sand, ground, _) = drawn_with_depths(&s, (640, 360));
+        s.layers.push(Layer::Tent(Tent::default()));
+        let plan = crate::compose::Plan::new(&s).unwrap();
+        let frame = plan.frame(640, 360);
+        let draws = tents.iter().map(|t| t.prepare_draw(&frame)).collect();
+        (sand, ground, draws)
+    }
+
+    /// Tents across the sea's sand, near to far.
+    fn camps() -> Vec<Tent> {
+        (0..12)
+            .flat_map(|j| {
+                (0..9).map(move |i| Tent {
+                    x: 0.1 + 0.1 * i as f32,
+                    y: 0.95 - 0.04 * j as f32,
+                    size: 0.3,
+                    ..Tent::default()
+                })
+            })
+            .collect()
+    }
+
+    /// In one ground with dunes the tent stands on the sand at its depth,
+    /// upright: drawn as high above its place on flat ground as the sand
+    /// lifts it at its middle, shadow and all.
+    #[test]
+    fn a_tent_stands_on_the_sand_at_its_depth() {
+        let (_, _, draws) = on_the_sea(&camps());
+        let plan = crate::compose::Plan::new(&sea()).unwrap();
+        let frame = plan.frame(640, 360);
+        let mut high = 0;
+        for (t, d) in camps().iter().zip(&draws) {
+            let (ground, key) = (t.y * 360.0, t.y * 360.0 - frame.horizon);
+            assert_eq!(d.key, key);
+            let lift = frame.world.lift(d.cx, key);
+            assert_eq!(d.cy, ground - lift);
+            assert_eq!(d.shadow_c.1, d.cy + 0.02 * d.w);
+            assert!(d.y0 as f32 <= d.cy - HEIGHT * d.w);
+            high += usize::from(lift > 3.0);
+        }
+        assert!(
+            high >= 6,
+            "{high} tents stand 3 px or more over flat ground"
+        );
+    }
+
+    /// A tent behind a dune's crest is hidden by the sand as far as the
+    /// crest hides it: it paints no pixel where the sand is nearer than
+    /// where it stands (by more than its stakes reach in front); some are
+    /// hidden whole or in part, and those in front of every crest are
+    /// drawn whole.
+    #[test]
+    fn the_sand_hides_a_tent_behind_its_crests() {
+        let (sand, ground, draws) = on_the_sea(&camps());
+        let (mut hidden, mut part, mut whole) = (0, 0, 0);
+        for d in &draws {
+            let (seen, all) = (
+                over(&sand, Some(&ground), 640, d),
+                over(&sand, None, 640, d),
+            );
+            let (mut shown, mut drawn) = (0, 0);
+            for (i, (a, b)) in seen.iter().zip(&all).enumerate() {
+                let y = (i / 640) as f32 + 0.5;
+                let reach = d.key + (y - d.cy).max(0.035 * d.w) + REACH;
+                if a != &sand[i] {
+                    assert!(ground[i] <= reach, "a tent shows through the sand");
+                    shown += 1;
+                }
+                drawn += usize::from(b != &sand[i]);
+            }
+            match shown {
+                0 if drawn > 0 => hidden += 1,
+                n if n < drawn => part += 1,
+                _ => whole += 1,
+            }
+        }
+        assert!(
+            hidden + part >= 5 && whole >= 10,
+            "{hidden} hidden, {part} in part, {whole} whole"
+        );
+    }
+
+    /// The eye's height scales the tent and its clearing: from a stone's
+    /// eye (0.3 m) it is larger than from a person's (1.6 m), from 100 m
+    /// smaller; at 1.6 m as it always was.
+    #[test]
+    fn a_lower_eye_sees_a_larger_tent() {
+        let seen = |eye: f32| {
+            let s = Scene {
+                eye,
+                ..Scene::default()
+            };
+            let plan = crate::compose::Plan::new(&s).unwrap();
+            let frame = plan.frame(640, 360);
+            let tent = Tent::default();
+            let drawn = crate::layers::paint_bands(640, 360, |b| tent.prepare_draw(&frame).draw(b));
+            let blank = crate::layers::paint_bands(640, 360, |_| {});
+            let painted = drawn
+                .chunks(3)
+                .zip(blank.chunks(3))
+                .filter(|(a, b)| a != b)
+                .count();
+            (painted, frame.clearings[0])
+        };
+        let (low, standing, high) = (seen(0.3), seen(1.6), seen(100.0));
+        assert!(low.0 > 4 * standing.0, "{low:?} {standing:?}");
+        assert!(high.0 * 10 < standing.0, "{high:?} {standing:?}");
+        assert_eq!(standing.1, Tent::default().clearing(640.0, 360.0, 1.0));
+        assert!(low.1.rx > 5.0 * standing.1.rx && high.1.rx < 0.1 * standing.1.rx);
+        assert_eq!((low.1.x, high.1.x), (standing.1.x, standing.1.x));
+    }
 }

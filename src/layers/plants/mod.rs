@@ -220,4 +220,4 @@ impl Plants {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

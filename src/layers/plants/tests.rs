@@ -317,7 +317,7 @@ fn the_nearer_of_the_plants_and_the_tent_is_drawn_over_whatever_their_order() {
 }
 
 /// A sea of dunes with a camp and Joshua trees on it, in one ground.
-fn sea() -> Scene {
+pub(crate) fn sea() -> Scene {
     Scene::from_ron(
         r#"(
             seed: 5,
@@ -393,7 +393,7 @@ fn plants_stand_on_the_sand_at_their_depth() {
 /// `draw` painted over `under` (a `w`-wide picture's colours) band by
 /// band, with the ground's keys `ground` (and nothing else standing), or
 /// without depths.
-fn over(
+pub(crate) fn over(
     under: &[crate::base::color::Linear],
     ground: Option<&[f32]>,
     w: u32,
