@@ -1998,6 +1998,7 @@ mod tests {
             width: cols.len() as u32,
             index: (y0 / BAND_ROWS) as usize,
             px: &mut px,
+            depth: None,
         });
         px.iter().flatten().map(|v| v.to_bits()).collect()
     }

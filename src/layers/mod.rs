@@ -972,6 +972,7 @@ mod tests {
                             width: w,
                             index,
                             px: &mut row_px,
+                            depth: None,
                         });
                         let mut px: Vec<Linear> = (0..rows * cw)
                             .map(|i| background(x + i % cw, y0 + i / cw))
@@ -983,6 +984,7 @@ mod tests {
                             width: cw,
                             index,
                             px: &mut px,
+                            depth: None,
                         });
                         for r in 0..rows as usize {
                             let a = r * w as usize + x as usize;

@@ -1,5 +1,9 @@
 //! Drawing the Racetrack on a band: each row's furrows and the stones'
-//! shadows, the mud under them, then the stones, far to near.
+//! shadows, the mud under them, then the stones, far to near. In one
+//! ground the furrows, shadows and stones show only where nothing nearer
+//! is drawn ([`crate::layers::world::Depth`]), and each stone marks what
+//! it covers; on sand, a pixel's furrow or shadow is that of the ground
+//! point lifted to it.
 
 use super::mud::{Crust, Memo, Row, smooth};
 use super::place::{Drawn, Segment};
@@ -29,6 +33,48 @@ pub(super) struct RacetrackDraw {
     pub(super) sun: f32,
     pub(super) sky: f32,
     pub(super) shade: Option<crate::layers::clouds::CloudShade>,
+    /// The eye's height over the ground, scene units: rows map to depths
+    /// through it.
+    pub(super) eye: f32,
+    /// The horizon's row, pixels.
+    pub(super) horizon: f32,
+    /// Whether the ground lifts the stones and trails (one ground on sand).
+    pub(super) lifted: bool,
+}
+
+/// How far under the key of the terrain drawn at a pixel a furrow or a
+/// shadow there may lie and still show, pixels: they lie on that ground.
+const ON_GROUND: f32 = 2.0;
+
+impl RacetrackDraw {
+    /// The ground point (across, depth) under pixel (`x`, `y`) where the
+    /// ground there is lifted `lift` pixels: the flat ground's `lift`
+    /// rows lower. `None` at or over the horizon.
+    #[inline]
+    fn ground_at(&self, x: u32, y: u32, lift: f32) -> Option<(f32, f32)> {
+        let dy = (y as f32 + 0.5 + lift - self.horizon) / self.focal;
+        if dy <= 1e-4 {
+            return None;
+        }
+        let z = self.eye / dy;
+        Some(((x as f32 + 0.5 - self.half_width) / self.focal * z, z))
+    }
+}
+
+/// How many pixels the ground lifts the point of segment `s` drawn
+/// nearest pixel (`x`, `y`): between its ends', by its place along the
+/// lifted line.
+#[inline]
+fn lift_at(s: &Segment, x: u32, y: u32) -> f32 {
+    let [x0, y0, x1, y1] = s.line;
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let l2 = dx * dx + dy * dy;
+    let t = if l2 > 1e-9 {
+        (((x as f32 + 0.5 - x0) * dx + (y as f32 + 0.5 - y0) * dy) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    s.lift[0] + (s.lift[1] - s.lift[0]) * t
 }
 
 /// The columns `a..b` of row `y` within `r` pixels of the screen line
@@ -83,7 +129,7 @@ impl Draw for RacetrackDraw {
         let stones = self.band_stones.get(band.index).map_or(&[][..], |v| &v[..]);
         // Per pixel of a row: the nearest furrow (its distance in widths,
         // and its light), and the stones' shadow.
-        let mut key = vec![f32::INFINITY; w];
+        let mut nearest = vec![f32::INFINITY; w];
         let mut furrow = vec![1.0f32; w];
         let mut groove = vec![0.0f32; w];
         let mut dark = vec![0.0f32; w];
@@ -92,7 +138,14 @@ impl Draw for RacetrackDraw {
         let mut memo = Memo::new(&self.crust);
         for y in first..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
-            key.fill(f32::INFINITY);
+            nearest.fill(f32::INFINITY);
+            // The band's depths from this row on, in one ground.
+            let at = ((y - band.y0) * band.width) as usize;
+            let depth = band.depth.as_ref();
+            // Whether the ground at depth `z` shows at the row's `j`th pixel.
+            let on_ground = |j: usize, z: f32| {
+                depth.is_none_or(|d| d.shows(at + j, self.eye * self.focal / z, ON_GROUND))
+            };
             furrow.fill(1.0);
             groove.fill(0.0);
             dark.fill(0.0);
@@ -114,8 +167,28 @@ impl Draw for RacetrackDraw {
                 // reach: no square root for them.
                 let beyond = (1.92 * hw) * (1.92 * hw);
                 for x in a.max(0)..b.max(0) {
-                    let gx = (x as f32 + 0.5 - self.half_width) * zx;
-                    let (px, pz) = (gx - s.a[0], r.z - s.a[1]);
+                    // The ground point the pixel shows, and the furrow's
+                    // width and depth there.
+                    let (gx, gz, hw, amp, beyond) = if self.lifted {
+                        let Some((gx, gz)) = self.ground_at(x as u32, y, lift_at(s, x as u32, y))
+                        else {
+                            continue;
+                        };
+                        let (foot_x, foot_z) = (gz / self.focal, gz * gz / (self.eye * self.focal));
+                        let fp = s.dir[1].abs() * foot_x + s.dir[0].abs() * foot_z;
+                        let hw = s.hw.max(0.75 * fp);
+                        (
+                            gx,
+                            gz,
+                            hw,
+                            s.hw / hw * s.strength,
+                            (1.92 * hw) * (1.92 * hw),
+                        )
+                    } else {
+                        let gx = (x as f32 + 0.5 - self.half_width) * zx;
+                        (gx, r.z, hw, amp, beyond)
+                    };
+                    let (px, pz) = (gx - s.a[0], gz - s.a[1]);
                     let t = (px * s.dir[0] + pz * s.dir[1]).clamp(0.0, s.len);
                     let (dx, dz) = (px - s.dir[0] * t, pz - s.dir[1] * t);
                     let d2 = dx * dx + dz * dz;
@@ -124,10 +197,10 @@ impl Draw for RacetrackDraw {
                     }
                     let q = d2.sqrt() / hw;
                     let j = (x as u32 - x0) as usize;
-                    if q >= 1.9 || q >= key[j] {
+                    if q >= 1.9 || q >= nearest[j] || !on_ground(j, gz) {
                         continue;
                     }
-                    key[j] = q;
+                    nearest[j] = q;
                     // The furrow's cross-section: a groove, a low rim; its
                     // slope tilts the ground toward or away from the light.
                     let side = if s.dir[0] * dz - s.dir[1] * dx >= 0.0 {
@@ -164,8 +237,15 @@ impl Draw for RacetrackDraw {
                 let (a, b) = (a.max(x0 as i32), b.min(x1 as i32));
                 let len2 = st.to[0] * st.to[0] + st.to[1] * st.to[1];
                 for x in a.max(0)..b.max(0) {
-                    let gx = (x as f32 + 0.5 - self.half_width) * zx;
-                    let (px, pz) = (gx - st.foot[0], r.z - st.foot[1]);
+                    let (gx, gz) = if self.lifted {
+                        match self.ground_at(x as u32, y, st.lift) {
+                            Some(g) => g,
+                            None => continue,
+                        }
+                    } else {
+                        ((x as f32 + 0.5 - self.half_width) * zx, r.z)
+                    };
+                    let (px, pz) = (gx - st.foot[0], gz - st.foot[1]);
                     let t = ((px * st.to[0] + pz * st.to[1]) / len2.max(1e-12)).clamp(0.0, 1.0);
                     let (dx, dz) = (px - st.to[0] * t, pz - st.to[1] * t);
                     // Narrowing toward the tip, softening as it goes.
@@ -173,11 +253,14 @@ impl Draw for RacetrackDraw {
                     let d = (dx * dx + dz * dz).sqrt() / radius;
                     let s = st.shadow * (1.0 - smoothstep(0.55 - 0.2 * t, 1.1 + 0.3 * t, d));
                     let j = (x as u32 - x0) as usize;
-                    dark[j] = dark[j].max(s);
+                    if on_ground(j, gz) {
+                        dark[j] = dark[j].max(s);
+                    }
                 }
             }
             let op = r.cover * self.opacity;
-            let row = band.row(y);
+            let row = &mut band.px[at..at + w];
+            let mut depth = band.depth.as_mut();
             // The patches and the cracks' bending are smooth: worked out
             // on every `STEP`th column of the picture and interpolated
             // (exact quarters: the same bits in any window).
@@ -240,7 +323,12 @@ impl Draw for RacetrackDraw {
                         + st.wobble[2] * (4.0 * ca * ca * ca - 3.0 * ca);
                     let edge = (outline - rr) * st.rx.min(st.ry);
                     let alpha = (edge + 0.5).clamp(0.0, 1.0);
-                    if alpha <= 0.0 {
+                    let j = (x as u32 - x0) as usize;
+                    if alpha <= 0.0
+                        || depth
+                            .as_ref()
+                            .is_some_and(|d| !d.shows(at + j, st.key, st.margin))
+                    {
                         continue;
                     }
                     // A dome: its top turned up, its front to the viewer.
@@ -269,11 +357,12 @@ impl Draw for RacetrackDraw {
                                 + st.bounce[ch] * (1.0 - up));
                     }
                     let color = mix(color, st.haze, st.hazed);
-                    blend(
-                        &mut row[(x as u32 - x0) as usize],
-                        color,
-                        alpha * self.opacity,
-                    );
+                    blend(&mut row[j], color, alpha * self.opacity);
+                    if let Some(d) = depth.as_mut()
+                        && alpha * self.opacity >= 0.5
+                    {
+                        d.cover(at + j, st.key);
+                    }
                 }
             }
         }

@@ -21,7 +21,10 @@ use serde::Serialize;
 mod draw;
 mod mud;
 mod place;
+#[cfg(test)]
+mod tests;
 
+use super::world::{EYE, METRE};
 use super::{Draw, Frame, Ground, Kind, Prepare};
 use crate::base::color::{Linear, Rgb};
 use crate::base::math;
@@ -181,10 +184,6 @@ impl Kind for Racetrack {
 /// Most stones.
 pub const MAX_STONES: u32 = 300;
 
-/// The eye's height over the ground, scene units (as the floor's).
-const EYE: f32 = 0.22;
-/// A metre in scene units: the eye is 1.6 m over the ground.
-const METRE: f32 = EYE / 1.6;
 /// Stones lie no further than this (scene units, about 220 m).
 const STONES_FAR: f32 = 30.0;
 /// Trails are drawn no further than this.

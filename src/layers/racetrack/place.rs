@@ -2,10 +2,15 @@
 //! Racetrack prepared for one picture: each screen row's mud, the trails
 //! cut into segments and the stones as drawn, filed under the bands they
 //! reach into.
+//!
+//! Rows map to depths through the world's eye: a lower eye draws the
+//! stones, their trails and the mud's cells larger at a row, a higher one
+//! smaller. In one ground the stones and their trails lie on the sand:
+//! each point lifted as the sand lifts it ([`crate::layers::world`]).
 
 use super::draw::RacetrackDraw;
 use super::mud::{Crust, Row, smooth};
-use super::{EYE, METRE, Racetrack, STONES_FAR, TRAILS_FAR, lum};
+use super::{METRE, Racetrack, STONES_FAR, TRAILS_FAR, lum};
 use crate::base::color::{Linear, mix, mul, scale};
 use crate::base::math;
 use crate::base::noise::{Dice, fbm1, hash32, smoothstep, sub_seed};
@@ -44,6 +49,10 @@ pub(super) struct Segment {
     pub(super) rows: (i32, i32),
     pub(super) line: [f32; 4],
     pub(super) reach: f32,
+    /// How many pixels the ground lifts its ends (0 but on sand in one
+    /// ground): `line` is lifted, the furrow's points in between by as
+    /// much as their place along it.
+    pub(super) lift: [f32; 2],
 }
 
 /// A stone as drawn: its outline on the screen, its lit colours.
@@ -72,6 +81,14 @@ pub(super) struct Drawn {
     pub(super) shadow_rows: (i32, i32),
     pub(super) shadow_line: [f32; 4],
     pub(super) shadow_reach: f32,
+    /// How many pixels the ground lifts it and its shadow (0 but on sand
+    /// in one ground).
+    pub(super) lift: f32,
+    /// Its foot's key (pixels under the horizon of its foot on flat
+    /// ground), and how many pixels it and its shadow reach below its
+    /// foot: what [`crate::layers::world::Depth::shows`] tests.
+    pub(super) key: f32,
+    pub(super) margin: f32,
 }
 
 /// Screen rows `y0..y1` (clipped to the picture) a line `line` with reach
@@ -88,7 +105,7 @@ impl Racetrack {
     fn place(&self, f: &Frame) -> Vec<(Stone, Vec<[f32; 2]>)> {
         let seed = sub_seed(f.seed, 700);
         let floor = ((f.h - f.horizon) / f.h).max(0.02);
-        let near = EYE / floor;
+        let near = f.world.eye / floor;
         let aspect = f.w / f.h;
         let wind = f.wind;
         let albedo = self.stone_color.linear();
@@ -177,6 +194,7 @@ impl Racetrack {
         let depth = (f.h - f.horizon).max(1.0);
         let crust = Crust::new(self, sub_seed(f.seed, 701));
         let hazed = |dy: f32| 0.45 * (1.0 - smoothstep(0.0, 0.1, dy));
+        let eye = f.world.eye;
         let rows: Vec<Row> = (first..f.height)
             .map(|y| {
                 let py = y as f32 + 0.5;
@@ -185,8 +203,8 @@ impl Racetrack {
                 let hz = hazed(dy);
                 let mut color = mix(lit, haze, hz);
                 color = mul(color, mix([1.0; 3], warm, math::powf(t, 1.6)));
-                let z = EYE / dy;
-                let (k_across, k_depth) = (f.h / z, EYE * f.h / (z * z));
+                let z = eye / dy;
+                let (k_across, k_depth) = (f.h / z, eye * f.h / (z * z));
                 // The smallest side of a cell on the screen, pixels.
                 let cell_px = k_depth.min(k_across) / crust.inv_cell;
                 let (c, s) = crust.rot;
@@ -210,8 +228,18 @@ impl Racetrack {
             .collect();
         let light = [p.light[0], -p.light[2], p.light[1]];
         let (sun, sky) = (lum(p.direct), lum(p.ambient));
-        let project = |q: [f32; 2]| [0.5 * f.w + q[0] * f.h / q[1], f.horizon + EYE * f.h / q[1]];
-        let clip_near = EYE * f.h / (f.h - f.horizon + 2.0).max(1.0);
+        let project = |q: [f32; 2]| [0.5 * f.w + q[0] * f.h / q[1], f.horizon + eye * f.h / q[1]];
+        let clip_near = eye * f.h / (f.h - f.horizon + 2.0).max(1.0);
+        // How far the ground lifts a point on the screen (0 but on sand in
+        // one ground).
+        let world = &f.world;
+        let lift = |q: [f32; 2]| {
+            if world.on {
+                world.lift(q[0], q[1] - f.horizon)
+            } else {
+                0.0
+            }
+        };
         let bands = f.height.div_ceil(crate::layers::BAND_ROWS) as usize;
         let (band_of, last_band) = (
             |y: i32| (y.max(0) as u32 / crate::layers::BAND_ROWS) as usize,
@@ -268,7 +296,8 @@ impl Racetrack {
                     continue;
                 }
                 let (pa, pb) = (project(a), project(b));
-                let line = [pa[0], pa[1], pb[0], pb[1]];
+                let ends = [lift(pa), lift(pb)];
+                let line = [pa[0], pa[1] - ends[0], pb[0], pb[1] - ends[1]];
                 let reach = 2.0 * hw * f.h / a[1].min(b[1]) + 1.5;
                 let along = (k as f32 + 0.5) / n as f32;
                 let seg = Segment {
@@ -280,6 +309,7 @@ impl Racetrack {
                     rows: line_rows(line, reach, f.height),
                     line,
                     reach,
+                    lift: ends,
                 };
                 let id = segments.len() as u32;
                 if seg.rows.1 > seg.rows.0 {
@@ -292,10 +322,11 @@ impl Racetrack {
             // The stone on the screen.
             let (z, x) = (stone.z, stone.x);
             let ground = project([x, z]);
-            let (c_px, foot_px) = (stone.c * f.h / z, stone.rz * EYE * f.h / (z * z));
+            let (c_px, foot_px) = (stone.c * f.h / z, stone.rz * eye * f.h / (z * z));
             let rx = stone.rx * f.h / z;
             let ry = 0.5 * (c_px + foot_px);
-            let cy = ground[1] - 0.5 * (c_px - foot_px);
+            let lifted = lift(ground);
+            let cy = ground[1] - 0.5 * (c_px - foot_px) - lifted;
             let grow = 1.3;
             let rows = (
                 ((cy - ry * grow).floor().max(0.0)) as i32,
@@ -310,9 +341,9 @@ impl Racetrack {
             let to = [away[0] * cast * stone.c, away[1] * cast * stone.c];
             let tip = [x + to[0], (z + to[1]).max(clip_near)];
             let (s0, s1) = (project([x, z]), project(tip));
-            let shadow_line = [s0[0], s0[1], s1[0], s1[1]];
+            let shadow_line = [s0[0], s0[1] - lifted, s1[0], s1[1] - lifted];
             let shadow_reach = 1.6 * r * f.h / z.min(tip[1]) + 1.5;
-            let drawn = Drawn {
+            let mut drawn = Drawn {
                 cx: ground[0],
                 cy,
                 rx: rx.max(0.3),
@@ -333,7 +364,13 @@ impl Racetrack {
                 shadow_rows: line_rows(shadow_line, shadow_reach, f.height),
                 shadow_line,
                 shadow_reach,
+                lift: lifted,
+                key: ground[1] - f.horizon,
+                margin: 0.0,
             };
+            // Below its foot, the stone reaches to its rows' end (its
+            // shadow lies on the ground, tested point by point).
+            drawn.margin = (drawn.rows.1 as f32 - (ground[1] - lifted)).max(0.0);
             let lo = drawn.rows.0.min(drawn.shadow_rows.0);
             let hi = drawn.rows.1.max(drawn.shadow_rows.1);
             let id = stones.len() as u32;
@@ -361,6 +398,9 @@ impl Racetrack {
             sun,
             sky,
             shade: f.shade.clone(),
+            eye,
+            horizon: f.horizon,
+            lifted: world.on && world.terrain.is_some(),
         }
     }
 }
