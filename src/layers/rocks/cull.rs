@@ -5,6 +5,7 @@
 use super::outline::Stone;
 use super::prepared::RocksDraw;
 use super::runs::{BodyRow, Part, Run};
+use crate::layers::world::Depth;
 use crate::layers::{BAND_ROWS, Band};
 
 /// A thread's scratch for drawing a band, kept between bands: the occlusion
@@ -30,6 +31,9 @@ pub(super) struct BandScratch {
     /// [`StoneRow::first`]: super::place::StoneRow::first
     rolled: Vec<Option<(u32, Stone)>>,
     rolled_for: Option<u64>,
+    /// In one ground, the stones that meet the band, nearest foot first:
+    /// key, grid row and place in the row.
+    order: Vec<(f32, u32, u32)>,
 }
 
 /// Slots of a thread's cache of rolled stones ([`BandScratch::rolled`]).
@@ -53,16 +57,16 @@ impl RocksDraw {
     }
 
     /// What [`RocksDraw::visible_runs_avx2`] does, for any build: inlined
-    /// into the build that calls it.
+    /// into the build that calls it. In one ground (the band keeps
+    /// depths), the stones are looked at nearest first by their feet's
+    /// keys, and a stone's runs are only the pixels where it shows
+    /// ([`Depth::shows`]): drawn far to near, each over what is behind it
+    /// whatever its grid row, and what a stone hides is what it paints.
     #[inline(always)]
     pub(super) fn visible_runs(&self, band: &Band, scratch: &mut BandScratch, cull: bool) {
-        // The band's columns: the mask's bit `x - bx0` is column `x`.
-        let (bx0, bx1) = (band.x0, band.x1());
-        let cols = [bx0, bx1];
-        let width = band.width;
-        let words = width.div_ceil(64) as usize;
+        let words = band.width.div_ceil(64) as usize;
         let rows = band.rows as usize;
-        let (by0, by1) = (band.y0 as i32, band.y1() as i32);
+        let by0 = band.y0 as i32;
         scratch.runs.clear();
         scratch.stones.clear();
         scratch.mask.clear();
@@ -76,114 +80,235 @@ impl RocksDraw {
         }
         // Opaque stones hide what is behind them; translucent ones do not.
         let cull = cull && self.opacity >= 1.0;
-        let mut open = rows as u64 * u64::from(width);
-        // Open pixels per row of the band.
-        let mut row_open = [width; BAND_ROWS as usize];
+        let mut open = Open {
+            all: rows as u64 * u64::from(band.width),
+            rows: [band.width; BAND_ROWS as usize],
+        };
+        if band.depth.is_some() {
+            self.nearest_first(band, scratch, cull, &mut open);
+            return;
+        }
         'rows: for r in self.index.band(band.index).rev() {
             // Covered down to where this row and the farther ones reach:
             // they are hidden.
             let reach = (self.index.reach[r as usize] - by0).clamp(0, rows as i32) as usize;
-            if cull && row_open[..reach].iter().all(|&n| n == 0) {
+            if cull && open.rows[..reach].iter().all(|&n| n == 0) {
                 break;
             }
+            for i in (0..self.rows[r as usize].boxes.len()).rev() {
+                if self.stone_runs(band, scratch, cull, &mut open, (r, i), None) {
+                    // The band is covered: every stone farther away is
+                    // hidden.
+                    break 'rows;
+                }
+            }
+        }
+    }
+
+    /// [`RocksDraw::visible_runs`] in one ground: the stones whose boxes
+    /// meet `band`, nearest foot first (of two at one depth, the one the
+    /// grid draws later: it is drawn over the other).
+    #[inline(always)]
+    fn nearest_first(&self, band: &Band, scratch: &mut BandScratch, cull: bool, open: &mut Open) {
+        let mut order = std::mem::take(&mut scratch.order);
+        order.clear();
+        for r in self.index.band(band.index) {
             let row = &self.rows[r as usize];
-            for (i, bbox) in row.boxes.iter().enumerate().rev() {
-                if bbox[1] >= by1
-                    || bbox[3] <= by0
-                    || bbox[0] >= bx1 as i32
-                    || bbox[2] <= bx0 as i32
-                {
-                    continue;
+            for (i, bbox) in row.boxes.iter().enumerate() {
+                if meets(band, bbox) {
+                    order.push((row.feet[i][0], r, i as u32));
                 }
-                let y0 = bbox[1].max(by0) as u32;
-                let y1 = bbox[3].min(by1) as u32;
-                // Columns in the mask.
-                let x0 = bbox[0].clamp(bx0 as i32, bx1 as i32) as u32 - bx0;
-                let x1 = bbox[2].clamp(bx0 as i32, bx1 as i32) as u32 - bx0;
-                let mask_of = |y: u32| (y - band.y0) as usize * words;
-                if cull
-                    && (covered(&scratch.full, x0, x1)
-                        || (y0..y1).all(|y| covered(&scratch.mask[mask_of(y)..][..words], x0, x1)))
-                {
-                    continue;
-                }
-                let number = row.first + i as u32;
-                let s = match &mut scratch.rolled[number as usize % ROLLED] {
-                    Some((n, s)) if *n == number => *s,
-                    slot => slot.insert((number, row.stones[i].stone(&self.outline))).1,
-                };
-                let stone = scratch.stones.len() as u32;
-                let mut filled = false;
-                for y in y0..y1 {
-                    let m = &mut scratch.mask[mask_of(y)..][..words];
-                    if cull && covered(m, x0, x1) {
-                        continue;
-                    }
-                    let runs = &mut scratch.runs;
-                    // Runs in the picture's columns.
-                    let push = |runs: &mut Vec<Run>, part: Part, a: u32, b: u32| {
-                        runs.push(Run {
-                            stone,
-                            y,
-                            a,
-                            b,
-                            part,
-                        })
-                    };
-                    // Columns `[a, b)` in the mask's bits.
-                    let bits = |[a, b]: [u32; 2]| [a - bx0, b - bx0];
-                    if let Some(fit) = s.fit(y) {
-                        let body = s.body(&fit, cols);
-                        let part = Part::Body(BodyRow {
-                            nv: fit.nv,
-                            cx: fit.cx,
-                            inv: fit.inv,
-                        });
-                        if !cull {
-                            push(runs, part, body[0], body[1]);
-                        } else {
-                            let before = runs.len();
-                            open_runs(m, bits(body), |a, b| push(runs, part, a + bx0, b + bx0));
-                            // Where the body shows and is whole, it hides
-                            // what is behind, its own shadow too.
-                            if runs.len() > before {
-                                let inside = s.inside(&fit, cols);
-                                if inside[0] < inside[1] {
-                                    let added = fill(m, bits(inside));
-                                    open -= added;
-                                    row_open[(y - band.y0) as usize] -= added as u32;
-                                    filled = true;
-                                }
-                            }
+            }
+        }
+        order.sort_unstable_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| (b.1, b.2).cmp(&(a.1, a.2)))
+        });
+        for &(_, r, i) in &order {
+            let foot = self.rows[r as usize].feet[i as usize];
+            if self.stone_runs(band, scratch, cull, open, (r, i as usize), Some(foot)) {
+                break;
+            }
+        }
+        scratch.order = order;
+    }
+
+    /// Lists in `scratch.runs` the runs of stone `i` of grid row `r` on
+    /// `band`, if its box meets the band, leaving out with `cull` what
+    /// nearer stones cover (see [`RocksDraw::visible_runs`]), and with
+    /// the stone's `foot` (in one ground) what does not show. Returns
+    /// whether the band is now covered whole.
+    #[inline(always)]
+    fn stone_runs(
+        &self,
+        band: &Band,
+        scratch: &mut BandScratch,
+        cull: bool,
+        open: &mut Open,
+        (r, i): (u32, usize),
+        foot: Option<[f32; 2]>,
+    ) -> bool {
+        // The band's columns: the mask's bit `x - bx0` is column `x`.
+        let (bx0, bx1) = (band.x0, band.x1());
+        let cols = [bx0, bx1];
+        let words = band.width.div_ceil(64) as usize;
+        let rows = band.rows as usize;
+        let (by0, by1) = (band.y0 as i32, band.y1() as i32);
+        let row = &self.rows[r as usize];
+        let bbox = &row.boxes[i];
+        if !meets(band, bbox) {
+            return false;
+        }
+        let y0 = bbox[1].max(by0) as u32;
+        let y1 = bbox[3].min(by1) as u32;
+        // Columns in the mask.
+        let x0 = bbox[0].clamp(bx0 as i32, bx1 as i32) as u32 - bx0;
+        let x1 = bbox[2].clamp(bx0 as i32, bx1 as i32) as u32 - bx0;
+        let mask_of = |y: u32| (y - band.y0) as usize * words;
+        if cull
+            && (covered(&scratch.full, x0, x1)
+                || (y0..y1).all(|y| covered(&scratch.mask[mask_of(y)..][..words], x0, x1)))
+        {
+            return false;
+        }
+        let number = row.first + i as u32;
+        let mut s = match &mut scratch.rolled[number as usize % ROLLED] {
+            Some((n, s)) if *n == number => *s,
+            slot => slot.insert((number, row.stones[i].stone(&self.outline))).1,
+        };
+        // In one ground, the band's depths and the stone's foot.
+        let depth = foot.and_then(|foot| band.depth.as_ref().map(|d| (d, foot)));
+        if let Some((_, [key, _])) = depth {
+            s.key = key;
+        }
+        let stone = scratch.stones.len() as u32;
+        let mut filled = false;
+        for y in y0..y1 {
+            let m = &mut scratch.mask[mask_of(y)..][..words];
+            if cull && covered(m, x0, x1) {
+                continue;
+            }
+            let runs = &mut scratch.runs;
+            // Runs in the picture's columns.
+            let push = |runs: &mut Vec<Run>, part: Part, a: u32, b: u32| {
+                runs.push(Run {
+                    stone,
+                    y,
+                    a,
+                    b,
+                    part,
+                })
+            };
+            // Columns `[a, b)` in the mask's bits.
+            let bits = |[a, b]: [u32; 2]| [a - bx0, b - bx0];
+            if let Some(fit) = s.fit(y) {
+                let body = s.body(&fit, cols);
+                let part = Part::Body(BodyRow {
+                    nv: fit.nv,
+                    cx: fit.cx,
+                    inv: fit.inv,
+                });
+                if !cull {
+                    shown(depth, band, y, body, |a, b| push(runs, part, a, b));
+                } else {
+                    let before = runs.len();
+                    shown(depth, band, y, body, |a, b| {
+                        open_runs(m, bits([a, b]), |a, b| push(runs, part, a + bx0, b + bx0))
+                    });
+                    // Where the body shows and is whole, it hides
+                    // what is behind, its own shadow too.
+                    if runs.len() > before {
+                        let inside = s.inside(&fit, cols);
+                        if inside[0] < inside[1] {
+                            let mut added = 0;
+                            shown(depth, band, y, inside, |a, b| {
+                                added += fill(m, bits([a, b]))
+                            });
+                            open.all -= added;
+                            open.rows[(y - band.y0) as usize] -= added as u32;
+                            filled = true;
                         }
-                    }
-                    if let Some((shadow, row)) = s.shadow(y, cols) {
-                        let part = Part::Shadow(row);
-                        if !cull {
-                            push(runs, part, shadow[0], shadow[1]);
-                        } else {
-                            open_runs(m, bits(shadow), |a, b| push(runs, part, a + bx0, b + bx0));
-                        }
-                    }
-                }
-                if scratch.runs.last().is_some_and(|run| run.stone == stone) {
-                    scratch.stones.push(s);
-                }
-                if filled {
-                    if open == 0 {
-                        // The band is covered: every stone farther away is
-                        // hidden.
-                        break 'rows;
-                    }
-                    // The columns covered top to bottom, where this stone
-                    // filled.
-                    let (w0, w1) = ((x0 / 64) as usize, (x1.max(1) - 1) as usize / 64);
-                    for w in w0..=w1.min(words - 1) {
-                        scratch.full[w] =
-                            (0..rows).fold(u64::MAX, |all, k| all & scratch.mask[k * words + w]);
                     }
                 }
             }
+            if let Some((shadow, row)) = s.shadow(y, cols) {
+                let part = Part::Shadow(row);
+                if !cull {
+                    shown(depth, band, y, shadow, |a, b| push(runs, part, a, b));
+                } else {
+                    shown(depth, band, y, shadow, |a, b| {
+                        open_runs(m, bits([a, b]), |a, b| push(runs, part, a + bx0, b + bx0))
+                    });
+                }
+            }
+        }
+        if scratch.runs.last().is_some_and(|run| run.stone == stone) {
+            scratch.stones.push(s);
+        }
+        if filled {
+            if open.all == 0 {
+                return true;
+            }
+            // The columns covered top to bottom, where this stone
+            // filled.
+            let (w0, w1) = ((x0 / 64) as usize, (x1.max(1) - 1) as usize / 64);
+            for w in w0..=w1.min(words - 1) {
+                scratch.full[w] =
+                    (0..rows).fold(u64::MAX, |all, k| all & scratch.mask[k * words + w]);
+            }
+        }
+        false
+    }
+}
+
+/// What the occlusion pass has left open of a band.
+struct Open {
+    /// Open pixels of the band.
+    all: u64,
+    /// Open pixels per row of the band.
+    rows: [u32; BAND_ROWS as usize],
+}
+
+/// Whether the box `bbox` (x0, y0, x1, y1; x1, y1 excluded) meets `band`.
+#[inline(always)]
+fn meets(band: &Band, bbox: &[i32; 4]) -> bool {
+    !(bbox[1] >= band.y1() as i32
+        || bbox[3] <= band.y0 as i32
+        || bbox[0] >= band.x1() as i32
+        || bbox[2] <= band.x0 as i32)
+}
+
+/// Calls `run(a, b)` for each run of columns of `[a, b)` on row `y` of
+/// `band` where a stone whose foot is `(key, margin)` shows, with the
+/// band's depths ([`Depth::shows`]); for `[a, b)` itself without.
+#[inline(always)]
+fn shown(
+    depth: Option<(&Depth, [f32; 2])>,
+    band: &Band,
+    y: u32,
+    [a, b]: [u32; 2],
+    mut run: impl FnMut(u32, u32),
+) {
+    let Some((depth, [key, margin])) = depth else {
+        run(a, b);
+        return;
+    };
+    if a >= b {
+        return;
+    }
+    let at = band.at(a, y);
+    let shows = |x: u32| depth.shows(at + (x - a) as usize, key, margin);
+    let mut x = a;
+    while x < b {
+        while x < b && !shows(x) {
+            x += 1;
+        }
+        let start = x;
+        while x < b && shows(x) {
+            x += 1;
+        }
+        if start < x {
+            run(start, x);
         }
     }
 }

@@ -1,10 +1,12 @@
 //! The rocks prepared for one picture, and drawing them on a band: the
 //! grid rows whose stones may touch it, the occlusion pass, then each run
-//! of pixels shaded, far to near.
+//! of pixels shaded, far to near; in one ground, each stone then marks the
+//! pixels its body covers with its depth.
 
 use super::cull::BandScratch;
+use super::outline::Stone;
 use super::prepared::RocksDraw;
-use super::runs::Part;
+use super::runs::{BodyRow, Part, Run};
 use super::shade::Shading;
 use crate::base::simd::Build;
 use crate::layers::{BAND_ROWS, Band, Draw};
@@ -62,10 +64,40 @@ impl RocksDraw {
                             }
                         };
                         self.draw_body(build, stone, shading, run, row, band);
+                        if band.depth.is_some() {
+                            self.cover(stone, run, row, band);
+                        }
                     }
                     Part::Shadow(row) => self.draw_shadow(build, stone, run, row, band),
                 }
             }
         });
+    }
+
+    /// Marks with the stone's key the pixels of `run` (of `row` of its
+    /// body) it has painted with coverage of one half or more, as the body
+    /// shader works it out: nearer than whatever is drawn there.
+    fn cover(&self, s: &Stone, run: &Run, &BodyRow { nv, cx, inv }: &BodyRow, band: &mut Band) {
+        if run.a >= run.b {
+            return;
+        }
+        let at = band.at(run.a, run.y);
+        let Some(depth) = band.depth.as_mut() else {
+            return;
+        };
+        let nv2 = nv * nv;
+        for x in run.a..run.b {
+            let dx = x as f32 + 0.5 - cx;
+            let nu = dx * if dx < 0.0 { inv[0] } else { inv[1] };
+            let f = nu * nu + nv2;
+            let cov = if f <= s.inner2 {
+                1.0
+            } else {
+                (0.5 - (f - 1.0) * s.aa).clamp(0.0, 1.0)
+            };
+            if f < s.outer2 && cov * self.opacity >= 0.5 {
+                depth.cover(at + (x - run.a) as usize, s.key);
+            }
+        }
     }
 }

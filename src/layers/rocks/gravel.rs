@@ -1,7 +1,7 @@
 //! Gravel: one or two grains in front of a clump's stone, rolled from the
 //! stone's cell, each a tiny stone of its own that casts no shadow.
 
-use super::outline::{Outline, Rough};
+use super::outline::SHAPE_ROLLS;
 use crate::base::color::{Linear, scale};
 use crate::base::noise::Dice;
 
@@ -28,14 +28,16 @@ pub(super) struct Gravel {
 
 impl Gravel {
     /// The grains (one or two) that lie outside where `cleared`, calling
-    /// `near` with the centre of each, cleared or not.
+    /// `near` with the centre of each, cleared or not. A grain is made by
+    /// `make` from its centre, size, colour and the rolls of its shape (a
+    /// stone of its own, see [`super::outline::Outline::rough`]).
     #[inline]
-    pub(super) fn grains(
+    pub(super) fn grains<T>(
         &self,
-        outline: &Outline,
+        make: impl Fn(f32, f32, f32, Linear, [u32; SHAPE_ROLLS]) -> T,
         cleared: impl Fn(f32, f32) -> bool,
         mut near: impl FnMut(f32, f32),
-    ) -> [Option<([i32; 4], Rough)>; 2] {
+    ) -> [Option<T>; 2] {
         let mut g = self.dice;
         let n = 1 + usize::from(g.unit() < self.many);
         let mut grains = [None, None];
@@ -50,7 +52,7 @@ impl Gravel {
             let shade = 0.9 + 0.4 * g.unit();
             let albedo = scale(self.albedo, shade);
             // (A second grain's place rolls on from `g` as it was.)
-            *grain = Some(outline.rough(gx, gy, gs, 1.0, 0.0, albedo, g.ahead(), false));
+            *grain = Some(make(gx, gy, gs, albedo, g.ahead()));
         }
         grains
     }

@@ -258,6 +258,9 @@ pub(super) struct Stone {
     pub(super) knots: [f32; 2 * KNOTS],
     /// How it looks: colour and the dice for its faces and grain.
     pub(super) look: Look,
+    /// In one ground, its foot's key ([`super::prepared::Placed::foot`]),
+    /// which it marks the pixels it covers with; 0 elsewhere.
+    pub(super) key: f32,
 }
 
 /// A stone's outline on one pixel row: the row's place in the stone (`nv`,
@@ -309,6 +312,7 @@ impl Stone {
             casts: s.casts,
             knots: profile.map(|q| PROFILE_MIN + f32::from(q) * PROFILE_STEP),
             look,
+            key: 0.0,
         }
     }
 

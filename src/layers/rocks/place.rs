@@ -3,14 +3,17 @@
 //! is one rock (one colour and tone); its stones heap and spread around
 //! its centre, an outcrop's 2×2 blocks may merge into boulders, and no
 //! stone lies on ground a tent clears. Only each stone's box and rough
-//! shape are kept, row by row.
+//! shape are kept, row by row. A stone is as large as the eye's height
+//! draws a thing at its row, and in one ground it stands on the sand: the
+//! stone and its shadow lifted as the sand lifts its foot (see
+//! [`crate::layers::world`]).
 
 use rayon::prelude::*;
 
 use super::Rocks;
 use super::gravel::Gravel;
-use super::outline::{Outline, SHAPE_ROLLS};
-use super::prepared::{BandRows, CENTRE_BLOCKS, PREPARED, RocksDraw, StoneRow};
+use super::outline::{Outline, Rough, SHAPE_ROLLS};
+use super::prepared::{BandRows, CENTRE_BLOCKS, PREPARED, Placed, RocksDraw, StoneRow};
 use super::shade::Lighting;
 use crate::base::color::{Linear, mix, mul, scale};
 use crate::base::noise::{Dice, hash2, signed, sub_seed, unit};
@@ -34,6 +37,9 @@ pub(super) struct Placer<'a> {
     cell_w: f32,
     /// Blocks of columns ([`CENTRE_BLOCKS`]) per pixel.
     per_block: f32,
+    /// How much larger the eye's height draws a stone at its row
+    /// ([`crate::layers::world::World::scale`]).
+    scale: f32,
     outline: Outline,
     /// Each clump's rock, by clump.
     rocks: Vec<Rock>,
@@ -115,6 +121,7 @@ impl<'a> Placer<'a> {
             span,
             cell_w: f.w / cols as f32,
             per_block: CENTRE_BLOCKS as f32 / f.w,
+            scale: f.world.scale,
             outline: Outline {
                 roughness: settings.roughness,
                 sink: settings.sink,
@@ -148,7 +155,9 @@ impl<'a> Placer<'a> {
 
     /// Screen row and stone size of (fractional) grid row `rf`: rows
     /// evenly spaced in depth, screen height and size going as 1 / depth,
-    /// normalized so the far row sits at y_far.
+    /// normalized so the far row sits at y_far; the size as large as the
+    /// eye's height makes a thing at that row (exactly the settings' at
+    /// the default eye).
     fn place(&self, rf: f32) -> (f32, f32) {
         let (depth, f) = (self.depth, self.f);
         let t = (rf + 0.5) / f.grid.height() as f32;
@@ -160,7 +169,7 @@ impl<'a> Placer<'a> {
         };
         (
             (self.y_far + self.span * norm) * f.h,
-            self.settings.near_size * s * f.h,
+            self.settings.near_size * s * f.h * self.scale,
         )
     }
 
@@ -183,6 +192,31 @@ impl<'a> Placer<'a> {
     #[inline]
     fn block(&self, x: f32) -> usize {
         ((x * self.per_block) as i32).clamp(0, CENTRE_BLOCKS as i32 - 1) as usize
+    }
+
+    /// The stone that `make` makes at a centre row, whose foot lies at
+    /// (`x`, `y`) on flat ground: there, but in one ground lifted as the
+    /// ground lifts its foot, with its foot's key and reach (see
+    /// [`Placed::foot`]).
+    #[inline]
+    fn stand(&self, x: f32, y: f32, make: impl FnOnce(f32) -> ([i32; 4], Rough)) -> Placed {
+        let world = &self.f.world;
+        if !world.on {
+            let (bbox, rough) = make(y);
+            return Placed {
+                bbox,
+                rough,
+                foot: None,
+            };
+        }
+        let key = y - self.f.horizon;
+        let foot = y - world.lift(x, key);
+        let (bbox, rough) = make(foot);
+        Placed {
+            bbox,
+            rough,
+            foot: Some([key, bbox[3] as f32 - foot]),
+        }
     }
 
     /// Whether one of `clearings` may clear a stone of grid row `r`, as
@@ -227,7 +261,7 @@ impl<'a> Placer<'a> {
         });
         let count: usize = grid.row(r).iter().map(|w| w.count_ones() as usize).sum();
         // Room for the gravel too: a row is never moved as it grows.
-        let mut row = StoneRow::with_capacity(count + count / 2);
+        let mut row = StoneRow::with_capacity(count + count / 2, f.world.on);
         let mut grains = Vec::new();
         // First the cells that get a stone, then their dice, rolled
         // together (see [`roll_ahead`]), then the stones.
@@ -309,9 +343,11 @@ impl<'a> Placer<'a> {
             };
             let size = d * size * if merged { 1.55 } else { 1.0 };
             let albedo = scale(rock.albedo, 0.92 + 0.16 * unit(toned));
-            let stone = outline.rough(x, y, size, tall, rock.blocky, albedo, shape, true);
+            let stone = self.stand(x, y, |y| {
+                outline.rough(x, y, size, tall, rock.blocky, albedo, shape, true)
+            });
             if was.is_some_and(|was| was != open) {
-                changed.push((stone.0[1], stone.0[3]));
+                changed.push((stone.bbox[1], stone.bbox[3]));
             }
             if open {
                 row.push(stone);
@@ -329,19 +365,30 @@ impl<'a> Placer<'a> {
                     dice: Dice::new(grain),
                     many: gravel * 0.5,
                 };
+                // A grain is a tiny stone that casts no shadow.
+                let make = |gx: f32, gy: f32, gs: f32, albedo, rolls| {
+                    self.stand(gx, gy, |gy| {
+                        outline.rough(gx, gy, gs, 1.0, 0.0, albedo, rolls, false)
+                    })
+                };
                 let now = if open {
-                    gravel.grains(outline, cleared, |gx, gy| row.near(self.block(gx), gy))
+                    gravel.grains(make, cleared, |gx, gy| row.near(self.block(gx), gy))
                 } else {
                     [None, None]
                 };
                 if let Some(was) = was {
                     let then = match &before {
-                        Some(before) if was => gravel.grains(outline, before, |_, _| {}),
+                        Some(before) if was => gravel.grains(make, before, |_, _| {}),
                         _ => [None, None],
                     };
                     // The same grains lie where the same ones are cleared.
                     if now.each_ref().map(Option::is_some) != then.each_ref().map(Option::is_some) {
-                        changed.extend(now.iter().chain(&then).flatten().map(|g| (g.0[1], g.0[3])));
+                        changed.extend(
+                            now.iter()
+                                .chain(&then)
+                                .flatten()
+                                .map(|g| (g.bbox[1], g.bbox[3])),
+                        );
                     }
                 }
                 grains.extend(now.into_iter().flatten());

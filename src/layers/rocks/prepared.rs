@@ -100,6 +100,9 @@ pub(super) struct StoneRow {
     pub(super) boxes: Vec<[i32; 4]>,
     /// Each stone, placed and bounded, to roll whole when it shows.
     pub(super) stones: Vec<Rough>,
+    /// In one ground, each stone's foot ([`Placed::foot`]), as `stones`;
+    /// empty elsewhere.
+    pub(super) feet: Vec<[f32; 2]>,
     /// Number of the row's first stone, counting from the far row's.
     pub(super) first: u32,
     /// The pixel rows its boxes span, top to bottom (excluded); `None`
@@ -115,11 +118,28 @@ pub(super) struct StoneRow {
 /// Blocks of columns a row notes its stones' centres in.
 pub(super) const CENTRE_BLOCKS: usize = 16;
 
+/// A stone (or grain) placed: its box and itself, and in one ground its
+/// foot.
+pub(super) struct Placed {
+    /// Its box in pixels (x0, y0, x1, y1; x1, y1 excluded).
+    pub(super) bbox: [i32; 4],
+    /// The stone, placed and bounded.
+    pub(super) rough: Rough,
+    /// In one ground: its foot's key (pixels under the horizon of its
+    /// place on flat ground, see [`crate::layers::world`]) and how many
+    /// pixels its box reaches below its foot as the ground lifts it (the
+    /// margin of [`crate::layers::world::Depth::shows`]).
+    pub(super) foot: Option<[f32; 2]>,
+}
+
 impl StoneRow {
-    pub(super) fn with_capacity(n: usize) -> StoneRow {
+    /// A row with room for `n` stones, and their feet in one ground
+    /// (`feet`).
+    pub(super) fn with_capacity(n: usize, feet: bool) -> StoneRow {
         StoneRow {
             boxes: Vec::with_capacity(n),
             stones: Vec::with_capacity(n),
+            feet: Vec::with_capacity(if feet { n } else { 0 }),
             first: 0,
             extent: None,
             centres: [(f32::INFINITY, f32::NEG_INFINITY); CENTRE_BLOCKS],
@@ -135,10 +155,15 @@ impl StoneRow {
         *bottom = bottom.max(y);
     }
 
-    pub(super) fn push(&mut self, (bbox, stone): ([i32; 4], Rough)) {
+    /// Adds a stone placed, east of the row's others (or a grain in front).
+    pub(super) fn push(&mut self, placed: Placed) {
+        let Placed { bbox, rough, foot } = placed;
         let (top, bottom) = self.extent.unwrap_or((bbox[1], bbox[3]));
         self.extent = Some((top.min(bbox[1]), bottom.max(bbox[3])));
         self.boxes.push(bbox);
-        self.stones.push(stone);
+        self.stones.push(rough);
+        if let Some(foot) = foot {
+            self.feet.push(foot);
+        }
     }
 }
