@@ -220,6 +220,16 @@ struct FanColumn {
     seed: u32,
 }
 
+/// A fan seen from above, lying on the ground: its apex (pixels), its
+/// length toward the eye (rows), and its half width per row down.
+#[derive(Clone, Copy)]
+struct LaidFan {
+    apex: [f32; 2],
+    length: f32,
+    slope: f32,
+    seed: u32,
+}
+
 /// A row of the wash: its centre and half width (pixels) and how much of
 /// it shows (fading with distance).
 #[derive(Clone, Copy)]
@@ -243,6 +253,11 @@ struct ReliefDraw {
     haze: Linear,
     /// Rows `fan_rows.0..fan_rows.1` hold some fan.
     fan_rows: (u32, u32),
+    /// The fans seen lying on the ground from above, the rows they
+    /// cover, and how much they show (0 from a standing eye).
+    laid: Vec<LaidFan>,
+    laid_rows: (u32, u32),
+    lay: f32,
     /// Which side the light comes from (-1 left .. 1 right).
     side: f32,
     /// Per row from `wash_first`: the wash there.
@@ -273,6 +288,12 @@ impl Relief {
         let side = p.light[0].clamp(-1.0, 1.0);
         // Fans: the highest fan in each column.
         let list = self.fan_list(seed, aspect);
+        // From high above, the fans lie down: the cone that stands over
+        // the horizon from the floor is seen spread on the basin's far
+        // side, its apex at the range's foot and its toe reaching toward
+        // the eye (none of this below a standing eye's height).
+        let lay = smoothstep(0.0, 1.0, math::ln(f.world.eye / super::world::EYE) / math::ln(300.0));
+        let stand = 1.0 - 0.8 * lay;
         let mut fan_rows = (u32::MAX, 0u32);
         let fans: Vec<Option<FanColumn>> = f
             .cols
@@ -285,11 +306,12 @@ impl Relief {
                     if t.abs() >= 1.0 {
                         continue;
                     }
-                    let top = f.horizon - fan.height * f.h * math::powf(1.0 - t.abs(), 1.6);
+                    let height = fan.height * stand;
+                    let top = f.horizon - height * f.h * math::powf(1.0 - t.abs(), 1.6);
                     if best.is_none_or(|b| top < b.top) {
                         best = Some(FanColumn {
                             top,
-                            apex: [fan.x * f.w, f.horizon - fan.height * f.h],
+                            apex: [fan.x * f.w, f.horizon - height * f.h],
                             across: t,
                             toe: 0.5 * fan.height * f.h * (1.0 - t * t),
                             seed: fan.seed,
@@ -303,6 +325,31 @@ impl Relief {
                 best
             })
             .collect();
+        // The fans seen from above: cones on the ground, their apex at
+        // the range's foot just under the horizon, their toe a round arc
+        // nearer the eye, as long (in rows) as the eye is high.
+        let laid: Vec<LaidFan> = if lay > 0.0 {
+            list.iter()
+                .map(|fan| {
+                    let apex = [fan.x * f.w, f.horizon + 0.004 * f.h];
+                    let length = 1.8 * fan.height * lay * f.world.zoom * f.h;
+                    LaidFan {
+                        apex,
+                        length,
+                        slope: 1.3 * fan.half * f.h / length.max(1.0),
+                        seed: fan.seed,
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let laid_rows = laid.iter().fold((u32::MAX, 0u32), |(a, b), l| {
+            (
+                a.min(l.apex[1].floor() as u32),
+                b.max((l.apex[1] + l.length).ceil() as u32 + 1),
+            )
+        });
         let lit = mul(self.fan_color.linear(), p.ground);
         let haze = mix(p.horizon, mul(f.ground, p.ground), 0.3);
         // The wash: its centre winds on the ground plane, as far across
@@ -383,6 +430,9 @@ impl Relief {
             fan_lit: lit,
             haze,
             fan_rows,
+            laid,
+            laid_rows,
+            lay,
             side,
             wash,
             wash_first,
@@ -535,6 +585,7 @@ impl Draw for ReliefDraw {
     fn touches(&self, _y0: u32, y1: u32) -> bool {
         let first = [
             self.fan_rows.0,
+            self.laid_rows.0,
             if self.wash.is_empty() {
                 u32::MAX
             } else {
@@ -601,6 +652,47 @@ impl Draw for ReliefDraw {
                 }
             }
         }
+        // The fans seen from above, on the ground: each pixel takes the
+        // fan it lies deepest in.
+        for y in band.y0.max(self.laid_rows.0)..band.y1().min(self.laid_rows.1) {
+            let py = y as f32 + 0.5;
+            let row = band.row(y);
+            for x in x0..x1 {
+                let px = x as f32 + 0.5;
+                let mut best: Option<(f32, FanColumn)> = None;
+                for l in &self.laid {
+                    let down = py - l.apex[1];
+                    if down <= 0.0 {
+                        continue;
+                    }
+                    let u = (px - l.apex[0]) / (down * l.slope + 0.5);
+                    if u.abs() >= 1.0 {
+                        continue;
+                    }
+                    // The toe's arc, its debris thinning out into the
+                    // basin's floor, and its sides fading into the next.
+                    let reach = l.length * (1.0 - u * u).sqrt();
+                    let inside = (1.0 - smoothstep(0.45, 1.0, down / reach.max(1.0)))
+                        * (1.0 - smoothstep(0.6, 1.0, u.abs()));
+                    if inside <= 0.0 || best.is_some_and(|(b, _)| b >= inside) {
+                        continue;
+                    }
+                    let fc = FanColumn {
+                        top: l.apex[1],
+                        apex: [l.apex[0], l.apex[1] - 0.02 * self.h],
+                        across: u,
+                        toe: l.length,
+                        seed: l.seed,
+                    };
+                    best = Some((inside, fc));
+                }
+                if let Some((inside, fc)) = best {
+                    let over = self.fan_color(&fc, x, y);
+                    let alpha = inside.min(1.0) * self.lay * self.opacity;
+                    blend(&mut row[(x - x0) as usize], over, alpha);
+                }
+            }
+        }
         // The near rise, over everything else of the ground.
         let first = band.y0.max(self.rise_first);
         if self.rise.is_empty() || first >= band.y1() {
@@ -660,6 +752,9 @@ mod tests {
                 fan_lit: [0.5; 3],
                 haze: [0.6; 3],
                 fan_rows: (u32::MAX, 0),
+                laid: Vec::new(),
+                laid_rows: (u32::MAX, 0),
+                lay: 0.0,
                 side,
                 wash: Vec::new(),
                 wash_first: 100,

@@ -48,6 +48,9 @@ presets!(
     "alluvial-fan",
     "moonlit-playa",
     "dune-sea",
+    "mesquite-flat",
+    "dantes-view",
+    "star-dunes-from-above",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,
