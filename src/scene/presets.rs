@@ -51,6 +51,7 @@ presets!(
     "mesquite-flat",
     "dantes-view",
     "star-dunes-from-above",
+    "racetrack-stone",
 );
 
 /// What a preset's RON `text` says it shows: its leading `//` comment,
