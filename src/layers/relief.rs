@@ -292,7 +292,11 @@ impl Relief {
         // the horizon from the floor is seen spread on the basin's far
         // side, its apex at the range's foot and its toe reaching toward
         // the eye (none of this below a standing eye's height).
-        let lay = smoothstep(0.0, 1.0, math::ln(f.world.eye / super::world::EYE) / math::ln(300.0));
+        let lay = smoothstep(
+            0.0,
+            1.0,
+            math::ln(f.world.eye / super::world::EYE) / math::ln(300.0),
+        );
         let stand = 1.0 - 0.8 * lay;
         let mut fan_rows = (u32::MAX, 0u32);
         let fans: Vec<Option<FanColumn>> = f

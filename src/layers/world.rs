@@ -104,11 +104,7 @@ pub(crate) fn eye_over(
     layers: &[Layer],
 ) -> (f32, Option<&dunes::Dunes>) {
     // Exactly the eye of every scene before format 7 at its default.
-    let base = if eye == DEFAULT_EYE {
-        EYE
-    } else {
-        eye * METRE
-    };
+    let base = if eye == DEFAULT_EYE { EYE } else { eye * METRE };
     let dunes = one_ground
         .then(|| {
             layers.iter().find_map(|l| match l {
@@ -188,18 +184,35 @@ pub(crate) fn surface(layer: &Layer) -> bool {
 /// that comes after the first thing standing on the ground is drawn just
 /// before it (in their own order), the rest where it is. `None` where that
 /// is the layers' own order.
+///
+/// A Racetrack is a playa's mud with stones standing on it: it is drawn
+/// after the dunes, its mud under their sand and its stones standing on
+/// it or in front of it by depth.
 pub(crate) fn drawing_order(layers: &[Layer]) -> Option<Vec<usize>> {
-    let first = layers.iter().position(stands)?;
-    let late: Vec<usize> = (first..layers.len())
-        .filter(|&i| surface(&layers[i]))
-        .collect();
-    if late.is_empty() {
-        return None;
+    let mut order: Vec<usize> = match layers.iter().position(stands) {
+        Some(first) => {
+            let late: Vec<usize> = (first..layers.len())
+                .filter(|&i| surface(&layers[i]))
+                .collect();
+            let mut order: Vec<usize> = (0..first).collect();
+            order.extend(&late);
+            order.extend((first..layers.len()).filter(|i| !late.contains(i)));
+            order
+        }
+        None => (0..layers.len()).collect(),
+    };
+    let dunes = |i: &usize| matches!(layers[*i], Layer::Dunes(_));
+    if let Some(last) = order.iter().rposition(dunes) {
+        let early: Vec<usize> = order[..last]
+            .iter()
+            .copied()
+            .filter(|&i| matches!(layers[i], Layer::Racetrack(_)))
+            .collect();
+        order.retain(|i| !early.contains(i));
+        let at = order.iter().rposition(dunes).map_or(0, |p| p + 1);
+        order.splice(at..at, early);
     }
-    let mut order: Vec<usize> = (0..first).collect();
-    order.extend(&late);
-    order.extend((first..layers.len()).filter(|i| !late.contains(i)));
-    Some(order)
+    (!order.iter().copied().eq(0..layers.len())).then_some(order)
 }
 
 #[cfg(test)]
@@ -218,6 +231,18 @@ mod tests {
             Layer::Floor(Floor::default()),
         ];
         assert_eq!(drawing_order(&layers), Some(vec![0, 3, 5, 1, 2, 4]));
+        // A Racetrack's mud goes under the dunes' sand.
+        let playa = vec![
+            Layer::Sky(Sky::default()),
+            Layer::Racetrack(Racetrack::default()),
+            Layer::Dunes(Dunes::default()),
+            Layer::Spiral(Spiral::default()),
+        ];
+        assert_eq!(drawing_order(&playa), Some(vec![0, 2, 1, 3]));
+        assert_eq!(
+            drawing_order(&[playa[0].clone(), playa[2].clone(), playa[1].clone()]),
+            None
+        );
         assert_eq!(drawing_order(&layers[..3]), None);
         assert_eq!(drawing_order(&Scene::default_layers()), None);
     }

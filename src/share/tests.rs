@@ -37,15 +37,19 @@ fn the_default_scene_with_any_seed_fits_24_characters() {
     }
 }
 
+/// Every preset's code is short: 64 characters at most, and 80 for the
+/// presets of one ground, whose eye, lens and kinds of layers the frozen
+/// bases (all standing on the flat floor) do not hold.
 #[test]
 fn every_preset_round_trips_within_64_characters() {
     for p in crate::scene::presets::PRESETS {
         let scene = p.scene().unwrap();
+        let most = if scene.one_ground { 80 } else { 64 };
         for seed in std::iter::once(scene.seed).chain(SEEDS) {
             let scene = with_seed(scene.clone(), seed);
             let code = encode(&scene);
             assert!(
-                code.len() <= 64,
+                code.len() <= most,
                 "{} seed {seed}: {code} ({} characters). If the preset drifted from \
                  src/share/bases.ron, see bases_are_frozen.",
                 p.name,

@@ -9,6 +9,7 @@ use super::mud::{Crust, Memo, Row, smooth};
 use super::place::{Drawn, Segment};
 use crate::base::color::{mix, scale};
 use crate::base::noise::smoothstep;
+use crate::layers::world::FAR;
 use crate::layers::{Band, Draw, blend};
 
 /// The Racetrack prepared for one picture.
@@ -40,6 +41,9 @@ pub(super) struct RacetrackDraw {
     pub(super) horizon: f32,
     /// Whether the ground lifts the stones and trails (one ground on sand).
     pub(super) lifted: bool,
+    /// Whether the mud lies under the terrain drawn before it (one
+    /// ground): it then covers no band whole.
+    pub(super) under: bool,
 }
 
 /// How far under the key of the terrain drawn at a pixel a furrow or a
@@ -98,7 +102,8 @@ fn line_span(line: [f32; 4], r: f32, y: u32) -> (i32, i32) {
 
 impl Draw for RacetrackDraw {
     fn covers(&self, y0: u32, y1: u32) -> bool {
-        self.opacity >= 1.0
+        !self.under
+            && self.opacity >= 1.0
             && y0 >= self.first
             && (y0..y1).all(|y| {
                 self.rows
@@ -136,6 +141,7 @@ impl Draw for RacetrackDraw {
         let flat = self.sun * self.light[2].max(0.0) + self.sky;
         let mut samples: Vec<[f32; 3]> = Vec::new();
         let mut memo = Memo::new(&self.crust);
+        let mut covered: Vec<bool> = Vec::with_capacity(w);
         for y in first..band.y1() {
             let r = &self.rows[(y - self.first) as usize];
             nearest.fill(f32::INFINITY);
@@ -259,6 +265,13 @@ impl Draw for RacetrackDraw {
                 }
             }
             let op = r.cover * self.opacity;
+            // In one ground the mud lies under the sand and the near rise
+            // (where they mark the ground's depth): there only the trails
+            // and the stones' shadows fall on them.
+            covered.clear();
+            if let Some(d) = band.depth.as_ref() {
+                covered.extend(d.ground[at..at + w].iter().map(|&k| k > FAR));
+            }
             let row = &mut band.px[at..at + w];
             let mut depth = band.depth.as_mut();
             // The patches and the cracks' bending are smooth: worked out
@@ -286,6 +299,11 @@ impl Draw for RacetrackDraw {
                     a[1] + (b[1] - a[1]) * t,
                     a[2] + (b[2] - a[2]) * t,
                 ];
+                if covered.get(j) == Some(&true) {
+                    let gain = furrow[j] * (1.0 - dark[j]);
+                    blend(c, scale(*c, gain), self.opacity);
+                    continue;
+                }
                 let (k, crack) = self.mud(&mut memo, r, x, y, smooth);
                 let crack = crack * self.cracks * 0.85 * (1.0 - 0.5 * groove[j]);
                 let mut gain = k * (1.0 - crack) * furrow[j] * (1.0 - dark[j]);
