@@ -126,6 +126,8 @@ fn test_files(src: &Path, files: &[PathBuf]) -> BTreeSet<PathBuf> {
             }
             if cfg_test
                 && let Some(name) = line
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub(super) ")
                     .strip_prefix("mod ")
                     .and_then(|rest| rest.strip_suffix(';'))
             {

@@ -374,7 +374,7 @@ impl PlayaApp {
             let widest = (ctx.content_rect().width() - 400.0).clamp(300.0, 520.0);
             egui::Panel::left("controls")
                 .resizable(true)
-                .default_size(360.0)
+                .default_size(372.0)
                 .size_range(300.0..=widest)
                 .show(ui, |ui| self.controls_ui(ui));
         }

@@ -335,7 +335,22 @@ const RARE_RULES: &[Rule] = &[
 /// The vantage by composition: a dune field's crests and the badlands'
 /// ridges read from above, a salt pan's and a bajada's from an overlook,
 /// the Racetrack's stones from close to the ground.
+///
+/// Stones on the floor are seen from a standing eye, close to the ground
+/// or through a long lens: from a rise or an overlook they are too small
+/// to see, and the picture would not show its Stones trait.
 const VANTAGE_RULES: &[Rule] = &[
+    Rule {
+        when: &[(
+            STONES,
+            &[st::SCATTERED, st::CLUMPS, st::DENSE, st::BOULDERS],
+        )],
+        weights: &[
+            (vantage::STANDING, 45),
+            (vantage::LOW, 30),
+            (vantage::LONG, 25),
+        ],
+    },
     Rule {
         when: &[(ARCHETYPE, &[a::DUNE_SEA])],
         weights: &[
@@ -446,10 +461,14 @@ impl Traits {
     }
 
     /// The traits as lines, "Title: value", as `playa random --traits`
-    /// prints them and a picture's traits chunk holds them.
+    /// prints them and a picture's traits chunk holds them. A standing
+    /// eye goes without saying, as in the sentence: so the pictures made
+    /// before the vantage keep their bytes.
     pub fn lines(&self) -> String {
-        self.names()
-            .map(|(axis, name)| format!("{}: {name}\n", axis.title))
+        AXES.iter()
+            .enumerate()
+            .filter(|&(i, _)| i != VANTAGE || self[VANTAGE] != vantage::STANDING)
+            .map(|(i, axis)| format!("{}: {}\n", axis.title, self.name(i)))
             .collect()
     }
 

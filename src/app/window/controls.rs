@@ -170,6 +170,7 @@ impl Controls {
                 ui.add_space(2.0);
                 ui.separator();
                 light_ui(ui, &mut state.scene, &mut state.locks);
+                camera_ui(ui, &mut state.scene);
                 self.automaton_ui(ui, &mut state.scene, &mut state.locks, &mut events);
                 crate::app::window::layers::layers_ui(ui, state, &mut events);
                 ui.separator();
@@ -533,100 +534,103 @@ fn new_scene_ui(ui: &mut Ui, state: &mut AppState, events: &mut Vec<Event>) {
 }
 
 /// The lock toggle of `group`, named "Lock {what}" for screen readers.
-/// Time of day, sun position, horizon, wind, the camera (eye, lens, one
-/// ground) and aspect.
+/// Time of day, sun position, horizon and aspect.
 fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
     let row = |ui: &mut Ui, name: &str, scene: &mut Scene| {
         let s = setting::find(Scene::SETTINGS, name).expect("a scene setting");
         setting_row(ui, s, scene);
     };
-    section(
-        ui,
-        "Light and camera",
-        Some((randomize::LIGHT, locks)),
-        true,
-        |ui| {
-            form(ui, "light", |ui| {
-                let time = ui.label("Time of day");
-                // Tight, to fit the narrowest panel; wrapping below that. The
-                // other named times are on the hour's slider.
-                ui.horizontal_wrapped(|ui| {
-                    ui.spacing_mut().item_spacing.x = 0.0;
-                    ui.spacing_mut().button_padding.x = 3.0;
-                    for t in TimeOfDay::ALL {
-                        ui.selectable_value(&mut scene.time, t, time_label(t));
-                    }
-                    // Any hour between them (lit between the named times),
-                    // showing the name on a named one.
-                    ui.add_space(6.0);
-                    let mut hour = scene.time.hour();
-                    let field = ui
-                        .add(
-                            egui::DragValue::new(&mut hour)
-                                .range(0.0..=TimeOfDay::LAST_HOUR)
-                                .speed(0.05)
-                                .custom_formatter(|h, _| {
-                                    let t = TimeOfDay::at(h as f32);
-                                    t.name().map_or_else(|| format!("{h:.1} h"), str::to_string)
-                                })
-                                .update_while_editing(false),
-                        )
-                        .accessible_name("Hour")
-                        .on_hover_text(
-                            "Any hour of the day (drag or type 0 to 24), lit between the named \
+    section(ui, "Light", Some((randomize::LIGHT, locks)), true, |ui| {
+        form(ui, "light", |ui| {
+            let time = ui.label("Time of day");
+            // Tight, to fit the narrowest panel; wrapping below that. The
+            // other named times are on the hour's slider.
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 0.0;
+                ui.spacing_mut().button_padding.x = 3.0;
+                for t in TimeOfDay::ALL {
+                    ui.selectable_value(&mut scene.time, t, time_label(t));
+                }
+                // Any hour between them (lit between the named times),
+                // showing the name on a named one.
+                ui.add_space(6.0);
+                let mut hour = scene.time.hour();
+                let field = ui
+                    .add(
+                        egui::DragValue::new(&mut hour)
+                            .range(0.0..=TimeOfDay::LAST_HOUR)
+                            .speed(0.05)
+                            .custom_formatter(|h, _| {
+                                let t = TimeOfDay::at(h as f32);
+                                t.name().map_or_else(|| format!("{h:.1} h"), str::to_string)
+                            })
+                            .update_while_editing(false),
+                    )
+                    .accessible_name("Hour")
+                    .on_hover_text(
+                        "Any hour of the day (drag or type 0 to 24), lit between the named \
                          times: dawn 6, morning 8.5, noon 12, golden hour 17.2, dusk 18.3, \
                          blue hour 18.8, night 21, moonlight 0",
-                        );
-                    if field.changed() {
-                        scene.time = TimeOfDay::at((hour * 10.0).round() / 10.0);
-                    }
-                })
-                .response
-                .labelled_by(time.id);
-                ui.end_row();
-                row(ui, "sun_x", scene);
-                row(ui, "horizon", scene);
-                row(ui, "wind", scene);
-                // The camera: where the eye stands and what it looks through.
-                row(ui, "eye", scene);
-                row(ui, "lens", scene);
-                row(ui, "one_ground", scene);
-                let aspect = ui.label("Aspect");
-                ui.horizontal(|ui| {
-                    egui::ComboBox::from_id_salt("aspect")
-                        .selected_text(aspect_label(scene.aspect))
-                        .width(72.0)
-                        .show_ui(ui, |ui| {
-                            for (name, w, h) in ASPECTS {
-                                let a = w / h;
-                                if ui
-                                    .selectable_label((scene.aspect - a).abs() < 1e-3, *name)
-                                    .clicked()
-                                {
-                                    scene.aspect = a;
-                                }
+                    );
+                if field.changed() {
+                    scene.time = TimeOfDay::at((hour * 10.0).round() / 10.0);
+                }
+            })
+            .response
+            .labelled_by(time.id);
+            ui.end_row();
+            row(ui, "sun_x", scene);
+            row(ui, "horizon", scene);
+            row(ui, "wind", scene);
+            let aspect = ui.label("Aspect");
+            ui.horizontal(|ui| {
+                egui::ComboBox::from_id_salt("aspect")
+                    .selected_text(aspect_label(scene.aspect))
+                    .width(72.0)
+                    .show_ui(ui, |ui| {
+                        for (name, w, h) in ASPECTS {
+                            let a = w / h;
+                            if ui
+                                .selectable_label((scene.aspect - a).abs() < 1e-3, *name)
+                                .clicked()
+                            {
+                                scene.aspect = a;
                             }
-                        })
-                        .response
-                        .labelled_by(aspect.id);
-                    let before = scene.aspect;
-                    let field = ui
-                        .add(
-                            egui::DragValue::new(&mut scene.aspect)
-                                .range(scene::MIN_ASPECT..=scene::MAX_ASPECT)
-                                .speed(0.005)
-                                .max_decimals(3)
-                                .update_while_editing(false),
-                        )
-                        .accessible_name("Aspect ratio")
-                        .on_hover_text("Width / height of the picture");
-                    escape_cancels(ui, &field, &mut scene.aspect, before);
-                    click_never_drags(ui, aspect.id, field.rect, &mut scene.aspect, before);
-                });
-                ui.end_row();
+                        }
+                    })
+                    .response
+                    .labelled_by(aspect.id);
+                let before = scene.aspect;
+                let field = ui
+                    .add(
+                        egui::DragValue::new(&mut scene.aspect)
+                            .range(scene::MIN_ASPECT..=scene::MAX_ASPECT)
+                            .speed(0.005)
+                            .max_decimals(3)
+                            .update_while_editing(false),
+                    )
+                    .accessible_name("Aspect ratio")
+                    .on_hover_text("Width / height of the picture");
+                escape_cancels(ui, &field, &mut scene.aspect, before);
+                click_never_drags(ui, aspect.id, field.rect, &mut scene.aspect, before);
             });
-        },
-    );
+            ui.end_row();
+        });
+    });
+}
+
+/// The camera: where the eye stands, what it looks through, and whether
+/// the ground's kinds share one ground (closed at first: most scenes are
+/// seen by a person standing; New scene's vantage sets it).
+fn camera_ui(ui: &mut Ui, scene: &mut Scene) {
+    section(ui, "Camera", None, false, |ui| {
+        form(ui, "camera", |ui| {
+            for name in ["eye", "lens", "one_ground"] {
+                let s = setting::find(Scene::SETTINGS, name).expect("a scene setting");
+                setting_row(ui, s, scene);
+            }
+        });
+    });
 }
 
 const ASPECTS: &[(&str, f32, f32)] = &[

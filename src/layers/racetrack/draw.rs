@@ -5,12 +5,76 @@
 //! it covers; on sand, a pixel's furrow or shadow is that of the ground
 //! point lifted to it.
 
-use super::mud::{Crust, Memo, Row, smooth};
-use super::place::{Drawn, Segment};
-use crate::base::color::{mix, scale};
+use super::mud::{Crust, Memo, Row, coverage, lattice, smooth};
+use crate::base::color::{Linear, mix, scale};
 use crate::base::noise::smoothstep;
 use crate::layers::world::FAR;
 use crate::layers::{Band, Draw, blend};
+
+/// A straight piece of a trail on the ground.
+pub(super) struct Segment {
+    pub(super) a: [f32; 2],
+    /// Unit direction from `a`, and the length.
+    pub(super) dir: [f32; 2],
+    pub(super) len: f32,
+    /// Half the furrow's width.
+    pub(super) hw: f32,
+    /// How deep and plain it is (fading toward the trail's start).
+    pub(super) strength: f32,
+    /// The screen rows it may touch, and the line it projects to with its
+    /// reach in pixels.
+    pub(super) rows: (i32, i32),
+    pub(super) line: [f32; 4],
+    pub(super) reach: f32,
+    /// How many pixels the ground lifts its ends (0 but on sand in one
+    /// ground): `line` is lifted, the furrow's points in between by as
+    /// much as their place along it.
+    pub(super) lift: [f32; 2],
+}
+
+/// A stone as drawn: its outline on the screen, its lit colours.
+pub(super) struct Drawn {
+    /// Centre and radii of its outline, pixels.
+    pub(super) cx: f32,
+    pub(super) cy: f32,
+    pub(super) rx: f32,
+    pub(super) ry: f32,
+    pub(super) rows: (i32, i32),
+    pub(super) wobble: [f32; 3],
+    pub(super) albedo: Linear,
+    /// The light on it (cloud shade and all).
+    pub(super) direct: Linear,
+    pub(super) ambient: Linear,
+    pub(super) bounce: Linear,
+    pub(super) haze: Linear,
+    pub(super) hazed: f32,
+    pub(super) grain: u32,
+    /// Its shadow on the ground: from the foot's centre along `to`, radius
+    /// `r`, strength; and the rows it may touch.
+    pub(super) foot: [f32; 2],
+    pub(super) to: [f32; 2],
+    pub(super) r: f32,
+    pub(super) shadow: f32,
+    pub(super) shadow_rows: (i32, i32),
+    pub(super) shadow_line: [f32; 4],
+    pub(super) shadow_reach: f32,
+    /// How many pixels the ground lifts it and its shadow (0 but on sand
+    /// in one ground).
+    pub(super) lift: f32,
+    /// Its foot's key (pixels under the horizon of its foot on flat
+    /// ground), and how many pixels it and its shadow reach below its
+    /// foot: what [`crate::layers::world::Depth::shows`] tests.
+    pub(super) key: f32,
+    pub(super) margin: f32,
+}
+
+/// Screen rows `y0..y1` (clipped to the picture) a line `line` with reach
+/// `r` may touch.
+pub(super) fn line_rows(line: [f32; 4], r: f32, height: u32) -> (i32, i32) {
+    let lo = (line[1].min(line[3]) - r).floor().max(0.0);
+    let hi = (line[1].max(line[3]) + r).ceil().min(height as f32);
+    (lo as i32, hi as i32)
+}
 
 /// The Racetrack prepared for one picture.
 pub(super) struct RacetrackDraw {
@@ -384,5 +448,45 @@ impl Draw for RacetrackDraw {
                 }
             }
         }
+    }
+}
+
+impl RacetrackDraw {
+    /// The mud's brightness at pixel `x` of row `r`: its patches and
+    /// cracks (and how much of a crack there is, 0..1).
+    #[inline]
+    pub(super) fn mud(
+        &self,
+        memo: &mut Memo,
+        r: &Row,
+        x: u32,
+        y: u32,
+        [patch, du, dv]: [f32; 3],
+    ) -> (f32, f32) {
+        let gx = (x as f32 + 0.5 - self.half_width) / self.focal * r.z;
+        let grain = 0.025 * lattice(x as i32, y as i32, self.patch_seed);
+        let mut crack = self.crust.mean;
+        let mut k = 1.0 + patch + grain;
+        if r.detail > 0.0 {
+            let (edge, split, cell) = self.crust.at(memo, gx, r.z, [du, dv]);
+            let (width, tone) = memo.look(cell);
+            // Pixels per cell width across each kind of crack.
+            let (pe, ps) = (r.per_edge, r.per_split);
+            let cov = coverage(edge * pe, self.crust.half_edge * pe * width)
+                .max(coverage(split * ps, self.crust.half_split * ps * width));
+            // The crust's edges curl up and catch the light; each cell has
+            // its own tone.
+            let near = edge.min(split);
+            // (Past the curl's end the step is exactly 1: no division.)
+            let step = if near >= 0.12 {
+                1.0
+            } else {
+                smoothstep(0.03, 0.12, near)
+            };
+            let curl = 0.05 * (1.0 - step);
+            k *= 1.0 + r.detail * (curl + tone);
+            crack += (cov - crack) * r.detail;
+        }
+        (k, crack)
     }
 }

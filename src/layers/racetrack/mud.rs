@@ -2,11 +2,10 @@
 //! fresh, hexagons when old), the noise they are bent and toned by, and
 //! each screen row's look of the mud.
 
-use super::draw::RacetrackDraw;
 use super::{METRE, ROW, Racetrack};
 use crate::base::color::Linear;
 use crate::base::math;
-use crate::base::noise::{hash32, smoothstep};
+use crate::base::noise::hash32;
 
 /// Smooth value noise in -1..1, lattice spacing 1, from the noise tile.
 #[inline]
@@ -289,46 +288,6 @@ pub(super) struct Row {
     pub(super) per_split: f32,
     /// How much the large patches show.
     pub(super) patches: f32,
-}
-
-impl RacetrackDraw {
-    /// The mud's brightness at pixel `x` of row `r`: its patches and
-    /// cracks (and how much of a crack there is, 0..1).
-    #[inline]
-    pub(super) fn mud(
-        &self,
-        memo: &mut Memo,
-        r: &Row,
-        x: u32,
-        y: u32,
-        [patch, du, dv]: [f32; 3],
-    ) -> (f32, f32) {
-        let gx = (x as f32 + 0.5 - self.half_width) / self.focal * r.z;
-        let grain = 0.025 * lattice(x as i32, y as i32, self.patch_seed);
-        let mut crack = self.crust.mean;
-        let mut k = 1.0 + patch + grain;
-        if r.detail > 0.0 {
-            let (edge, split, cell) = self.crust.at(memo, gx, r.z, [du, dv]);
-            let (width, tone) = memo.look(cell);
-            // Pixels per cell width across each kind of crack.
-            let (pe, ps) = (r.per_edge, r.per_split);
-            let cov = coverage(edge * pe, self.crust.half_edge * pe * width)
-                .max(coverage(split * ps, self.crust.half_split * ps * width));
-            // The crust's edges curl up and catch the light; each cell has
-            // its own tone.
-            let near = edge.min(split);
-            // (Past the curl's end the step is exactly 1: no division.)
-            let step = if near >= 0.12 {
-                1.0
-            } else {
-                smoothstep(0.03, 0.12, near)
-            };
-            let curl = 0.05 * (1.0 - step);
-            k *= 1.0 + r.detail * (curl + tone);
-            crack += (cov - crack) * r.detail;
-        }
-        (k, crack)
-    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! smaller. In one ground the stones and their trails lie on the sand:
 //! each point lifted as the sand lifts it ([`crate::layers::world`]).
 
-use super::draw::RacetrackDraw;
+use super::draw::{Drawn, RacetrackDraw, Segment, line_rows};
 use super::mud::{Crust, Row, smooth};
 use super::{METRE, Racetrack, STONES_FAR, TRAILS_FAR, lum};
 use crate::base::color::{Linear, mix, mul, scale};
@@ -32,71 +32,6 @@ pub(super) struct Stone {
     pub(super) grain: u32,
     /// How rough its underside is, 0 smooth .. 1 rough.
     pub(super) rough: f32,
-}
-
-/// A straight piece of a trail on the ground.
-pub(super) struct Segment {
-    pub(super) a: [f32; 2],
-    /// Unit direction from `a`, and the length.
-    pub(super) dir: [f32; 2],
-    pub(super) len: f32,
-    /// Half the furrow's width.
-    pub(super) hw: f32,
-    /// How deep and plain it is (fading toward the trail's start).
-    pub(super) strength: f32,
-    /// The screen rows it may touch, and the line it projects to with its
-    /// reach in pixels.
-    pub(super) rows: (i32, i32),
-    pub(super) line: [f32; 4],
-    pub(super) reach: f32,
-    /// How many pixels the ground lifts its ends (0 but on sand in one
-    /// ground): `line` is lifted, the furrow's points in between by as
-    /// much as their place along it.
-    pub(super) lift: [f32; 2],
-}
-
-/// A stone as drawn: its outline on the screen, its lit colours.
-pub(super) struct Drawn {
-    /// Centre and radii of its outline, pixels.
-    pub(super) cx: f32,
-    pub(super) cy: f32,
-    pub(super) rx: f32,
-    pub(super) ry: f32,
-    pub(super) rows: (i32, i32),
-    pub(super) wobble: [f32; 3],
-    pub(super) albedo: Linear,
-    /// The light on it (cloud shade and all).
-    pub(super) direct: Linear,
-    pub(super) ambient: Linear,
-    pub(super) bounce: Linear,
-    pub(super) haze: Linear,
-    pub(super) hazed: f32,
-    pub(super) grain: u32,
-    /// Its shadow on the ground: from the foot's centre along `to`, radius
-    /// `r`, strength; and the rows it may touch.
-    pub(super) foot: [f32; 2],
-    pub(super) to: [f32; 2],
-    pub(super) r: f32,
-    pub(super) shadow: f32,
-    pub(super) shadow_rows: (i32, i32),
-    pub(super) shadow_line: [f32; 4],
-    pub(super) shadow_reach: f32,
-    /// How many pixels the ground lifts it and its shadow (0 but on sand
-    /// in one ground).
-    pub(super) lift: f32,
-    /// Its foot's key (pixels under the horizon of its foot on flat
-    /// ground), and how many pixels it and its shadow reach below its
-    /// foot: what [`crate::layers::world::Depth::shows`] tests.
-    pub(super) key: f32,
-    pub(super) margin: f32,
-}
-
-/// Screen rows `y0..y1` (clipped to the picture) a line `line` with reach
-/// `r` may touch.
-pub(super) fn line_rows(line: [f32; 4], r: f32, height: u32) -> (i32, i32) {
-    let lo = (line[1].min(line[3]) - r).floor().max(0.0);
-    let hi = (line[1].max(line[3]) + r).ceil().min(height as f32);
-    (lo as i32, hi as i32)
 }
 
 impl Racetrack {

@@ -55,8 +55,10 @@ fn a_lower_eye_draws_the_stones_larger_at_their_rows() {
     let sizes = |eye: f32| -> f32 {
         let mut scene = track(eye, false, false);
         // (Eighty stones this large from a stone's eye would cost too much.)
-        if let Some(Layer::Racetrack(r)) = scene.layers.last_mut() {
-            r.stones = 12;
+        for layer in &mut scene.layers {
+            if let Layer::Racetrack(r) = layer {
+                r.stones = 12;
+            }
         }
         let plan = Plan::new(&scene).unwrap();
         let draw = settings(&scene).prepare_draw(&plan.frame(640, 360));
@@ -158,10 +160,17 @@ fn in_one_ground_the_stones_cover_and_are_hidden() {
     );
     let bare = Racetrack { stones: 0, ..r }.prepare_draw(&frame);
     let (mud, _) = paint(&bare, (w, h), None);
-    for hidden in [(FAR, 1e9), (1e9, FAR)] {
-        let (px, _) = paint(&draw, (w, h), Some(hidden));
-        assert!(px == mud, "{hidden:?}: a stone or trail shows");
-    }
+    let (px, _) = paint(&draw, (w, h), Some((FAR, 1e9)));
+    assert!(px == mud, "behind nearer things a stone or trail shows");
+    // Behind nearer terrain (the sand, the near rise) even the mud lies
+    // under it: what was drawn before stays.
+    let unseen = Racetrack { opacity: 0.0, ..r }.prepare_draw(&frame);
+    let (terrain, _) = paint(&unseen, (w, h), None);
+    let (px, _) = paint(&draw, (w, h), Some((1e9, FAR)));
+    assert!(
+        px == terrain,
+        "behind nearer terrain the mud, a stone or a trail shows"
+    );
     let (px, _) = paint(&draw, (w, h), Some((FAR, FAR)));
     assert!(px != mud);
 }
