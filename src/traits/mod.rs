@@ -336,20 +336,17 @@ const RARE_RULES: &[Rule] = &[
 /// ridges read from above, a salt pan's and a bajada's from an overlook,
 /// the Racetrack's stones from close to the ground.
 ///
-/// Stones on the floor are seen from a standing eye, close to the ground
-/// or through a long lens: from a rise or an overlook they are too small
-/// to see, and the picture would not show its Stones trait.
+/// Stones on the floor are seen from a standing eye: New scene sizes them
+/// for it (from a rise or an overlook they are too small to see, close to
+/// the ground they would cover the floor), so the picture shows its
+/// Stones trait.
 const VANTAGE_RULES: &[Rule] = &[
     Rule {
         when: &[(
             STONES,
             &[st::SCATTERED, st::CLUMPS, st::DENSE, st::BOULDERS],
         )],
-        weights: &[
-            (vantage::STANDING, 45),
-            (vantage::LOW, 30),
-            (vantage::LONG, 25),
-        ],
+        weights: &[(vantage::STANDING, 1)],
     },
     Rule {
         when: &[(ARCHETYPE, &[a::DUNE_SEA])],

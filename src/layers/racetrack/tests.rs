@@ -57,7 +57,7 @@ fn a_lower_eye_draws_the_stones_larger_at_their_rows() {
         // (Eighty stones this large from a stone's eye would cost too much.)
         for layer in &mut scene.layers {
             if let Layer::Racetrack(r) = layer {
-                r.stones = 12;
+                (r.stones, r.size) = (6, 0.5);
             }
         }
         let plan = Plan::new(&scene).unwrap();
