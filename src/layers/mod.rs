@@ -333,6 +333,10 @@ pub struct Ground<'a> {
     pub time: TimeOfDay,
     /// The automaton's live cells and clumps, as stones.
     pub stones: &'a rocks::cover::StoneField,
+    /// How much larger the eye draws what stands on the ground than a
+    /// person standing on flat ground would (1 for every scene before the
+    /// eye).
+    pub scale: f32,
 }
 
 /// How much of the picture a layer covers, as New scene and Vary check it.

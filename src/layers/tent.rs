@@ -211,11 +211,12 @@ impl Tent {
     /// horizon.
     pub fn cover(&self, ground: &super::Ground) -> super::Cover {
         let floor = (1.0 - ground.horizon) * ground.aspect;
-        let dome = std::f32::consts::FRAC_PI_4 * self.size * self.size * HEIGHT;
+        let size = self.size * ground.scale;
+        let dome = std::f32::consts::FRAC_PI_4 * size * size * HEIGHT;
         super::Cover {
             floor: (dome / floor.max(1e-6)).min(1.0),
             sky: 0.0,
-            reach: ground.horizon - (self.y - self.size * HEIGHT),
+            reach: ground.horizon - (self.y - size * HEIGHT),
         }
     }
 }

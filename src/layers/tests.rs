@@ -101,6 +101,7 @@ fn each_kind_answers_how_much_of_the_floor_it_covers() {
         horizon: scene.horizon,
         time: scene.time,
         stones: &stones,
+        scale: 1.0,
     };
     for layer in &scene.layers {
         let cover = layer.cover(&ground);

@@ -68,7 +68,7 @@ pub fn vantage_of(value: u8, horizon: f32, [a, b, c]: [f32; 3]) -> (f32, f32, f3
             lerp(28.0, 50.0, b).round(),
             lerp(0.18, 0.32, c),
         ),
-        super::vantage::LONG => (log(1.6, 20.0, a), lerp(135.0, 300.0, b).round(), horizon),
+        super::vantage::LONG => (log(1.6, 6.0, a), lerp(135.0, 300.0, b).round(), horizon),
         _ => (
             crate::scene::DEFAULT_EYE,
             lerp(24.0, 35.0, b).round(),

@@ -336,17 +336,21 @@ const RARE_RULES: &[Rule] = &[
 /// ridges read from above, a salt pan's and a bajada's from an overlook,
 /// the Racetrack's stones from close to the ground.
 ///
-/// Stones on the floor are seen from a standing eye: New scene sizes them
-/// for it (from a rise or an overlook they are too small to see, close to
-/// the ground they would cover the floor), so the picture shows its
-/// Stones trait.
+/// Stones on the floor are seen from a standing eye, close to the ground
+/// or through a long lens (New scene sizes them for the eye): from a rise
+/// or an overlook they are too small to see, and the picture would not
+/// show its Stones trait.
 const VANTAGE_RULES: &[Rule] = &[
     Rule {
         when: &[(
             STONES,
             &[st::SCATTERED, st::CLUMPS, st::DENSE, st::BOULDERS],
         )],
-        weights: &[(vantage::STANDING, 1)],
+        weights: &[
+            (vantage::STANDING, 45),
+            (vantage::LOW, 30),
+            (vantage::LONG, 25),
+        ],
     },
     Rule {
         when: &[(ARCHETYPE, &[a::DUNE_SEA])],
@@ -668,5 +672,6 @@ pub fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
         horizon: scene.horizon,
         time: scene.time,
         stones,
+        scale: crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers),
     }
 }

@@ -186,7 +186,9 @@ fn stones_value(scene: &Scene) -> u8 {
     }) else {
         return stones::NONE;
     };
-    if rocks.near_size >= build::BOULDER_SIZE {
+    // Boulders by the size the eye draws them.
+    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
+    if rocks.near_size * scale >= build::BOULDER_SIZE {
         return stones::BOULDERS;
     }
     let cover = stones_of(scene).map_or(0.0, |field| rocks.cover(&floor_of(scene, &field)).floor);

@@ -165,6 +165,16 @@ pub(super) fn scene(
     for layer in &mut s.layers {
         dress(layer, traits, &plan, colours, &mut d);
     }
+    // The stones' sizes are a standing eye's: sized for the vantage's eye,
+    // they look as large and cover as much as their trait says.
+    let scale = crate::layers::world::scale_of(s.one_ground, s.eye, &s.layers);
+    let (lo, hi) = Rocks::SIZE_LIMITS;
+    for layer in &mut s.layers {
+        if let Layer::Rocks(r) = layer {
+            r.near_size = (r.near_size / scale).clamp(lo, hi);
+            r.far_size = (r.far_size / scale).clamp(lo, hi);
+        }
+    }
     if traits[FOCAL] == focal::RISE {
         // The near rise's own layer, the last relief.
         if let Some(Layer::Relief(r)) = s

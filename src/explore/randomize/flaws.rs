@@ -42,9 +42,11 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
     if !(0.0..=1.0).contains(&scene.sun_x) {
         flaws.push("the sun outside the frame".to_string());
     }
+    // What stands on the ground is drawn as large as the eye sees it.
+    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
     for layer in scene.layers.iter().filter(|l| l.visible()) {
         if let Layer::Tent(t) = layer {
-            let (cx, half) = (t.x * scene.aspect, t.size / 2.0);
+            let (cx, half) = (t.x * scene.aspect, t.size * scale / 2.0);
             if cx - half < 0.0 || cx + half > scene.aspect || t.y > 1.0 {
                 flaws.push("the tent cut by the frame".to_string());
             }
@@ -53,7 +55,8 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
             }
         }
     }
-    if visible(|l| matches!(l, Layer::Dunes(_))) {
+    // (In one ground they stand on the sand.)
+    if !scene.one_ground && visible(|l| matches!(l, Layer::Dunes(_))) {
         for layer in scene.layers.iter().filter(|l| l.visible()) {
             let what = match layer {
                 Layer::Tent(_) => "the tent",

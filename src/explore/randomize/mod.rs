@@ -600,12 +600,19 @@ fn fit_rocks(scene: &mut Scene, field: &StoneField, target: f32) {
 /// their kind, boulders or not) to cover about `target` of the floor of
 /// `field` in `scene`.
 fn size_stones(field: &StoneField, scene: &Scene, rocks: &mut Rocks, target: f32) {
-    let boulders = rocks.near_size >= crate::traits::marks::BOULDER_SIZE;
+    // The bounds are a standing eye's: another eye draws the stones
+    // `scale` times as large, so they are sized by its inverse (within
+    // what a rocks layer may hold).
+    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
+    let boulders = rocks.near_size * scale >= crate::traits::marks::BOULDER_SIZE;
     let (near, far) = crate::traits::marks::stone_sizes(if boulders {
         traits::stones::BOULDERS
     } else {
         traits::stones::CLUMPS
     });
+    let (lo, hi) = Rocks::SIZE_LIMITS;
+    let bound = |(a, b): (f32, f32)| ((a / scale).clamp(lo, hi), (b / scale).clamp(lo, hi));
+    let (near, far) = (bound(near), bound(far));
     // Within the bounds each, any scale between `lo` and `hi` keeps both.
     rocks.near_size = rocks.near_size.clamp(near.0, near.1);
     rocks.far_size = rocks.far_size.clamp(far.0, far.1);

@@ -194,7 +194,7 @@ impl Plants {
     /// large bushes' density over the ground's depth, the small ones by
     /// the field's clumps, the trees by their count and height.
     pub fn cover(&self, ground: &super::Ground) -> super::Cover {
-        let g = place::Ground::of(self, ground.horizon, 1.0, 1.0);
+        let g = place::Ground::of(self, ground.horizon, 1.0, ground.scale);
         let floor = (1.0 - ground.horizon).max(1e-3) * ground.aspect;
         // A bush of height 1 covers about 0.75 (a lacy oval 1.3 wide); the
         // bushes per unit of ground times their area in the picture, over
@@ -207,9 +207,10 @@ impl Plants {
         let small = clumps * self.clumped * 2.0 * 0.75 * (0.45 * mid).powi(2);
         let trees = self.joshua as f32 * 0.2 * (self.height * mid).powi(2);
         let reach = if self.joshua > 0 {
-            ground.horizon - (place::NEAREST - self.near_size * self.height * place::TALLEST)
+            ground.horizon
+                - (place::NEAREST - self.near_size * ground.scale * self.height * place::TALLEST)
         } else {
-            ground.horizon - (place::NEAREST - self.near_size * 1.1)
+            ground.horizon - (place::NEAREST - self.near_size * ground.scale * 1.1)
         };
         super::Cover {
             floor: ((large + small + trees) / floor).min(1.0),

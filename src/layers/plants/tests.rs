@@ -138,6 +138,7 @@ fn the_cover_grows_with_the_plants_and_the_nearest_tree_reaches_the_sky() {
         horizon: s.horizon,
         time: s.time,
         stones: &stones,
+        scale: 1.0,
     };
     let some = Plants::default().cover(&ground);
     let more = Plants {

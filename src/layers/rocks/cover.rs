@@ -213,7 +213,7 @@ impl Perspective {
         let y_far = ground.horizon + rocks.top;
         Perspective {
             depth: rocks.near_size / rocks.far_size.max(1e-4),
-            near: rocks.near_size,
+            near: rocks.near_size * ground.scale,
             y_far,
             span: rocks.bottom - y_far,
             rows: rows.max(1) as f32,
