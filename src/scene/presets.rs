@@ -50,7 +50,7 @@ presets!(
     "dune-sea",
     "mesquite-flat",
     "dantes-view",
-    "star-dunes-from-above",
+    "dune-field-from-above",
     "racetrack-stone",
 );
 

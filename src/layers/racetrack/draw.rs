@@ -105,8 +105,8 @@ pub(super) struct RacetrackDraw {
     pub(super) horizon: f32,
     /// Whether the ground lifts the stones and trails (one ground on sand).
     pub(super) lifted: bool,
-    /// Whether the mud lies under the terrain drawn before it (one
-    /// ground): it then covers no band whole.
+    /// Whether the mud lies under the sand drawn before it (one ground
+    /// with dunes): it then covers no band whole.
     pub(super) under: bool,
 }
 

@@ -336,7 +336,7 @@ impl Racetrack {
             eye,
             horizon: f.horizon,
             lifted: world.on && world.terrain.is_some(),
-            under: world.on,
+            under: world.on && world.terrain.is_some(),
         }
     }
 }

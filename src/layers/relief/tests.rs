@@ -76,3 +76,39 @@ fn a_setting_out_of_its_range_is_refused_in_one_line() {
         .to_string();
     assert!(err.contains("fans") && !err.contains('\n'), "{err}");
 }
+
+/// From high above the fans lie spread on the basin's floor, under the
+/// horizon and reaching toward the eye; from a standing eye none lie
+/// down (every older picture keeps its fans).
+#[test]
+fn from_an_overlook_the_fans_lie_on_the_ground() {
+    let laid = |eye: f32| {
+        let mut scene = crate::scene::Scene {
+            eye,
+            ..crate::scene::Scene::default()
+        };
+        scene.add_layer(super::super::Layer::Relief(Relief {
+            fans: 0.9,
+            wash: 0.0,
+            rise: 0.0,
+            ..Relief::default()
+        }));
+        let plan = crate::compose::Plan::new(&scene).unwrap();
+        let draw = Relief {
+            fans: 0.9,
+            wash: 0.0,
+            rise: 0.0,
+            ..Relief::default()
+        }
+        .prepare_draw(&plan.frame(320, 180));
+        (draw.laid, draw.laid_rows, draw.horizon)
+    };
+    let (standing, _, _) = laid(1.6);
+    assert!(standing.is_empty());
+    let (above, rows, horizon) = laid(1750.0);
+    assert!(!above.is_empty());
+    assert!(
+        rows.0 as f32 >= horizon.floor() && rows.1 as f32 > horizon + 10.0,
+        "{rows:?}"
+    );
+}
