@@ -488,3 +488,37 @@ fn the_stones_follow_the_columns_so_any_count_gives_clumps() {
     settle(&mut h);
     assert_eq!(h.state().scene(), &before);
 }
+
+/// The Camera section, closed at first, holds the eye, the lens and one
+/// ground: its sliders reach the settings' whole ranges, and ticking One
+/// ground makes the scene one ground (a new code version).
+#[test]
+fn the_camera_section_sets_the_eye_the_lens_and_one_ground() {
+    let mut h = harness_with(AppState::default());
+    assert!(
+        h.query_by_role_and_label(Role::Slider, "Eye height")
+            .is_none()
+    );
+    // Its arrow, left of the title.
+    let title = h.get_by_label("Camera").rect();
+    let arrow = egui::pos2(title.left() - 8.0, title.center().y);
+    h.event(egui::Event::PointerMoved(arrow));
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: arrow,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    settle(&mut h);
+    assert_eq!(slider_end(&h, "Eye height"), 2000.0);
+    assert_eq!(slider_end(&h, "Lens"), 400.0);
+    assert!(!h.state().scene().one_ground);
+    h.get_by_role_and_label(Role::CheckBox, "One ground")
+        .click();
+    settle(&mut h);
+    assert!(h.state().scene().one_ground);
+    assert!(playa::share::encode(h.state().scene()).starts_with("playa7-"));
+}
