@@ -381,12 +381,9 @@ const VANTAGE_RULES: &[Rule] = &[
     },
     Rule {
         when: &[(ARCHETYPE, &[a::RACETRACK])],
-        weights: &[
-            (vantage::STANDING, 30),
-            (vantage::LOW, 40),
-            (vantage::RAISED, 15),
-            (vantage::OVERLOOK, 15),
-        ],
+        // (From above its stones and trails are too fine to see: an empty
+        // playa.)
+        weights: &[(vantage::STANDING, 45), (vantage::LOW, 55)],
     },
     Rule {
         when: &[(ARCHETYPE, &[a::BAJADA])],
