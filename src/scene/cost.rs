@@ -92,7 +92,7 @@ fn estimate(scene: &Scene, live: f64) -> Estimate {
     let view = View {
         horizon: scene.horizon,
         live,
-        scale: crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers),
+        scale: scene.eye_scale(),
     };
     let (cols, rows) = scene.grid_size();
     let automaton =

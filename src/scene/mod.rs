@@ -637,6 +637,14 @@ impl Scene {
         Ok(crate::life::Life::new(a.rule, a.topology).run(&soup, a.generations))
     }
 
+    /// How much larger the eye draws what stands on the ground than a
+    /// person standing on flat ground sees it: 1 for every scene before the
+    /// eye; in one ground with dunes the eye stands over their tallest sand
+    /// ([`crate::layers::world`]).
+    pub(crate) fn eye_scale(&self) -> f32 {
+        crate::layers::world::scale_of(self.one_ground, self.eye, &self.layers)
+    }
+
     /// Columns and rows of the rock automaton's grid (rows follow from the
     /// aspect ratio).
     pub fn grid_size(&self) -> (usize, usize) {

@@ -669,6 +669,6 @@ pub fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
         horizon: scene.horizon,
         time: scene.time,
         stones,
-        scale: crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers),
+        scale: scene.eye_scale(),
     }
 }

@@ -187,7 +187,7 @@ fn stones_value(scene: &Scene) -> u8 {
         return stones::NONE;
     };
     // Boulders by the size the eye draws them.
-    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
+    let scale = scene.eye_scale();
     if rocks.near_size * scale >= build::BOULDER_SIZE {
         return stones::BOULDERS;
     }

@@ -167,7 +167,7 @@ pub(super) fn scene(
     }
     // The stones' sizes are a standing eye's: sized for the vantage's eye,
     // they look as large and cover as much as their trait says.
-    let scale = crate::layers::world::scale_of(s.one_ground, s.eye, &s.layers);
+    let scale = s.eye_scale();
     let (lo, hi) = Rocks::SIZE_LIMITS;
     for layer in &mut s.layers {
         if let Layer::Rocks(r) = layer {

@@ -43,7 +43,7 @@ pub fn flaws(scene: &Scene) -> Vec<String> {
         flaws.push("the sun outside the frame".to_string());
     }
     // What stands on the ground is drawn as large as the eye sees it.
-    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
+    let scale = scene.eye_scale();
     for layer in scene.layers.iter().filter(|l| l.visible()) {
         if let Layer::Tent(t) = layer {
             let (cx, half) = (t.x * scene.aspect, t.size * scale / 2.0);

@@ -603,7 +603,7 @@ fn size_stones(field: &StoneField, scene: &Scene, rocks: &mut Rocks, target: f32
     // The bounds are a standing eye's: another eye draws the stones
     // `scale` times as large, so they are sized by its inverse (within
     // what a rocks layer may hold).
-    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
+    let scale = scene.eye_scale();
     let boulders = rocks.near_size * scale >= crate::traits::marks::BOULDER_SIZE;
     let (near, far) = crate::traits::marks::stone_sizes(if boulders {
         traits::stones::BOULDERS
