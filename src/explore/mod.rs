@@ -10,6 +10,7 @@
 //! output (and what they use); nothing below it uses explore. The front
 //! ends use it.
 
+pub mod keepers;
 pub mod randomize;
 pub mod sheet;
 pub mod tweak;
