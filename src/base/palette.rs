@@ -205,7 +205,18 @@ pub(crate) struct Palette {
     pub moon: bool,
     /// Strength of contact shadows, 0..1.
     pub shadow: f32,
+    /// The look it is of ([`crate::Scene::look`]): the layers whose light
+    /// changed with a look read it here.
+    pub look: u32,
 }
+
+/// The first look: every scene made before looks existed.
+pub const LOOK_FIRST: u32 = 1;
+/// The second look (December 2026): nights whose ground reads, sand lit as
+/// sand.
+pub const LOOK_SAND: u32 = 2;
+/// The newest look, which New scene draws in.
+pub const LOOK_NEWEST: u32 = LOOK_SAND;
 
 impl Palette {
     /// The sky's colour at `t`, 0 at the top of the picture to 1 at the
@@ -223,13 +234,35 @@ impl Palette {
     /// The palette of `time` with the sun at horizontal position `sun_x`
     /// (fraction of the width) over a horizon at `horizon` (fraction of the
     /// height from the top).
+    #[cfg(test)]
     pub fn new(time: TimeOfDay, sun_x: f32, horizon: f32) -> Palette {
+        Palette::in_look(LOOK_FIRST, time, sun_x, horizon)
+    }
+
+    /// The palette of `time`, as [`Palette::new`], in the look `look`.
+    pub fn in_look(look: u32, time: TimeOfDay, sun_x: f32, horizon: f32) -> Palette {
         let (a, b, t) = time.between();
-        let first = Palette::named(a, sun_x, horizon);
+        let first = Palette::named(a, sun_x, horizon).looked(a, look);
         if t == 0.0 {
             return first;
         }
-        first.toward(&Palette::named(b, sun_x, horizon), t)
+        first.toward(&Palette::named(b, sun_x, horizon).looked(b, look), t)
+    }
+
+    /// The named time's palette as the look `look` lights it: from the
+    /// second look the night's ground is lit enough to read (the sky's
+    /// afterglow and the stars' light), and the blue hour's with it.
+    fn looked(mut self, time: TimeOfDay, look: u32) -> Palette {
+        self.look = look;
+        if look < LOOK_SAND {
+            return self;
+        }
+        if time == TimeOfDay::Night {
+            self.ground = scale(self.ground, 1.5);
+            self.direct = scale(self.direct, 2.0);
+            self.ambient = scale(self.ambient, 2.0);
+        }
+        self
     }
 
     /// `self` moved `t` (0 to 1) of the way to `other`.
@@ -255,6 +288,7 @@ impl Palette {
             stars: f(self.stars, other.stars),
             moon: if t < 0.5 { self.moon } else { other.moon },
             shadow: f(self.shadow, other.shadow),
+            look: self.look,
         }
     }
 
@@ -293,6 +327,7 @@ impl Palette {
                 stars: 0.0,
                 moon: false,
                 shadow: 0.55,
+                look: LOOK_FIRST,
             },
             TimeOfDay::GoldenHour => Palette {
                 zenith: rgb(52, 96, 170),
@@ -311,6 +346,7 @@ impl Palette {
                 stars: 0.0,
                 moon: false,
                 shadow: 0.65,
+                look: LOOK_FIRST,
             },
             TimeOfDay::Dusk => Palette {
                 zenith: rgb(20, 26, 68),
@@ -329,6 +365,7 @@ impl Palette {
                 stars: 0.25,
                 moon: false,
                 shadow: 0.35,
+                look: LOOK_FIRST,
             },
             TimeOfDay::Night => Palette {
                 zenith: rgb(3, 6, 18),
@@ -347,6 +384,7 @@ impl Palette {
                 stars: 1.0,
                 moon: true,
                 shadow: 0.5,
+                look: LOOK_FIRST,
             },
             TimeOfDay::Dawn => Palette {
                 zenith: rgb(58, 84, 148),
@@ -365,6 +403,7 @@ impl Palette {
                 stars: 0.05,
                 moon: false,
                 shadow: 0.62,
+                look: LOOK_FIRST,
             },
             TimeOfDay::Morning => Palette {
                 zenith: rgb(38, 88, 170),
@@ -383,6 +422,7 @@ impl Palette {
                 stars: 0.0,
                 moon: false,
                 shadow: 0.6,
+                look: LOOK_FIRST,
             },
             TimeOfDay::BlueHour => Palette {
                 zenith: rgb(14, 26, 72),
@@ -401,6 +441,7 @@ impl Palette {
                 stars: 0.45,
                 moon: false,
                 shadow: 0.25,
+                look: LOOK_FIRST,
             },
             TimeOfDay::Moonlight | TimeOfDay::Hour(_) => Palette {
                 zenith: rgb(8, 14, 38),
@@ -419,6 +460,7 @@ impl Palette {
                 stars: 0.8,
                 moon: true,
                 shadow: 0.55,
+                look: LOOK_FIRST,
             },
         }
     }

@@ -352,6 +352,7 @@ impl Plan {
             one_ground: s.one_ground,
             eye: s.eye,
             lens: s.lens,
+            look: s.look,
         };
         let (labels, clumps) = self
             .clumps

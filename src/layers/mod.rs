@@ -447,7 +447,7 @@ impl<'a> Frame<'a> {
         height: u32,
     ) -> Frame<'a> {
         let (w, h) = (width as f32, height as f32);
-        let palette = Palette::new(light.time, light.sun_x, light.horizon);
+        let palette = Palette::in_look(light.look, light.time, light.sun_x, light.horizon);
         let shade = layers.iter().find_map(|l| match l {
             Layer::Clouds(c) if c.visible => c.shade(
                 (light.seed, wind_vector(light.wind)),
@@ -523,6 +523,8 @@ pub(crate) struct Light {
     pub one_ground: bool,
     pub eye: f32,
     pub lens: f32,
+    /// The look, the version of the light ([`crate::Scene::look`]).
+    pub look: u32,
 }
 
 /// Rows per band of composition: the layers draw a band at a time.

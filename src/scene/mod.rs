@@ -206,6 +206,7 @@ checked!(de_horizon: f32 = "horizon");
 checked!(de_wind: f32 = "wind");
 checked!(de_eye: f32 = "eye");
 checked!(de_lens: f32 = "lens");
+checked!(de_look: u32 = "look");
 
 pub use crate::layers::world::{DEFAULT_EYE, DEFAULT_LENS};
 
@@ -215,6 +216,12 @@ fn is_default_eye(eye: &f32) -> bool {
 
 fn is_default_lens(lens: &f32) -> bool {
     *lens == DEFAULT_LENS
+}
+
+pub use crate::base::palette::{LOOK_FIRST, LOOK_NEWEST};
+
+fn is_first_look(look: &u32) -> bool {
+    *look == LOOK_FIRST
 }
 checked!(de_density: f32 = "automaton.density");
 checked!(de_generations: u32 = "automaton.generations");
@@ -280,6 +287,15 @@ pub struct Scene {
     /// Range 14 to 400. Default: 24; left out of RON at its default.
     #[serde(deserialize_with = "de_lens", skip_serializing_if = "is_default_lens")]
     pub lens: f32,
+    /// The look (since format 8): which version of playa's light draws
+    /// the scene, so that a picture, once shared, keeps its pixels. 1, as
+    /// every scene before it; 2 (December 2026) lights the night so that
+    /// the ground reads (the moon, the sky's afterglow, a tent's glow) and
+    /// the sand as sand (the sky's blue in its shade, lit crests,
+    /// ripples at a low sun). New scene draws in the newest. Range 1 to
+    /// [`LOOK_NEWEST`]. Default: 1; left out of RON at 1.
+    #[serde(deserialize_with = "de_look", skip_serializing_if = "is_first_look")]
+    pub look: u32,
     /// The layers, drawn in order (back to front). Default: sky, ranges,
     /// floor, rocks, tent and a hidden spiral.
     pub layers: Vec<Layer>,
@@ -334,6 +350,7 @@ impl Default for Scene {
             one_ground: false,
             eye: DEFAULT_EYE,
             lens: DEFAULT_LENS,
+            look: LOOK_FIRST,
             layers: Scene::default_layers(),
         }
     }
@@ -469,6 +486,16 @@ impl Scene {
             "Focal length, mm: 14 wide (the near large, the ranges far) to 400 long (ranges stacked in haze)",
             Roll::Keep,
             since 7
+        ),
+        uint!(
+            "look",
+            look,
+            LOOK_FIRST,
+            LOOK_NEWEST,
+            "Look",
+            "Which version of playa's light draws the scene: 1 as scenes made before December 2026; 2 readable nights, sand lit as sand",
+            Roll::Keep,
+            since 8
         ),
     ];
 

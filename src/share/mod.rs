@@ -74,6 +74,9 @@
 //! - **7**: the same layout and bases; the scene's `one_ground`, `eye` and
 //!   `lens` (one terrain seen from one eye, see [`Scene`]). A scene that
 //!   keeps them at their defaults is drawn, and coded, as before.
+//! - **8**: the same layout and bases; the scene's `look` (the version of
+//!   the light that draws it). A scene in the first look is coded as
+//!   before.
 //!
 //! A code of an older format leaves the later settings out, and means their
 //! base values. The encoder writes the oldest format that holds the scene,
@@ -126,7 +129,7 @@ pub fn looks_like_code(text: &str) -> bool {
 pub const PREFIX: &str = "playa";
 /// The newest format, which this playa writes when a scene needs it; it
 /// reads every format from 1 up to it.
-pub const FORMAT: u32 = 7;
+pub const FORMAT: u32 = 8;
 /// Longest share code accepted, in characters (a scene with every setting
 /// of 32 layers changed needs about 600).
 pub const MAX_CODE_CHARS: usize = 2048;

@@ -582,6 +582,7 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             row(ui, "sun_x", scene);
             row(ui, "horizon", scene);
             row(ui, "wind", scene);
+            row(ui, "look", scene);
             let aspect = ui.label("Aspect");
             ui.horizontal(|ui| {
                 egui::ComboBox::from_id_salt("aspect")

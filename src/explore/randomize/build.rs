@@ -141,6 +141,7 @@ pub(super) fn scene(
     s.horizon = d.float(plan.horizon.0, plan.horizon.1);
     // One ground, seen from the vantage: its eye, lens and framing.
     s.one_ground = true;
+    s.look = crate::scene::LOOK_NEWEST;
     let mut v = dice(9);
     let (eye, lens, horizon) =
         traits::marks::vantage_of(traits[VANTAGE], s.horizon, [v.unit(), v.unit(), v.unit()]);
@@ -191,7 +192,7 @@ pub(super) fn scene(
     keep_locked(&mut s, base, locks);
     if locks.is_locked(super::LIGHT) {
         (s.time, s.sun_x, s.horizon, s.wind) = (base.time, base.sun_x, base.horizon, base.wind);
-        (s.eye, s.lens) = (base.eye, base.lens);
+        (s.eye, s.lens, s.look) = (base.eye, base.lens, base.look);
     }
     s
 }

@@ -719,7 +719,7 @@ fn toward_scene(
     let mut d = dice(2);
     for setting in Scene::SETTINGS
         .iter()
-        .filter(|x| scene_group(x.name) == LIGHT && !matches!(x.name, "time" | "wind"))
+        .filter(|x| scene_group(x.name) == LIGHT && !matches!(x.name, "time" | "wind" | "look"))
     {
         toward(
             std::slice::from_ref(setting),
