@@ -257,11 +257,18 @@ impl Palette {
         if look < LOOK_SAND {
             return self;
         }
-        if time == TimeOfDay::Night {
-            self.ground = scale(self.ground, 1.5);
-            self.direct = scale(self.direct, 2.0);
-            self.ambient = scale(self.ambient, 2.0);
-        }
+        // The eye adapts: the darker the hour, the more its light is
+        // raised, so that the ground reads and the sky stays dark.
+        let (ground, direct, ambient) = match time {
+            TimeOfDay::Night => (2.0, 2.5, 2.5),
+            TimeOfDay::Moonlight => (1.4, 1.4, 1.6),
+            TimeOfDay::BlueHour => (1.35, 1.5, 1.35),
+            TimeOfDay::Dusk => (1.15, 1.2, 1.2),
+            _ => (1.0, 1.0, 1.0),
+        };
+        self.ground = scale(self.ground, ground);
+        self.direct = scale(self.direct, direct);
+        self.ambient = scale(self.ambient, ambient);
         self
     }
 

@@ -192,14 +192,26 @@ use self::{archetype as a, ground as g, palette as p, plants as pl, stones as st
 
 /// The weather by the time: under a moonless night sky, heavy cloud leaves
 /// a black picture, so the night's clouds are thin.
-const WEATHER_RULES: &[Rule] = &[Rule {
-    when: &[(TIME, &[t::NIGHT, t::BLUE_HOUR])],
-    weights: &[
-        (weather::CLEAR, 55),
-        (weather::CIRRUS, 30),
-        (weather::CUMULUS, 15),
-    ],
-}];
+const WEATHER_RULES: &[Rule] = &[
+    Rule {
+        when: &[(TIME, &[t::NIGHT, t::BLUE_HOUR])],
+        weights: &[
+            (weather::CLEAR, 55),
+            (weather::CIRRUS, 30),
+            (weather::CUMULUS, 15),
+        ],
+    },
+    // (Storm clouds under the moon shade the ground to black.)
+    Rule {
+        when: &[(TIME, &[t::MOONLIGHT])],
+        weights: &[
+            (weather::CLEAR, 40),
+            (weather::CIRRUS, 25),
+            (weather::CUMULUS, 20),
+            (weather::BROKEN, 15),
+        ],
+    },
+];
 
 /// The palettes by composition (salt is white, badlands red, dunes golden)
 /// and by starlight.
@@ -333,8 +345,8 @@ const RARE_RULES: &[Rule] = &[
 ];
 
 /// The vantage by composition: a dune field's crests and the badlands'
-/// ridges read from above, a salt pan's and a bajada's from an overlook,
-/// the Racetrack's stones from close to the ground.
+/// ridges read from above, a bajada's from an overlook, a salt pan's
+/// polygons and the Racetrack's stones from near the ground.
 ///
 /// Stones on the floor are seen from a standing eye, close to the ground
 /// or through a long lens (New scene sizes them for the eye): from a rise
@@ -354,11 +366,11 @@ const VANTAGE_RULES: &[Rule] = &[
     },
     Rule {
         when: &[(ARCHETYPE, &[a::DUNE_SEA])],
+        // (Through a long lens the far sand is flat: an empty frame.)
         weights: &[
-            (vantage::STANDING, 20),
-            (vantage::RAISED, 40),
-            (vantage::OVERLOOK, 25),
-            (vantage::LONG, 15),
+            (vantage::STANDING, 25),
+            (vantage::RAISED, 45),
+            (vantage::OVERLOOK, 30),
         ],
     },
     Rule {
@@ -372,11 +384,12 @@ const VANTAGE_RULES: &[Rule] = &[
     },
     Rule {
         when: &[(ARCHETYPE, &[a::SALT_PAN])],
+        // (From an overlook its polygons are too fine to see: an empty
+        // white plain.)
         weights: &[
-            (vantage::STANDING, 30),
-            (vantage::LOW, 20),
-            (vantage::OVERLOOK, 35),
-            (vantage::LONG, 15),
+            (vantage::STANDING, 45),
+            (vantage::LOW, 35),
+            (vantage::LONG, 20),
         ],
     },
     Rule {

@@ -147,7 +147,7 @@ impl Lattice {
     /// Smooth 2-D value noise in -1..1 and its slopes along x and y,
     /// lattice spacing 1.
     #[inline(always)]
-    fn noise2(&self, x: f32, y: f32) -> (f32, f32, f32) {
+    pub(super) fn noise2(&self, x: f32, y: f32) -> (f32, f32, f32) {
         let (i, j) = (floor_i32(x), floor_i32(y));
         let (tx, ty) = (x - i as f32, y - j as f32);
         let (i, j) = (i as u32, j as u32);

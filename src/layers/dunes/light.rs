@@ -20,6 +20,8 @@ use crate::layers::world::METRE;
 
 /// A ripple's wavelength, scene units (about 30 cm).
 const RIPPLE: f32 = 0.3 * METRE;
+/// The smaller swell's size, scene units (about 2.5 m).
+const SWELL: f32 = 2.5 * METRE;
 
 /// The sand at a pixel: its colour, its cover and its face (see
 /// [`Sample::face`](super::field::Sample::face)).
@@ -153,7 +155,10 @@ impl DunesDraw {
             let (mut sx, mut sz) = (sx * k, sz * k);
             // Ripples across the wind: a gentle stoss and a steep lee,
             // where they span a few pixels.
-            let plain = self.ripples * rippled * smoothstep(4.0, 10.0, RIPPLE / footprint);
+            let plain = self.ripples
+                * rippled
+                * smoothstep(4.0, 10.0, RIPPLE / footprint)
+                * self.ripple_gain;
             let u = gx * wx + z * wz;
             let v = z * wx - gx * wz;
             let (wave, _) = self.field.lattice.noise1(v / (6.0 * RIPPLE), 883);
@@ -163,6 +168,17 @@ impl DunesDraw {
             if plain > 0.0 {
                 sx += plain * slope * wx;
                 sz += plain * slope * wz;
+            }
+            if self.swell > 0.0 {
+                // Swells of two sizes between the ripples, where they span
+                // a few pixels, stretched across the wind.
+                for (size, salt) in [(SWELL, 0.0), (4.0 * SWELL, 57.0)] {
+                    let fade = smoothstep(2.0, 6.0, size / footprint);
+                    let (_, du, dv) = self.field.lattice.noise2(u / size + salt, v / (3.0 * size));
+                    let a = self.swell * fade;
+                    sx += a * (du * wx - dv * wz / 3.0);
+                    sz += a * (du * wz + dv * wx / 3.0);
+                }
             }
             let n = [-sx, 1.0, sz];
             let len = (n[0] * n[0] + 1.0 + n[2] * n[2]).sqrt();
@@ -175,7 +191,11 @@ impl DunesDraw {
             } else {
                 sun
             };
-            let sky = 0.55 + 0.45 / len;
+            // A trough sees less of the sky than a crest, and a crest
+            // catches the sun (from the second look).
+            let high = (h * k * self.inv_tallest).clamp(0.0, 1.0);
+            let sky = (0.55 + 0.45 / len) * (1.0 - self.occlusion * (1.0 - high));
+            let sun = sun * (1.0 + self.rim * smoothstep(0.75, 1.0, high));
             let away = -(n[0] * l[0] + n[2] * l[2]) / (len * flat_sun);
             let bounce = 0.2 * away.max(0.0);
             let color: Linear = std::array::from_fn(|c| {

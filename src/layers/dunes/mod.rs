@@ -46,8 +46,9 @@ use self::prepared::{Depths, DunesDraw, LANES};
 use self::sand::Reach;
 pub(crate) use self::sand::Sand;
 use super::{Draw, Frame, Ground, Kind, Prepare};
-use crate::base::color::{Rgb, mix, mul};
+use crate::base::color::{Linear, Rgb, mix, mul};
 use crate::base::noise::{smoothstep, sub_seed};
+use crate::base::palette::{LOOK_SAND, Palette};
 use crate::base::simd::Build;
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other, uint};
@@ -203,6 +204,31 @@ impl Prepare for Dunes {
     }
 }
 
+/// The sand as the sky's light colours it: greyer in the first look; from
+/// the second, tinted by the sky itself, so that the shade is blue.
+fn sky_sand(lit: Linear, p: &Palette) -> Linear {
+    let grey = (lit[0] + lit[1] + lit[2]) / 3.0;
+    if p.look < LOOK_SAND {
+        return mix(lit, [grey; 3], 0.4);
+    }
+    let sky = p.mid;
+    let y = (sky[0] + sky[1] + sky[2]) / 3.0;
+    let tint: Linear = std::array::from_fn(|c| sky[c] / y.max(1e-4));
+    std::array::from_fn(|c| grey * mix(tint, [1.0; 3], 0.35)[c])
+}
+
+/// The sand `lit` under the palette's light: in the first look as it is;
+/// from the second, by the moon's light greyer and bluer, as the eye sees
+/// sand at night (its forms, not its colour).
+fn moonlit_sand(lit: Linear, p: &Palette) -> Linear {
+    if p.look < LOOK_SAND || !p.moon {
+        return lit;
+    }
+    let grey = (lit[0] + lit[1] + lit[2]) / 3.0;
+    let cool = [0.85 * grey, 0.95 * grey, 1.2 * grey];
+    mix(lit, cool, 0.6 * p.stars.clamp(0.0, 1.0))
+}
+
 impl Dunes {
     fn prepare_draw(&self, f: &Frame) -> DunesDraw {
         self.prepare_with(f, Build::best(), WHOLE)
@@ -214,12 +240,13 @@ impl Dunes {
         let p = &f.palette;
         let field = Field::new(self, f.wind, p.light, sub_seed(f.seed, 0xd0e5));
         let eye = self.eye(&field, &f.world);
+        let tallest = field.tallest;
         let Reach {
             near,
             far,
             farthest,
         } = Reach::new(&field, eye, f.h, f.horizon);
-        let lit = mul(self.color.linear(), p.ground);
+        let lit = moonlit_sand(mul(self.color.linear(), p.ground), p);
         let flat = std::array::from_fn(|c| {
             1.0 / (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4)
         });
@@ -230,6 +257,7 @@ impl Dunes {
             (f.cols.start & !3)..(f.cols.end + 4).min(f.width),
             (f.rows.start & !3)..(f.rows.end + 4).min(f.height),
         );
+        let sand_look = p.look >= LOOK_SAND;
         // How much the light is the moon's.
         let moonlit = if p.moon { p.stars.clamp(0.0, 1.0) } else { 0.0 };
         let mut draw = DunesDraw {
@@ -266,9 +294,15 @@ impl Dunes {
             sheet: self.sheet(),
             far_sand: self.share(),
             ripples: self.ripples,
-            sky_sand: {
-                let grey = (lit[0] + lit[1] + lit[2]) / 3.0;
-                mix(lit, [grey; 3], 0.4)
+            sky_sand: sky_sand(lit, p),
+            inv_tallest: 1.0 / tallest.max(1e-6),
+            occlusion: if sand_look { 0.5 } else { 0.0 },
+            rim: if sand_look { 0.35 } else { 0.0 },
+            swell: if sand_look { 0.05 } else { 0.0 },
+            ripple_gain: if sand_look {
+                1.0 + 3.0 * (1.0 - p.light[1].max(0.0))
+            } else {
+                1.0
             },
             shade: f.shade.clone(),
         };

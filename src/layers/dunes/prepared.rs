@@ -81,8 +81,25 @@ pub(super) struct DunesDraw {
     pub(super) sheet: f32,
     pub(super) far_sand: f32,
     pub(super) ripples: f32,
-    /// The sand as the sky's light colours it (greyer).
+    /// The sand as the sky's light colours it (greyer in the first look,
+    /// bluer from the second).
     pub(super) sky_sand: Linear,
+    /// One over the tallest dune's height, scene units.
+    pub(super) inv_tallest: f32,
+    /// How much less of the sky a trough sees than a crest (0 in the first
+    /// look): the sand darkens from crest to trough, so that the forms
+    /// read under any light.
+    pub(super) occlusion: f32,
+    /// How much brighter the sun is on the crests than on flat sand (0 in
+    /// the first look): the crests catch the light.
+    pub(super) rim: f32,
+    /// How deep the ripples are, over the first look's (1 there): deeper
+    /// at a low sun, so that they catch it.
+    pub(super) ripple_gain: f32,
+    /// How much the sand swells and dips between the ripples, as a
+    /// slope (0 in the first look): the texture that carries the sand's
+    /// light to the horizon.
+    pub(super) swell: f32,
     pub(super) shade: Option<crate::layers::clouds::CloudShade>,
 }
 
