@@ -163,6 +163,47 @@ mod tests {
         assert_eq!(Looks::of(&flat, 0.5).weakness(), Some(Weakness::Murky));
     }
 
+    /// New scene's rolls are worth keeping: on rolls no setting was tuned
+    /// on, at most one in ten has a black, dim or empty ground or is murky
+    /// (before the second look, one in five did).
+    #[test]
+    fn new_scene_rolls_are_keepers() {
+        use crate::explore::randomize::{Locks, new_scene};
+        use rayon::prelude::*;
+        let base = Scene::default();
+        let flagged: Vec<(u64, Weakness)> = (31_000..31_060)
+            .into_par_iter()
+            .filter_map(|roll| {
+                let scene = new_scene(&base, &Locks::default(), roll);
+                looks(&scene).unwrap().weakness().map(|w| (roll, w))
+            })
+            .collect();
+        assert!(
+            flagged.len() <= 6,
+            "{} of 60 flagged: {flagged:?}",
+            flagged.len()
+        );
+    }
+
+    /// The second look lights a night's ground so that it reads, where the
+    /// first left it dim.
+    #[test]
+    fn the_second_look_lights_the_night() {
+        let night = Scene {
+            time: crate::TimeOfDay::Night,
+            ..Scene::default()
+        };
+        let first = looks(&night).unwrap();
+        assert!(first.weakness().is_some(), "{first:?}");
+        let second = looks(&Scene {
+            look: crate::scene::LOOK_SAND,
+            ..night
+        })
+        .unwrap();
+        assert_eq!(second.weakness(), None, "{second:?}");
+        assert!(second.mean > 1.3 * first.mean, "{first:?} {second:?}");
+    }
+
     #[test]
     fn light_falling_off_toward_the_horizon_is_no_detail() {
         let ramp = grey(64, 36, |_, y| (100 + 3 * y) as u8);

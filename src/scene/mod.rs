@@ -218,7 +218,7 @@ fn is_default_lens(lens: &f32) -> bool {
     *lens == DEFAULT_LENS
 }
 
-pub use crate::base::palette::{LOOK_FIRST, LOOK_NEWEST};
+pub use crate::base::palette::{LOOK_FIRST, LOOK_NEWEST, LOOK_SAND};
 
 fn is_first_look(look: &u32) -> bool {
     *look == LOOK_FIRST

@@ -772,6 +772,30 @@ fn one_ground_eye_and_lens_are_written_in_format_7_and_older_codes_stay() {
     assert_eq!(encode(&old_scene), old);
 }
 
+/// The look came with format 8: a scene in a later look is written in it
+/// and reads back the same; a scene in the first look keeps its older
+/// code, and an older code means the first look (its pixels as before).
+#[test]
+fn the_look_is_written_in_format_8_and_older_codes_mean_the_first() {
+    let old_scene = Scene {
+        one_ground: true,
+        ..crate::scene::presets::load("dune-sea").unwrap()
+    };
+    let old = encode(&old_scene);
+    assert!(old.starts_with("playa7-"), "{old}");
+    assert_eq!(decode(&old).unwrap().look, crate::scene::LOOK_FIRST);
+    let scene = Scene {
+        look: crate::scene::LOOK_NEWEST,
+        ..old_scene.clone()
+    };
+    let code = encode(&scene);
+    assert!(code.starts_with("playa8-"), "{code}");
+    assert_eq!(decode(&code).unwrap(), scene.quantized());
+    assert_eq!(encode(&decode(&code).unwrap()), code);
+    assert!(decode(&code.replacen("playa8", "playa7", 1)).is_err());
+    assert_eq!(encode(&old_scene), old);
+}
+
 /// The newest format knows every kind: a kind added later needs a new
 /// format, since a format's count of kinds is part of its codes.
 #[test]

@@ -214,7 +214,7 @@ fn sky_sand(lit: Linear, p: &Palette) -> Linear {
     let sky = p.mid;
     let y = (sky[0] + sky[1] + sky[2]) / 3.0;
     let tint: Linear = std::array::from_fn(|c| sky[c] / y.max(1e-4));
-    std::array::from_fn(|c| grey * mix(tint, [1.0; 3], 0.35)[c])
+    std::array::from_fn(|c| grey * mix(tint, [1.0; 3], 0.7)[c])
 }
 
 /// The sand `lit` under the palette's light: in the first look as it is;
