@@ -231,6 +231,19 @@ impl Palette {
         }
     }
 
+    /// The colour `albedo` shows in this light, before the light itself:
+    /// from the second look, greyer as the stars come out, as the eye sees
+    /// at night (the ground's forms, not its colour: red earth is not black
+    /// under the moon).
+    pub fn albedo(&self, albedo: Linear) -> Linear {
+        if self.look < LOOK_SAND || self.stars <= 0.0 {
+            return albedo;
+        }
+        let grey = (albedo[0] + albedo[1] + albedo[2]) / 3.0;
+        let cool = [0.85 * grey, 0.95 * grey, 1.2 * grey];
+        mix(albedo, cool, 0.6 * self.stars.clamp(0.0, 1.0))
+    }
+
     /// The palette of `time` with the sun at horizontal position `sun_x`
     /// (fraction of the width) over a horizon at `horizon` (fraction of the
     /// height from the top).
@@ -258,12 +271,13 @@ impl Palette {
             return self;
         }
         // The eye adapts: the darker the hour, the more its light is
-        // raised, so that the ground reads and the sky stays dark.
+        // raised, so that the ground reads and the sky stays dark; after
+        // sunset the afterglow on the sun's side lights the forms.
         let (ground, direct, ambient) = match time {
-            TimeOfDay::Night => (2.0, 2.5, 2.5),
+            TimeOfDay::Night => (2.0, 3.5, 2.5),
             TimeOfDay::Moonlight => (1.4, 1.4, 1.6),
-            TimeOfDay::BlueHour => (1.35, 1.5, 1.35),
-            TimeOfDay::Dusk => (1.15, 1.2, 1.2),
+            TimeOfDay::BlueHour => (1.35, 4.0, 1.35),
+            TimeOfDay::Dusk => (1.15, 1.6, 1.2),
             _ => (1.0, 1.0, 1.0),
         };
         self.ground = scale(self.ground, ground);

@@ -7,6 +7,7 @@ use super::{Band, Draw, Frame, Kind, Prepare};
 use crate::base::color::{Linear, Rgb, mix, mul, scale};
 use crate::base::math;
 use crate::base::noise::{hash2, hash32, smoothstep, sub_seed, unit, value2};
+use crate::base::palette::LOOK_SAND;
 use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other};
 
@@ -154,7 +155,7 @@ impl Prepare for Floor {
 impl Floor {
     fn prepare_draw(&self, f: &Frame) -> FloorDraw {
         let p = &f.palette;
-        let lit = mul(self.color.linear(), p.ground);
+        let lit = mul(p.albedo(self.color.linear()), p.ground);
         let warm = mix([1.0, 1.0, 1.0], [0.78, 0.6, 0.46], self.warmth);
         let first = f.horizon.floor().max(0.0) as u32;
         let depth = (f.h - f.horizon).max(1.0);
@@ -172,6 +173,14 @@ impl Floor {
             eye
         } else {
             super::world::EYE * math::powf(eye / super::world::EYE, 0.3)
+        };
+        // From the second look, the patches are plainer the higher the
+        // eye, so that the ground seen from a rise or an overlook keeps its
+        // texture (the forms a standing eye sees in pebbles).
+        let lift = if p.look >= LOOK_SAND && eye > super::world::EYE {
+            1.0 + 0.6 * (eye / super::world::EYE).log10()
+        } else {
+            1.0
         };
         let rows = (first..f.height)
             .map(|y| {
@@ -202,7 +211,7 @@ impl Floor {
                     cover,
                     z: eye / dy,
                     patch_z: patch_eye / dy,
-                    patches: self.patches * smoothstep(0.01, 0.07, dy),
+                    patches: self.patches * lift * smoothstep(0.01, 0.07, dy),
                     cracks: self.cracks * smoothstep(0.012, 0.06, dy),
                     z_step: eye / (dy * dy) / f.h,
                     mirage,

@@ -309,6 +309,14 @@ const STONES_RULES: &[Rule] = &[
 /// often, never on the flat Racetrack, the sand or a bajada (whose fans
 /// have their own).
 const FOCAL_RULES: &[Rule] = &[
+    // (After sunset an open plain is empty but for a lit tent.)
+    Rule {
+        when: &[
+            (ARCHETYPE, &[a::SALT_PAN, a::DUNE_SEA, a::OPEN_PLAYA]),
+            (TIME, &[t::BLUE_HOUR, t::NIGHT, t::MOONLIGHT]),
+        ],
+        weights: &[(focal::TENT, 1)],
+    },
     Rule {
         when: &[(ARCHETYPE, &[a::CAMPSITE])],
         weights: &[(focal::TENT, 1)],
@@ -345,8 +353,9 @@ const RARE_RULES: &[Rule] = &[
 ];
 
 /// The vantage by composition: a dune field's crests and the badlands'
-/// ridges read from above, a bajada's from an overlook, a salt pan's
-/// polygons and the Racetrack's stones from near the ground.
+/// ridges read from above, a bajada's from an overlook; a salt pan's
+/// polygons, the Racetrack's stones, a camp, trees and boulders from near
+/// the ground.
 ///
 /// Stones on the floor are seen from a standing eye, close to the ground
 /// or through a long lens (New scene sizes them for the eye): from a rise
@@ -358,6 +367,19 @@ const VANTAGE_RULES: &[Rule] = &[
             STONES,
             &[st::SCATTERED, st::CLUMPS, st::DENSE, st::BOULDERS],
         )],
+        weights: &[
+            (vantage::STANDING, 45),
+            (vantage::LOW, 30),
+            (vantage::LONG, 25),
+        ],
+    },
+    Rule {
+        when: &[(
+            ARCHETYPE,
+            &[a::CAMPSITE, a::OPEN_PLAYA, a::JOSHUA_FLAT, a::BOULDER_FIELD],
+        )],
+        // (From a rise or an overlook their tent, trees and boulders are
+        // specks on an empty plain.)
         weights: &[
             (vantage::STANDING, 45),
             (vantage::LOW, 30),

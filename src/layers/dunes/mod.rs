@@ -217,18 +217,6 @@ fn sky_sand(lit: Linear, p: &Palette) -> Linear {
     std::array::from_fn(|c| grey * mix(tint, [1.0; 3], 0.7)[c])
 }
 
-/// The sand `lit` under the palette's light: in the first look as it is;
-/// from the second, by the moon's light greyer and bluer, as the eye sees
-/// sand at night (its forms, not its colour).
-fn moonlit_sand(lit: Linear, p: &Palette) -> Linear {
-    if p.look < LOOK_SAND || !p.moon {
-        return lit;
-    }
-    let grey = (lit[0] + lit[1] + lit[2]) / 3.0;
-    let cool = [0.85 * grey, 0.95 * grey, 1.2 * grey];
-    mix(lit, cool, 0.6 * p.stars.clamp(0.0, 1.0))
-}
-
 impl Dunes {
     fn prepare_draw(&self, f: &Frame) -> DunesDraw {
         self.prepare_with(f, Build::best(), WHOLE)
@@ -246,7 +234,7 @@ impl Dunes {
             far,
             farthest,
         } = Reach::new(&field, eye, f.h, f.horizon);
-        let lit = moonlit_sand(mul(self.color.linear(), p.ground), p);
+        let lit = mul(p.albedo(self.color.linear()), p.ground);
         let flat = std::array::from_fn(|c| {
             1.0 / (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4)
         });
