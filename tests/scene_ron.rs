@@ -201,6 +201,7 @@ fn scene() -> impl Strategy<Value = Scene> {
                     one_ground,
                     eye,
                     lens,
+                    look: playa::scene::LOOK_FIRST,
                     layers,
                 }
             },
