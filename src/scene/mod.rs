@@ -937,13 +937,14 @@ mod tests {
     /// once: a field missing would never be checked, rounded or shared.
     #[test]
     fn the_table_matches_the_scene() {
-        // (A wind of 0, one ground off, the default eye and lens are left
-        // out of RON: give ones that are written.)
+        // (A wind of 0, one ground off, the default eye and lens and the
+        // first look are left out of RON: give ones that are written.)
         let windy = Scene {
             wind: 90.0,
             one_ground: true,
             eye: 30.0,
             lens: 50.0,
+            look: LOOK_NEWEST,
             ..Scene::default()
         };
         let mut fields: Vec<String> = setting::serde_fields(&windy)

@@ -413,7 +413,7 @@ fn bad_links_say_what_is_wrong() {
         (" # ", "the link has no share code after #"),
         (
             "https://example.org/#scene",
-            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3-, playa4-, playa5-, playa6- or playa7-)",
+            "the link's fragment \"scene\" is not a share code (they start with playa1-, playa2-, playa3-, playa4-, playa5-, playa6-, playa7- or playa8-)",
         ),
         (
             "#hello",

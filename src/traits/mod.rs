@@ -309,10 +309,11 @@ const STONES_RULES: &[Rule] = &[
 /// often, never on the flat Racetrack, the sand or a bajada (whose fans
 /// have their own).
 const FOCAL_RULES: &[Rule] = &[
-    // (After sunset an open plain is empty but for a lit tent.)
+    // (After sunset an open plain is empty but for a lit tent. An open
+    // playa with a tent would read as a campsite.)
     Rule {
         when: &[
-            (ARCHETYPE, &[a::SALT_PAN, a::DUNE_SEA, a::OPEN_PLAYA]),
+            (ARCHETYPE, &[a::SALT_PAN, a::DUNE_SEA]),
             (TIME, &[t::BLUE_HOUR, t::NIGHT, t::MOONLIGHT]),
         ],
         weights: &[(focal::TENT, 1)],

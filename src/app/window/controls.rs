@@ -582,7 +582,6 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
             row(ui, "sun_x", scene);
             row(ui, "horizon", scene);
             row(ui, "wind", scene);
-            row(ui, "look", scene);
             let aspect = ui.label("Aspect");
             ui.horizontal(|ui| {
                 egui::ComboBox::from_id_salt("aspect")
@@ -620,13 +619,13 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
     });
 }
 
-/// The camera: where the eye stands, what it looks through, and whether
-/// the ground's kinds share one ground (closed at first: most scenes are
+/// The camera: where the eye stands, what it looks through, whether the
+/// ground's kinds share one ground, and the look it is drawn in (closed at first: most scenes are
 /// seen by a person standing; New scene's vantage sets it).
 fn camera_ui(ui: &mut Ui, scene: &mut Scene) {
     section(ui, "Camera", None, false, |ui| {
         form(ui, "camera", |ui| {
-            for name in ["eye", "lens", "one_ground"] {
+            for name in ["eye", "lens", "one_ground", "look"] {
                 let s = setting::find(Scene::SETTINGS, name).expect("a scene setting");
                 setting_row(ui, s, scene);
             }
