@@ -275,6 +275,10 @@ struct ReliefDraw {
     /// The rise's face's colour, and the light on its crest's rim as a
     /// multiplier.
     rise_base: Linear,
+    /// Whether the rise's gravel is strewn (from the second look): each
+    /// cell may hold two pebbles anywhere in it, of many sizes, softly
+    /// lit; in the first look a pebble or none, in a row, lit or dark.
+    strewn: bool,
     rim: Linear,
     seed: u32,
     shade: Option<super::clouds::CloudShade>,
@@ -445,6 +449,7 @@ impl Relief {
             rise_key: 0.8 * (f.h - f.horizon),
             flank,
             rise_base: mul(mul(f.ground, p.ground), rise_face),
+            strewn: p.look >= crate::base::palette::LOOK_SAND,
             rim,
             seed,
             shade: f.shade.clone(),
@@ -528,7 +533,9 @@ impl ReliefDraw {
         // Gravel: a pebble or none per cell.
         let cx = (px / row.cell) as u32;
         let h = hash2(cx, row.band, self.seed ^ 0x9eb1);
-        if h & 3 == 0 {
+        if self.strewn {
+            k *= strewn_gravel(row, px, cx, h, self.seed);
+        } else if h & 3 == 0 {
             let ox = (cx as f32 + 0.2 + 0.6 * unit(h >> 2)) * row.cell;
             let oy = row.centre(unit(h >> 12));
             let r = row.cell * (0.12 + 0.1 * unit(h >> 22));
@@ -562,6 +569,37 @@ impl ReliefDraw {
             height: mid * (1.0 - math::exp(-1.0 / GRAVEL_BANDS)),
         }
     }
+}
+
+/// The light on the rise's strewn gravel at pixel column `px` of `row`, in
+/// its cell `cx` (hashed `h`): up to two pebbles a cell, anywhere in it and
+/// of sizes from grit to cobble, each lit on the top and shaded softly
+/// below, so that the gravel reads as strewn rather than stamped. 1 off
+/// the pebbles.
+fn strewn_gravel(row: &GravelRow, px: f32, cx: u32, h: u32, seed: u32) -> f32 {
+    let mut k = 1.0;
+    for (i, h) in [h, hash2(cx, row.band, seed ^ 0x5c3d)]
+        .into_iter()
+        .enumerate()
+    {
+        if h % 5 >= 2 - i as u32 {
+            continue;
+        }
+        let ox = (cx as f32 + unit(h >> 3)) * row.cell;
+        let oy = row.top + (0.15 + 0.7 * unit(h >> 11)) * row.height;
+        let size = unit(h >> 19);
+        let r = row.cell * (0.06 + 0.3 * size * size);
+        let (dx, dy) = (px - ox, (row.y as f32 + 0.5 - oy) * 1.6);
+        let d = (dx * dx + dy * dy).sqrt() / r;
+        if d < 1.0 {
+            // From 1.2 on the lit top to 0.75 at the foot, the edge
+            // blended over a fifth of the radius.
+            let lit = 1.0 - 0.45 * smoothstep(-0.8, 0.9, dy / r);
+            let edge = smoothstep(1.0, 0.8, d);
+            k *= 1.0 + (1.2 * lit - 1.0) * edge;
+        }
+    }
+    k
 }
 
 /// Bands of gravel per factor e of distance below the horizon.
