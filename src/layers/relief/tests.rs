@@ -25,6 +25,7 @@ impl ReliefDraw {
             rise_key: 80.0,
             flank: Vec::new(),
             rise_base: [0.3; 3],
+            strewn: false,
             rim: [1.3; 3],
             seed: 1,
             shade: None,
