@@ -732,6 +732,11 @@ fn toward_scene(
     if traits[traits::TIME] != had[traits::TIME] {
         s.time = target.time;
     }
+    // A variation is a new picture: drawn in the target's look (the
+    // newest, unless the light is locked), but for a change of seed alone.
+    if strength > 0.0 {
+        s.look = target.look;
+    }
     // The wind turns the short way round.
     let turn = (target.wind - s.wind + 180.0).rem_euclid(360.0) - 180.0;
     s.wind = (s.wind + strength * turn).rem_euclid(360.0);
