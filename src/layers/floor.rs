@@ -178,7 +178,7 @@ impl Floor {
         // eye, so that the ground seen from a rise or an overlook keeps its
         // texture (the forms a standing eye sees in pebbles).
         let lift = if p.look >= LOOK_SAND && eye > super::world::EYE {
-            1.0 + 0.6 * (eye / super::world::EYE).log10()
+            1.0 + 0.6 * math::ln(eye / super::world::EYE) / std::f32::consts::LN_10
         } else {
             1.0
         };
