@@ -434,6 +434,10 @@ pub(crate) struct Frame<'a> {
     pub wind: [f32; 2],
     /// The eye, and the ground things stand on ([`world`]).
     pub world: world::World,
+    /// How thick a dust storm fills the air, 0 (none, always in the first
+    /// look) to 1 ([`clouds::storm`]): the palette is already its light;
+    /// the ranges fade into it.
+    pub dust: f32,
 }
 
 impl<'a> Frame<'a> {
@@ -447,7 +451,9 @@ impl<'a> Frame<'a> {
         height: u32,
     ) -> Frame<'a> {
         let (w, h) = (width as f32, height as f32);
-        let palette = Palette::in_look(light.look, light.time, light.sun_x, light.horizon);
+        let mut palette = Palette::in_look(light.look, light.time, light.sun_x, light.horizon);
+        let dust = clouds::storm::strength(layers, light.look);
+        clouds::storm::darken(&mut palette, dust);
         let shade = layers.iter().find_map(|l| match l {
             Layer::Clouds(c) if c.visible => c.shade(
                 (light.seed, wind_vector(light.wind)),
@@ -492,6 +498,7 @@ impl<'a> Frame<'a> {
             world,
             shade,
             wind: wind_vector(light.wind),
+            dust,
         }
     }
 }

@@ -232,6 +232,8 @@ impl Ranges {
                 height: height.max(1.0),
                 soft: (0.0012 * f.h * (0.6 + 1.4 * far)).max(0.7),
                 foot_haze: 0.3 + 0.3 * far,
+                // The farther, the more of it the dust hides.
+                veil: f.dust * (0.8 + 0.2 * far),
             });
         }
         if f.cols != (0..f.width) || f.rows != (0..f.height) {
@@ -336,6 +338,8 @@ struct Range {
     soft: f32,
     /// Extra haze at the foot of the range.
     foot_haze: f32,
+    /// How much of the range a dust storm hides in its colour, 0 to 1.
+    veil: f32,
 }
 
 /// The ranges prepared for one picture.
@@ -379,8 +383,11 @@ impl Draw for RangesDraw {
                 // Haze thickens toward the foot of the range.
                 let up = ((self.horizon - py) / r.height).clamp(0.0, 1.0);
                 let k = r.foot_haze * (1.0 - up) * (1.0 - up);
-                let a = scale(r.base, 1.0 - k);
-                let b = scale(r.haze_color, k);
+                let (mut a, mut b) = (scale(r.base, 1.0 - k), scale(r.haze_color, k));
+                if r.veil > 0.0 {
+                    // The face's light and colour fade into the dust.
+                    (a, b) = (scale(a, 1.0 - r.veil), mix(b, r.haze_color, r.veil));
+                }
                 let inv_soft = 1.0 / r.soft;
                 let fall_k = 1.0 / (0.7 * r.height);
                 let gully_k = 1.0 / (0.3 * r.height);

@@ -11,6 +11,10 @@ pub const BAJADA_FANS: f32 = 0.5;
 pub const CLEAR_COVER: f32 = 0.08;
 /// Clouds covering this much or more are a storm's.
 pub const STORM_COVER: f32 = 0.68;
+/// Clouds that show less than this share of the sky (as they are drawn:
+/// their deck's density over the sky, fading far off) leave a clear sky:
+/// clouds far larger than the picture can leave its sky between them.
+pub const CLOUDS_SHOWN: f32 = 0.01;
 /// Clouds this streaked or more are high cirrus.
 pub const CIRRUS_STREAKS: f32 = 0.65;
 /// Clouds covering this much or more are broken cloud.
@@ -31,8 +35,10 @@ pub const CREOSOTE: f32 = 0.4;
 pub const BOULDER_SIZE: f32 = 0.066;
 /// A mirage this strong or stronger shows.
 pub const MIRAGE: f32 = 0.3;
-/// Dust this thick or thicker is a dust storm.
-pub const DUST: f32 = 0.45;
+/// A dust storm this thick or thicker (0 to 1, as the clouds' dust draws
+/// it: `layers::clouds::storm`) shows as one: dust of about 0.41 or more in
+/// the second look (New scene rolls a storm's from 0.55, the thickest).
+pub const DUST_STORM: f32 = 0.6;
 /// A moon this large or larger is a great moon.
 pub const GREAT_MOON: f32 = 0.06;
 /// A lens this long or longer (mm) is a long lens.

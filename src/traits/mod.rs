@@ -15,6 +15,8 @@
 pub mod marks;
 mod read;
 
+use std::borrow::Cow;
+
 use crate::base::palette::TimeOfDay;
 use crate::layers::Ground;
 use crate::layers::rocks::cover::StoneField;
@@ -169,6 +171,7 @@ axes! {
         TENT "a tent" 25,
         RISE "a near rise" 15,
         NO_TENT "no tent" 60,
+        TENTS "tents" 0,
     }
     /// Something seldom seen.
     RARE = rare "rare" "Rare event" rules RARE_RULES; {
@@ -654,6 +657,17 @@ pub fn expected_shares() -> Vec<Vec<f64>> {
     shares
 }
 
+/// The value New scene draws for `value` of `axis`: the value itself, but
+/// for one it only reads from a scene made by hand, never draws (it
+/// pitches no second tent: "tents" are drawn as "a tent").
+pub(crate) fn rolled_as(axis: usize, value: u8) -> u8 {
+    if axis == FOCAL && value == focal::TENTS {
+        focal::TENT
+    } else {
+        value
+    }
+}
+
 /// The time of day of a [`TIME`] value.
 pub fn time_of(value: u8) -> TimeOfDay {
     TimeOfDay::NAMED[usize::from(value)]
@@ -682,6 +696,56 @@ pub(crate) fn has(scene: &Scene, is: impl Fn(&Layer) -> bool) -> bool {
     scene.layers.iter().any(|l| l.visible() && is(l))
 }
 
+/// The layers of `scene` in the order they are drawn: the scene's own,
+/// but in one ground, where the ground's surfaces go under what stands on
+/// them ([`drawing_order`](crate::layers::world::drawing_order)).
+pub(crate) fn drawn(scene: &Scene) -> Cow<'_, [Layer]> {
+    match scene
+        .one_ground
+        .then(|| crate::layers::world::drawing_order(&scene.layers))
+        .flatten()
+    {
+        Some(order) => order.iter().map(|&i| scene.layers[i].clone()).collect(),
+        None => Cow::Borrowed(&scene.layers),
+    }
+}
+
+/// The layers of `scene` that `is` picks and that show, in the order they
+/// are drawn ([`shows`]).
+pub(crate) fn shown(scene: &Scene, is: impl Fn(&Layer) -> bool) -> Vec<Layer> {
+    let layers = drawn(scene);
+    let scale = scene.eye_scale();
+    (0..layers.len())
+        .filter(|&i| is(&layers[i]) && shows(&layers[i], &layers[i + 1..], scene.horizon, scale))
+        .map(|i| layers[i].clone())
+        .collect()
+}
+
+/// Whether `layer`, drawn under the layers `above` it in a scene whose
+/// horizon is at `horizon` (fraction of the height) and whose eye draws
+/// what stands on the ground `scale` times as large, shows: it is
+/// visible, not transparent, and not hidden whole by an opaque layer
+/// drawn over it. The sky hides everything; the floor hides what lies
+/// flat on the ground below the horizon (the dunes, whose crests never
+/// rise over it, and the Racetrack's playa); a tent shows as
+/// [`Tent::is_drawn`](crate::layers::Tent::is_drawn) says.
+fn shows(layer: &Layer, above: &[Layer], horizon: f32, scale: f32) -> bool {
+    if let Layer::Tent(t) = layer {
+        return t.is_drawn(above, horizon, scale);
+    }
+    let flat = matches!(layer, Layer::Dunes(_) | Layer::Racetrack(_));
+    let hides = |l: &Layer| {
+        l.visible()
+            && l.opacity() >= 1.0
+            && match l {
+                Layer::Sky(_) => true,
+                Layer::Floor(_) => flat,
+                _ => false,
+            }
+    };
+    layer.visible() && layer.opacity() > 0.0 && !above.iter().any(hides)
+}
+
 /// The visible ranges layers of `scene`.
 pub(crate) fn ranges(scene: &Scene) -> impl Iterator<Item = &Ranges> {
     scene.layers.iter().filter_map(|l| match l {
@@ -706,5 +770,102 @@ pub fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
         time: scene.time,
         stones,
         scale: scene.eye_scale(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scene(ron: &str) -> Scene {
+        Scene::from_ron(ron, "test").unwrap()
+    }
+
+    fn count(scene: &Scene, is: fn(&Layer) -> bool) -> usize {
+        shown(scene, is).len()
+    }
+
+    #[test]
+    fn an_opaque_floor_drawn_over_the_dunes_hides_them() {
+        let dunes = |l: &Layer| matches!(l, Layer::Dunes(_));
+        for one_ground in [false, true] {
+            let s = |layers: &str| {
+                scene(&format!(
+                    "(one_ground: {one_ground}, layers: [Sky(()), {layers}])"
+                ))
+            };
+            assert_eq!(count(&s("Floor(()), Dunes(())"), dunes), 1);
+            assert_eq!(count(&s("Dunes(()), Floor(())"), dunes), 0);
+            assert_eq!(count(&s("Dunes(()), Floor((opacity: 0.5))"), dunes), 1);
+            assert_eq!(count(&s("Dunes(()), Floor((visible: false))"), dunes), 1);
+            assert_eq!(count(&s("Dunes((opacity: 0.0)), Floor(())"), dunes), 0);
+            // A tent in front of them changes nothing.
+            assert_eq!(count(&s("Dunes(()), Tent(()), Floor(())"), dunes), 0);
+            let covered = Traits::of(&s("Dunes(()), Floor(())"));
+            assert_ne!(covered[ARCHETYPE], a::DUNE_SEA);
+            assert_ne!(covered[GROUND], g::SAND);
+        }
+        // An opaque sky over everything hides the dunes too.
+        assert_eq!(
+            count(&scene("(layers: [Floor(()), Dunes(()), Sky(())])"), dunes),
+            0
+        );
+    }
+
+    #[test]
+    fn tents_are_counted_as_they_show() {
+        let focal =
+            |layers: &str| Traits::of(&scene(&format!("(layers: [Sky(()), {layers}])")))[FOCAL];
+        assert_eq!(focal("Floor(())"), focal::NO_TENT);
+        assert_eq!(focal("Floor(()), Tent(())"), focal::TENT);
+        assert_eq!(focal("Floor(()), Tent(()), Tent((x: 0.7))"), focal::TENTS);
+        assert_eq!(
+            focal("Floor(()), Tent(()), Tent((x: 0.7, visible: false))"),
+            focal::TENT
+        );
+        // One behind the floor, whole.
+        assert_eq!(focal("Tent((x: 0.7)), Floor(()), Tent(())"), focal::TENT);
+        let tents = Traits::of(&scene(
+            "(layers: [Sky(()), Floor(()), Tent(()), Tent((x: 0.7))])",
+        ));
+        assert_eq!(tents[ARCHETYPE], a::CAMPSITE);
+        assert!(
+            tents.sentence().ends_with(", tents"),
+            "{}",
+            tents.sentence()
+        );
+        // New scene draws no pair of tents: a kept "tents" is drawn as a
+        // tent.
+        assert_eq!(rolled_as(FOCAL, focal::TENTS), focal::TENT);
+        assert_eq!(rolled_as(FOCAL, focal::RISE), focal::RISE);
+        assert_eq!(rolled_as(STONES, focal::TENTS), focal::TENTS);
+    }
+
+    #[test]
+    fn clouds_read_only_where_they_show_in_the_sky() {
+        // Cirrus as large as the sky, from a seed whose view of the deck
+        // falls between them; and as large as they are drawn most often.
+        let cirrus = |size: f32| {
+            scene(&format!(
+                "(seed: 86, time: Morning, horizon: 0.56, layers: [Sky(()), \
+                 Clouds((cover: 0.2, streaks: 0.9, size: {size})), Floor(())])"
+            ))
+        };
+        assert_eq!(Traits::of(&cirrus(1.0))[WEATHER], weather::CIRRUS);
+        assert_eq!(Traits::of(&cirrus(10.0))[WEATHER], weather::CLEAR);
+    }
+
+    #[test]
+    fn only_a_look_that_draws_a_dust_storm_reads_one() {
+        let dust = |look: u32, dust: f32| {
+            let s = scene(&format!(
+                "(look: {look}, time: Dusk, layers: [Sky(()), Clouds((dust: {dust})), Floor(())])"
+            ));
+            Traits::of(&s)[RARE]
+        };
+        assert_eq!(dust(2, 0.7), rare::DUST);
+        assert_eq!(dust(2, 0.45), rare::DUST);
+        assert_eq!(dust(2, 0.2), rare::NONE);
+        assert_eq!(dust(1, 0.7), rare::NONE);
     }
 }

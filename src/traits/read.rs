@@ -9,7 +9,8 @@ use super::{
     stones_of, vantage, weather, wind,
 };
 use crate::base::color::Rgb;
-use crate::layers::Layer;
+use crate::layers::clouds::storm;
+use crate::layers::{Clouds, Layer};
 use crate::scene::Scene;
 
 /// The traits of `scene`.
@@ -17,16 +18,7 @@ pub(super) fn traits(scene: &Scene) -> Traits {
     let mut t = Traits([0; traits::AXES_COUNT]);
     t[STONES] = stones_value(scene);
     t[GROUND] = ground_value(scene);
-    t[FOCAL] = if traits::has(scene, |l| matches!(l, Layer::Tent(_))) {
-        focal::TENT
-    } else if traits::has(
-        scene,
-        |l| matches!(l, Layer::Relief(r) if r.rise >= build::RISE && r.fans < build::BAJADA_FANS),
-    ) {
-        focal::RISE
-    } else {
-        focal::NO_TENT
-    };
+    t[FOCAL] = focal_value(scene);
     t[ARCHETYPE] = archetype_value(scene, &t);
     t[TIME] = traits::time_value(scene.time);
     t[WEATHER] = weather_value(scene);
@@ -36,6 +28,28 @@ pub(super) fn traits(scene: &Scene) -> Traits {
     t[RARE] = rare_value(scene);
     t[VANTAGE] = vantage_value(scene);
     t
+}
+
+/// What the eye goes to: the tents that show (one, or more), else a near
+/// rise (without fans), else nothing.
+fn focal_value(scene: &Scene) -> u8 {
+    match traits::shown(scene, |l| matches!(l, Layer::Tent(_))).len() {
+        0 if traits::has(
+            scene,
+            |l| matches!(l, Layer::Relief(r) if r.rise >= build::RISE && r.fans < build::BAJADA_FANS),
+        ) =>
+        {
+            focal::RISE
+        }
+        0 => focal::NO_TENT,
+        1 => focal::TENT,
+        _ => focal::TENTS,
+    }
+}
+
+/// Whether a layer of `scene` that `is` picks shows ([`traits::shown`]).
+fn any_shown(scene: &Scene, is: fn(&Layer) -> bool) -> bool {
+    !traits::shown(scene, is).is_empty()
 }
 
 /// The vantage: a long lens, else by the eye's height (as New scene sets
@@ -54,14 +68,14 @@ fn vantage_value(scene: &Scene) -> u8 {
     }
 }
 
-/// The composition: the kind that marks it (dunes, the Racetrack, fans,
-/// Joshua trees, terraced ranges, salt, boulders), else a campsite if a
-/// tent stands, else an open playa.
+/// The composition: the kind that marks it (dunes or the Racetrack that
+/// show, fans, Joshua trees, terraced ranges, salt, boulders), else a
+/// campsite if a tent stands, else an open playa.
 fn archetype_value(scene: &Scene, t: &Traits) -> u8 {
     let has = |is: fn(&Layer) -> bool| traits::has(scene, is);
-    if has(|l| matches!(l, Layer::Dunes(_))) {
+    if any_shown(scene, |l| matches!(l, Layer::Dunes(_))) {
         archetype::DUNE_SEA
-    } else if has(|l| matches!(l, Layer::Racetrack(_))) {
+    } else if any_shown(scene, |l| matches!(l, Layer::Racetrack(_))) {
         archetype::RACETRACK
     } else if has(|l| matches!(l, Layer::Relief(r) if r.fans >= build::BAJADA_FANS)) {
         archetype::BAJADA
@@ -73,18 +87,26 @@ fn archetype_value(scene: &Scene, t: &Traits) -> u8 {
         archetype::SALT_PAN
     } else if t[STONES] == stones::BOULDERS {
         archetype::BOULDER_FIELD
-    } else if t[FOCAL] == focal::TENT {
+    } else if matches!(t[FOCAL], focal::TENT | focal::TENTS) {
         archetype::CAMPSITE
     } else {
         archetype::OPEN_PLAYA
     }
 }
 
-/// The weather: no clouds (or a trace) a clear sky, a deep cover a storm,
-/// streaks cirrus, a half cover broken cloud, else cumulus.
+/// The weather: no clouds (or a trace, or none in the sky the picture
+/// shows) a clear sky, a deep cover a storm, streaks cirrus, a half cover
+/// broken cloud, else cumulus.
 fn weather_value(scene: &Scene) -> u8 {
+    let wind = crate::layers::wind_vector(scene.wind);
+    let zoom = scene.lens / crate::scene::DEFAULT_LENS;
+    let shown = |c: &Clouds| c.sky_shown((scene.seed, wind), scene.horizon, scene.aspect, zoom);
     let clouds = scene.layers.iter().find_map(|l| match l {
-        Layer::Clouds(c) if c.visible && c.cover >= build::CLEAR_COVER => Some(c),
+        Layer::Clouds(c)
+            if c.visible && c.cover >= build::CLEAR_COVER && shown(c) >= build::CLOUDS_SHOWN =>
+        {
+            Some(c)
+        }
         _ => None,
     });
     match clouds {
@@ -104,12 +126,14 @@ fn wind_value(heading: f32) -> u8 {
 }
 
 /// The palette whose colours are nearest the scene's ground's: the dunes'
-/// sand where dunes cover the floor, else the floor's colour.
+/// sand where dunes that show cover the floor, else the floor's colour.
 fn palette_value(scene: &Scene) -> u8 {
-    let sand = scene.layers.iter().find_map(|l| match l {
-        Layer::Dunes(d) if d.visible => Some(d.color),
-        _ => None,
-    });
+    let sand = traits::shown(scene, |l| matches!(l, Layer::Dunes(_)))
+        .iter()
+        .find_map(|l| match l {
+            Layer::Dunes(d) => Some(d.color),
+            _ => None,
+        });
     let floor = scene
         .layers
         .iter()
@@ -131,17 +155,17 @@ fn palette_value(scene: &Scene) -> u8 {
         .map_or(palette::PALE, |(value, _)| *value)
 }
 
-/// The ground: sand under dunes, the Racetrack's cracked mud, salt's
-/// polygons, a wash, cracks, pavement, else smooth clay.
+/// The ground: sand under dunes that show, the Racetrack's cracked mud,
+/// salt's polygons, a wash, cracks, pavement, else smooth clay.
 fn ground_value(scene: &Scene) -> u8 {
     let has = |is: fn(&Layer) -> bool| traits::has(scene, is);
     let floor = scene.layers.iter().find_map(|l| match l {
         Layer::Floor(f) if f.visible => Some(f),
         _ => None,
     });
-    if has(|l| matches!(l, Layer::Dunes(_))) {
+    if any_shown(scene, |l| matches!(l, Layer::Dunes(_))) {
         ground::SAND
-    } else if has(|l| matches!(l, Layer::Racetrack(_))) {
+    } else if any_shown(scene, |l| matches!(l, Layer::Racetrack(_))) {
         ground::CRACKS
     } else if floor.is_some_and(|f| f.cracks >= build::SALT_CRACKS) {
         ground::SALT
@@ -177,7 +201,7 @@ fn plants_value(scene: &Scene) -> u8 {
 /// by the share of the floor the first visible rocks cover (as New scene
 /// estimates it).
 fn stones_value(scene: &Scene) -> u8 {
-    if traits::has(scene, |l| matches!(l, Layer::Racetrack(_))) {
+    if any_shown(scene, |l| matches!(l, Layer::Racetrack(_))) {
         return stones::SAILING;
     }
     let Some(rocks) = scene.layers.iter().find_map(|l| match l {
@@ -198,13 +222,14 @@ fn stones_value(scene: &Scene) -> u8 {
         .map_or(stones::DENSE, |(value, _)| *value)
 }
 
-/// The rare event: a mirage on the floor, dust over the horizon, a great
-/// moon in a dark sky.
+/// The rare event: a mirage on the floor, a dust storm in the air (only
+/// the second look and later draw one: the first draws the clouds' dust as
+/// a haze the ranges hide), a great moon in a dark sky.
 fn rare_value(scene: &Scene) -> u8 {
     let has = |is: &dyn Fn(&Layer) -> bool| scene.layers.iter().any(|l| l.visible() && is(l));
     if has(&|l| matches!(l, Layer::Floor(f) if f.mirage >= build::MIRAGE)) {
         rare::MIRAGE
-    } else if has(&|l| matches!(l, Layer::Clouds(c) if c.dust >= build::DUST)) {
+    } else if storm::strength(&scene.layers, scene.look) >= build::DUST_STORM {
         rare::DUST
     } else if scene.time.is_dark()
         && has(&|l| matches!(l, Layer::Sky(s) if s.sun_size >= build::GREAT_MOON))

@@ -457,11 +457,14 @@ fn fixed_traits(scene: &Scene, locks: &Locks) -> [Option<u8>; traits::AXES_COUNT
     if locks.is_locked(LIGHT) {
         axes.extend([traits::TIME, traits::WIND]);
     }
+    // The axes whose layers are kept as they are: those read back as
+    // they were, the others as New scene draws them.
+    let mut kept = Vec::new();
     for layer in &scene.layers {
         if !locks.is_locked(layer.name()) {
             continue;
         }
-        axes.extend_from_slice(match layer {
+        kept.extend_from_slice(match layer {
             Layer::Dunes(_) | Layer::Racetrack(_) | Layer::Relief(_) => {
                 &[traits::ARCHETYPE, traits::GROUND]
             }
@@ -473,11 +476,14 @@ fn fixed_traits(scene: &Scene, locks: &Locks) -> [Option<u8>; traits::AXES_COUNT
             Layer::Sky(_) | Layer::Ranges(_) | Layer::Spiral(_) => &[],
         });
     }
-    if axes.is_empty() {
+    if axes.is_empty() && kept.is_empty() {
         return fixed;
     }
     let had = Traits::of(scene);
     for axis in axes {
+        fixed[axis] = Some(traits::rolled_as(axis, had[axis]));
+    }
+    for axis in kept {
         fixed[axis] = Some(had[axis]);
     }
     fixed
@@ -507,11 +513,9 @@ fn allowed<'a>(
                 t[j] = *v;
             }
         }
-        fixed
-            .iter()
-            .enumerate()
-            .skip(axis + 1)
-            .all(|(j, v)| v.is_none_or(|v| traits::AXES[j].weights(&t)[usize::from(v)] > 0))
+        fixed.iter().enumerate().skip(axis + 1).all(|(j, v)| {
+            v.is_none_or(|v| traits::AXES[j].weights(&t)[usize::from(traits::rolled_as(j, v))] > 0)
+        })
     }
 }
 
@@ -684,7 +688,8 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
     let mut d = dice(7);
     for (axis, kept) in fixed.iter_mut().enumerate() {
         if axis == traits::ARCHETYPE || d.unit() >= strength {
-            *kept = Some(had[axis]);
+            // (A locked kind's layers keep what they show.)
+            *kept = Some(kept.unwrap_or(traits::rolled_as(axis, had[axis])));
         }
     }
     let traits = traits::roll(&fixed, allowed(scene, locks, &fixed), |_| d.unit());

@@ -335,6 +335,31 @@ fn locked_traits_and_kinds_keep_their_traits() {
     }
 }
 
+/// New scene pitches no second tent: kept tent layers keep their
+/// "tents" (and a composition a tent may stand in), and a kept Focal trait
+/// of tents draws one tent.
+#[test]
+fn kept_tents_stay_and_a_kept_trait_of_tents_draws_a_tent() {
+    use traits::focal;
+    let mut start = Scene::default();
+    start.layers.push(Layer::Tent(crate::layers::Tent {
+        x: 0.75,
+        ..Default::default()
+    }));
+    assert_eq!(Traits::of(&start)[traits::FOCAL], focal::TENTS);
+    let mut tents = Locks::default();
+    tents.set(crate::layers::Tent::NAME, true);
+    let mut trait_only = Locks::default();
+    trait_only.set(traits::AXES[traits::FOCAL].key, true);
+    for roll in 0..6 {
+        let kept = Traits::of(&new_scene(&start, &tents, roll));
+        assert_eq!(kept[traits::FOCAL], focal::TENTS, "roll {roll}");
+        assert_ne!(kept[traits::ARCHETYPE], traits::archetype::DUNE_SEA);
+        let drawn = Traits::of(&new_scene(&start, &trait_only, roll));
+        assert_eq!(drawn[traits::FOCAL], focal::TENT, "roll {roll}");
+    }
+}
+
 #[test]
 fn the_tables_are_whole() {
     for (i, axis) in traits::AXES.iter().enumerate() {
@@ -356,8 +381,11 @@ fn the_tables_are_whole() {
             "{}: {total}",
             traits::AXES[i].key
         );
+        // Every value is drawn, but one New scene draws as another (and
+        // only reads: two tents).
         assert!(
-            shares.iter().all(|&s| s > 0.0),
+            (0..shares.len() as u8)
+                .all(|v| shares[usize::from(v)] > 0.0 || traits::rolled_as(i, v) != v),
             "{}: a value never drawn",
             traits::AXES[i].key
         );

@@ -23,6 +23,7 @@ use crate::error::Result;
 use crate::setting::{Roll, Setting, float, other};
 
 mod shade;
+pub(crate) mod storm;
 
 pub(crate) use shade::CloudShade;
 
@@ -46,7 +47,8 @@ pub struct Clouds {
     /// How far the clouds have drifted, along the width, -10 to 10: moves
     /// the whole deck (scene units of the deck). Default: 0.
     pub drift: f32,
-    /// A haze of dust low over the horizon, 0 to 1. Default: 0.
+    /// A haze of dust low over the horizon, 0 to 1; in the second look,
+    /// past 0.2, a dust storm that fills the air. Default: 0.
     pub dust: f32,
     /// The clouds' colour in full light. Default: (255, 255, 255).
     pub color: Rgb,
@@ -201,6 +203,47 @@ impl Clouds {
         })
     }
 
+    /// The share of the sky the clouds show, 0 to 1, without drawing them:
+    /// their density, as much as the haze far off leaves of it, over a
+    /// coarse grid of the sky of a picture `aspect` wide (the height 1)
+    /// with its horizon at `horizon` (fraction of the height), through a
+    /// lens `zoom` times as long as 24 mm, for a scene's seed and wind (as
+    /// in [`Clouds::shade`]). Clouds as large as the sky can miss it: a
+    /// view of the deck that falls between them.
+    pub(crate) fn sky_shown(
+        &self,
+        (seed, wind): (u64, [f32; 2]),
+        horizon: f32,
+        aspect: f32,
+        zoom: f32,
+    ) -> f32 {
+        // Rows of the grid, down the sky.
+        const ROWS: u32 = 48;
+        if !self.visible || horizon <= 0.0 {
+            return 0.0;
+        }
+        // The grid's pixels: `h` to the picture's height.
+        let h = ROWS as f32 / horizon;
+        let cols = (aspect * h).ceil().max(1.0) as u32;
+        let (focal, half_width) = (h * zoom, 0.5 * aspect * h);
+        let deck = self.deck(seed, wind);
+        let (mut across, mut away, mut noise) = (Vec::new(), Vec::new(), Vec::new());
+        let mut shown = 0.0;
+        for y in 0..ROWS {
+            // As far as the drawing sees the deck ([`CloudsDraw::distance`]).
+            let d = (focal / (ROWS as f32 - y as f32 - 0.5)).min(FARTHEST);
+            let far = 1.0 - math::exp(-d * 0.09);
+            across.clear();
+            across.extend((0..cols).map(|x| (x as f32 + 0.5 - half_width) / focal * d));
+            away.clear();
+            away.resize(across.len(), d);
+            deck.noises(Build::best(), &across, &away, OCTAVES, &mut noise);
+            let density: f32 = noise.iter().map(|&n| deck.shape(n).0).sum();
+            shown += density * (1.0 - far * far);
+        }
+        self.opacity * shown / (ROWS * cols) as f32
+    }
+
     fn prepare_draw(&self, f: &Frame) -> CloudsDraw {
         let p = &f.palette;
         let albedo = self.color.linear();
@@ -227,6 +270,8 @@ impl Clouds {
             shade,
             haze: p.horizon,
             dust_color: mix(p.horizon, mul(f.ground, p.ground), 0.45),
+            // A dust storm hides the clouds most of the way.
+            storm: 0.8 * f.dust,
             glow: scale(p.glow, 1.4),
             sun: (f.sun_x * f.w, p.sun_y * f.h),
             glow_radius: (p.glow_radius * f.h).max(1.0),
@@ -406,6 +451,8 @@ struct CloudsDraw {
     shade: Linear,
     haze: Linear,
     dust_color: Linear,
+    /// How much of the clouds a dust storm hides, 0 to 1.
+    storm: f32,
     glow: Linear,
     sun: (f32, f32),
     glow_radius: f32,
@@ -569,8 +616,12 @@ impl Draw for CloudsDraw {
             }
             // How far the ray meets the deck, in deck heights.
             let d = self.distance(yc);
-            // Far off, the deck fades into the horizon's haze.
-            let far = 1.0 - math::exp(-d * 0.09);
+            // Far off, the deck fades into the horizon's haze (and near too
+            // in a dust storm).
+            let mut far = 1.0 - math::exp(-d * 0.09);
+            if self.storm > 0.0 {
+                far += (1.0 - far) * self.storm;
+            }
             let seen = self.opacity * (1.0 - far * far);
             let deck = above > 0.0 && seen > 0.003;
             if deck {
