@@ -2,11 +2,11 @@
 //! shows. Each value here is rendered with and without what it names, and
 //! the difference must be visible; and what the picture does not show is
 //! not read: thin dust in the first look, dunes under the floor, clouds too
-//! large for the sky, two tents as one.
+//! large for the sky, two tents as one, stones thinned by the night.
 
 use image::RgbaImage;
 use playa::traits::{self, Traits};
-use playa::{Layer, Scene, render};
+use playa::{Layer, Scene, TimeOfDay, render};
 
 /// The size the pictures are measured at.
 const SIZE: (u32, u32) = (320, 180);
@@ -242,4 +242,28 @@ fn two_tents_read_as_tents() {
     assert!(t.sentence().contains("tents"), "{}", t.sentence());
     assert!(t.lines().contains("Focal feature: tents"), "{}", t.lines());
     assert_eq!(read(&two, traits::ARCHETYPE), "campsite");
+}
+
+#[test]
+fn the_stones_read_the_same_all_day_and_night() {
+    let noon = playa::scene::presets::load("death-valley").unwrap();
+    let stones = read(&noon, traits::STONES);
+    let times = TimeOfDay::NAMED
+        .iter()
+        .copied()
+        .chain([8.5, 13.0, 20.0, 22.5].map(TimeOfDay::Hour));
+    for time in times {
+        let s = Scene {
+            time,
+            ..noon.clone()
+        };
+        assert_eq!(read(&s, traits::STONES), stones, "{time:?}");
+        // And they show, whatever the time.
+        let share = changed(
+            &picture(&s),
+            &picture(&without(&s, |l| matches!(l, Layer::Rocks(_)))),
+        );
+        eprintln!("{time:?}: the stones change {:.1}%", share * 100.0);
+        assert!(share > 0.01, "{time:?}: {share}");
+    }
 }

@@ -691,6 +691,13 @@ pub(crate) fn time_value(time: TimeOfDay) -> u8 {
         .map_or(0, |(i, _)| i as u8)
 }
 
+/// The time of day whose light the stones' cover is read in: the high
+/// sun's, the stones with their short shadows. The cover a picture shows
+/// changes with the light (long shadows cover more at the day's ends, and
+/// dark stones change the night's dark floor less), but the stones do
+/// not: a sweep of the day keeps its Stones trait.
+pub const STONES_SEEN_AT: TimeOfDay = TimeOfDay::Noon;
+
 /// Whether `scene` has a visible layer that `is` picks.
 pub(crate) fn has(scene: &Scene, is: impl Fn(&Layer) -> bool) -> bool {
     scene.layers.iter().any(|l| l.visible() && is(l))
@@ -762,12 +769,14 @@ pub fn stones_of(scene: &Scene) -> Option<StoneField> {
 }
 
 /// The floor of `scene` with `stones` on it, as the layers answer how
-/// much of it they cover.
+/// much of it they cover: under [`STONES_SEEN_AT`]'s light whatever the
+/// scene's time, so that the same stones read (and New scene sizes them)
+/// the same all day and night.
 pub fn ground<'a>(scene: &Scene, stones: &'a StoneField) -> Ground<'a> {
     Ground {
         aspect: scene.aspect,
         horizon: scene.horizon,
-        time: scene.time,
+        time: STONES_SEEN_AT,
         stones,
         scale: scene.eye_scale(),
     }
@@ -839,6 +848,22 @@ mod tests {
         assert_eq!(rolled_as(FOCAL, focal::TENTS), focal::TENT);
         assert_eq!(rolled_as(FOCAL, focal::RISE), focal::RISE);
         assert_eq!(rolled_as(STONES, focal::TENTS), focal::TENTS);
+    }
+
+    #[test]
+    fn the_stones_read_the_same_at_every_hour() {
+        for name in ["death-valley", "night-under-stars", "golden-hour"] {
+            let start = crate::scene::presets::load(name).unwrap();
+            let stones = Traits::of(&start)[STONES];
+            let hours = (0..48).map(|h| TimeOfDay::Hour(h as f32 / 2.0));
+            for time in TimeOfDay::NAMED.into_iter().chain(hours) {
+                let s = Scene {
+                    time,
+                    ..start.clone()
+                };
+                assert_eq!(Traits::of(&s)[STONES], stones, "{name} at {time:?}");
+            }
+        }
     }
 
     #[test]
