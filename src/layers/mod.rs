@@ -466,7 +466,12 @@ impl<'a> Frame<'a> {
             (light.one_ground, light.eye, light.lens),
             layers,
             (h, light.horizon * h, 0.5 * w),
-            (wind_vector(light.wind), palette.light, light.seed),
+            (
+                wind_vector(light.wind),
+                palette.light,
+                light.seed,
+                light.look,
+            ),
         );
         let scale = world.scale;
         Frame {

@@ -62,16 +62,17 @@ pub(crate) struct World {
 impl World {
     /// The world of a scene whose eye is `eye` metres high through a lens
     /// of `lens` mm, with `layers`, drawn `h` pixels high with the horizon
-    /// at row `horizon` and the middle column at `middle`.
+    /// at row `horizon` and the middle column at `middle`, under the wind
+    /// and the light of the scene's seed and look.
     pub fn new(
         (on, eye, lens): (bool, f32, f32),
         layers: &[Layer],
         (h, horizon, middle): (f32, f32, f32),
-        (wind, light, seed): ([f32; 2], [f32; 3], u64),
+        (wind, light, seed, look): ([f32; 2], [f32; 3], u64, u32),
     ) -> World {
         let (eye, dunes) = eye_over(on, eye, layers);
         let terrain = dunes.map(|d| {
-            let sand = d.sand(wind, light, seed, (eye, h, horizon, middle));
+            let sand = d.sand((wind, light, seed, look), (eye, h, horizon, middle));
             Arc::new(Terrain { sand })
         });
         World {
@@ -255,7 +256,7 @@ mod tests {
             (false, DEFAULT_EYE, DEFAULT_LENS),
             &[],
             (720.0, 400.0, 640.0),
-            ([1.0, 0.0], [0.0, 1.0, 0.0], 1),
+            ([1.0, 0.0], [0.0, 1.0, 0.0], 1, 1),
         );
         assert_eq!((w.eye, w.scale, w.zoom), (EYE, 1.0, 1.0));
         assert_eq!(w.lift(3.0, 100.0), 0.0);

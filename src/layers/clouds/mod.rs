@@ -237,7 +237,7 @@ impl Clouds {
             across.extend((0..cols).map(|x| (x as f32 + 0.5 - half_width) / focal * d));
             away.clear();
             away.resize(across.len(), d);
-            deck.noises(Build::best(), &across, &away, OCTAVES, &mut noise);
+            deck.noises(Build::best(), (&across, &away), OCTAVES, None, &mut noise);
             let density: f32 = noise.iter().map(|&n| deck.shape(n).0).sum();
             shown += density * (1.0 - far * far);
         }
@@ -275,6 +275,7 @@ impl Clouds {
             glow: scale(p.glow, 1.4),
             sun: (f.sun_x * f.w, p.sun_y * f.h),
             glow_radius: (p.glow_radius * f.h).max(1.0),
+            antialias: p.look >= crate::base::palette::LOOK_SAND,
         }
     }
 }
@@ -344,13 +345,25 @@ impl Deck {
         sum[0]
     }
 
-    /// [`Deck::noise`] at points `(across[i], away[i])`, into `out`.
-    fn noises(&self, build: Build, across: &[f32], away: &[f32], octaves: u32, out: &mut Vec<f32>) {
+    /// [`Deck::noise`] at points `(across[i], away[i])`, into `out`; with
+    /// `weights`, each octave's share of its own value (the rest is its
+    /// mean).
+    fn noises(
+        &self,
+        build: Build,
+        (across, away): (&[f32], &[f32]),
+        octaves: u32,
+        weights: Option<&[f32; OCTAVES as usize]>,
+        out: &mut Vec<f32>,
+    ) {
         let n = across.len().min(away.len());
         out.clear();
         out.resize(n, 0.0);
         let (mut u, mut v) = (vec![0.0; n], vec![0.0; n]);
         let tile = tile();
+        if let Some(w) = weights {
+            return self.faded_noises(tile, (across, away), w, &mut u, &mut v, out);
+        }
         match build {
             Build::Portable => self.noises_body(tile, across, away, octaves, &mut u, &mut v, out),
             // SAFETY: `Build::Avx2` is only chosen where the CPU has it.
@@ -359,6 +372,93 @@ impl Deck {
                 self.noises_avx2(tile, across, away, octaves, &mut u, &mut v, out)
             },
         }
+    }
+
+    /// The noise at many points with each octave `o` weighted by
+    /// `weights[o]` against its mean, into `sum` (see
+    /// [`Deck::noises_body`]).
+    fn faded_noises(
+        &self,
+        tile: &Tile,
+        (across, away): (&[f32], &[f32]),
+        weights: &[f32; OCTAVES as usize],
+        u: &mut [f32],
+        v: &mut [f32],
+        sum: &mut [f32],
+    ) {
+        let n = self.lattice_points((across, away), u, v, sum);
+        let (mut amp, mut norm) = (1.0, 0.0);
+        for (o, &w) in weights.iter().enumerate() {
+            let seed = self.seed.wrapping_add((o as u32).wrapping_mul(0x9e37));
+            for i in 0..n {
+                let (x, y) = (u[i], v[i]);
+                let value = if w > 0.0 {
+                    tile_value(tile, x, y, seed)
+                } else {
+                    0.5
+                };
+                sum[i] += amp * (0.5 + w * (value - 0.5));
+                (u[i], v[i]) = (x * 1.6 - y * 1.2 + 17.3, x * 1.2 + y * 1.6 + 9.1);
+            }
+            norm += amp;
+            amp *= 0.46;
+        }
+        for s in &mut sum[..n] {
+            *s /= norm;
+        }
+    }
+
+    /// The deck's points `(across[i], away[i])` in the first octave's
+    /// lattice, into `u` and `v`, and `sum` cleared: how many points.
+    #[inline(always)]
+    fn lattice_points(
+        &self,
+        (across, away): (&[f32], &[f32]),
+        u: &mut [f32],
+        v: &mut [f32],
+        sum: &mut [f32],
+    ) -> usize {
+        let n = across
+            .len()
+            .min(away.len())
+            .min(u.len())
+            .min(v.len())
+            .min(sum.len());
+        // Streaks run along a line slanting away across the deck, so that
+        // in perspective they fan out from a point on the horizon; the more
+        // streaked, the longer along it and the finer across it.
+        let (sx, sy) = self.stretch();
+        for i in 0..n {
+            let (across, away) = (across[i] + self.drift[0], away[i] + self.drift[1]);
+            let (along, side) = (0.8 * across + 0.6 * away, -0.6 * across + 0.8 * away);
+            (u[i], v[i]) = (along * self.scale * sx, side * self.scale * sy);
+            sum[i] = 0.0;
+        }
+        n
+    }
+
+    /// How much the streaks stretch the lattice along and across them.
+    fn stretch(&self) -> (f32, f32) {
+        (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks)
+    }
+
+    /// Each octave's share of its own value where the deck is sampled
+    /// `spacing` deck heights apart: an octave whose lattice the samples
+    /// would skip across fades to its mean. With how much of the noise's
+    /// swing is lost, 0 to 1.
+    fn octave_weights(&self, spacing: f32) -> ([f32; OCTAVES as usize], f32) {
+        let (sx, sy) = self.stretch();
+        let mut cells = spacing * self.scale * sx.max(sy);
+        let (mut amp, mut norm, mut lost) = (1.0, 0.0, 0.0);
+        let weights = std::array::from_fn(|_| {
+            let w = 1.0 - smoothstep(0.35, 0.9, cells);
+            cells *= 2.0;
+            lost += amp * (1.0 - w);
+            norm += amp;
+            amp *= 0.46;
+            w
+        });
+        (weights, lost / norm)
     }
 
     /// [`Deck::noises_body`] compiled for AVX2.
@@ -393,22 +493,7 @@ impl Deck {
         v: &mut [f32],
         sum: &mut [f32],
     ) {
-        let n = across
-            .len()
-            .min(away.len())
-            .min(u.len())
-            .min(v.len())
-            .min(sum.len());
-        // Streaks run along a line slanting away across the deck, so that
-        // in perspective they fan out from a point on the horizon; the more
-        // streaked, the longer along it and the finer across it.
-        let (sx, sy) = (1.0 - 0.8 * self.streaks, 1.0 + 1.6 * self.streaks);
-        for i in 0..n {
-            let (across, away) = (across[i] + self.drift[0], away[i] + self.drift[1]);
-            let (along, side) = (0.8 * across + 0.6 * away, -0.6 * across + 0.8 * away);
-            (u[i], v[i]) = (along * self.scale * sx, side * self.scale * sy);
-            sum[i] = 0.0;
-        }
+        let n = self.lattice_points((across, away), u, v, sum);
         let (mut amp, mut norm) = (1.0, 0.0);
         for o in 0..octaves {
             let seed = self.seed.wrapping_add(o.wrapping_mul(0x9e37));
@@ -430,8 +515,16 @@ impl Deck {
     /// The cloud's density (0..1) and thickness (0..1) of noise `n`: the
     /// cover picks the level the noise is cut at.
     fn shape(&self, n: f32) -> (f32, f32) {
+        self.shape_softer(n, 0.0)
+    }
+
+    /// [`Deck::shape`] with the cloud's edge `softer` (a noise whose
+    /// finer octaves faded swings less, so its cut is spread as much).
+    #[inline(always)]
+    fn shape_softer(&self, n: f32, softer: f32) -> (f32, f32) {
         let level = 0.78 - 0.56 * self.cover;
-        let density = smoothstep(level - self.softness, level + self.softness, n);
+        let soft = self.softness + softer;
+        let density = smoothstep(level - soft, level + soft, n);
         let thick = smoothstep(level, level + 0.3, n);
         (density, thick)
     }
@@ -456,9 +549,32 @@ struct CloudsDraw {
     glow: Linear,
     sun: (f32, f32),
     glow_radius: f32,
+    /// Whether the noise's octaves finer than its samples fade to their
+    /// mean (from the second look): far or small clouds thin to a veil
+    /// rather than break into specks.
+    antialias: bool,
 }
 
 impl CloudsDraw {
+    /// How far apart (deck heights) the deck's samples lie where the rays
+    /// meet it `d` deck heights off: the mean (geometric) of across,
+    /// [`DECK_STEP_X`] columns, and away, two rows, which the deck's
+    /// perspective stretches.
+    fn spacing(&self, d: f32) -> f32 {
+        (DECK_STEP_X as f32 * 2.0 * d * d * d).sqrt() / self.focal
+    }
+
+    /// How much softer the deck's cut is where the rays meet it `d` deck
+    /// heights off: a noise whose finer octaves faded swings less (from
+    /// the second look).
+    fn softer(&self, d: f32) -> f32 {
+        if self.antialias {
+            0.3 * self.deck.octave_weights(self.spacing(d)).1
+        } else {
+            0.0
+        }
+    }
+
     /// How far the ray of pixel row centre `yc` meets the deck, in deck
     /// heights (rows at or under the horizon: as far as it is seen).
     fn distance(&self, yc: f32) -> f32 {
@@ -490,7 +606,12 @@ impl CloudsDraw {
             );
             away.clear();
             away.resize(cols, d);
-            self.deck.noises(build, &across, &away, OCTAVES, &mut row);
+            let weights = self
+                .antialias
+                .then(|| self.deck.octave_weights(self.spacing(d)).0);
+            let points = (&across[..], &away[..]);
+            self.deck
+                .noises(build, points, OCTAVES, weights.as_ref(), &mut row);
             out.extend_from_slice(&row);
         }
         (out, cols)
@@ -510,7 +631,7 @@ impl CloudsDraw {
         &self,
         samples: &[f32],
         cols: usize,
-        (y0, y): (u32, u32),
+        (y0, y, softer): (u32, u32, f32),
         column: &[u32],
         tx: &[f32],
         density: &mut [f32],
@@ -540,7 +661,7 @@ impl CloudsDraw {
             let (c, d) = (bottom_row[i], bottom_row[i + 1]);
             let top = a + (b - a) * tx[k];
             let bottom = c + (d - c) * tx[k];
-            (density[k], thick[k]) = self.deck.shape(top + (bottom - top) * ty);
+            (density[k], thick[k]) = self.deck.shape_softer(top + (bottom - top) * ty, softer);
         }
     }
 
@@ -551,7 +672,7 @@ impl CloudsDraw {
         build: Build,
         samples: &[f32],
         cols: usize,
-        at: (u32, u32),
+        at: (u32, u32, f32),
         column: &[u32],
         tx: &[f32],
         (density, thick): (&mut [f32], &mut [f32]),
@@ -574,7 +695,7 @@ impl CloudsDraw {
         &self,
         samples: &[f32],
         cols: usize,
-        at: (u32, u32),
+        at: (u32, u32, f32),
         column: &[u32],
         tx: &[f32],
         density: &mut [f32],
@@ -625,11 +746,12 @@ impl Draw for CloudsDraw {
             let seen = self.opacity * (1.0 - far * far);
             let deck = above > 0.0 && seen > 0.003;
             if deck {
+                let softer = self.softer(d);
                 self.shapes(
                     build,
                     &samples,
                     cols,
-                    (y0, y),
+                    (y0, y, softer),
                     &column,
                     &tx,
                     (&mut density, &mut thick),

@@ -65,7 +65,7 @@ impl ShadeSamples {
                 across.push(a);
                 away.push(w);
             }
-            deck.noises(build, &across, &away, SHADE_OCTAVES, &mut noise);
+            deck.noises(build, (&across, &away), SHADE_OCTAVES, None, &mut noise);
             values.extend(noise.iter().map(|&n| light(n)));
         }
         ShadeSamples {

@@ -74,7 +74,70 @@ impl Draw for DunesDraw {
         if x0 >= x1 || y0 >= y1 {
             return;
         }
+        // From the second look the pixels around the band are worked out
+        // too, so that a brink's pixels take their neighbours' light.
+        let margin = u32::from(self.antialias);
+        let (ex0, ex1) = (x0.saturating_sub(margin), x1 + margin);
+        let (ey0, ey1) = (y0.saturating_sub(margin), y1 + margin);
+        let (width, depths, pixels) = self.pixels((ex0, ex1), (ey0, ey1));
         let shade = self.shade.as_ref().map(|s| s.samples((x0, x1), (y0, y1)));
+        let at = |x: u32, y: u32| pixels[((y - ey0) * width + (x - ex0)) as usize];
+        let mut row_px: Vec<Option<Px>> = Vec::with_capacity((x1 - x0) as usize);
+        for y in y0..y1 {
+            row_px.clear();
+            row_px.extend((x0..x1).map(|x| {
+                let px = at(x, y)?;
+                if !self.antialias {
+                    return Some(px);
+                }
+                Some(smoothed(px, |dx, dy| {
+                    let (x, y) = (x.checked_add_signed(dx)?, y.checked_add_signed(dy)?);
+                    (ex0..ex1).contains(&x).then_some(())?;
+                    (ey0..ey1).contains(&y).then_some(())?;
+                    at(x, y)
+                }))
+            }));
+            let row = band.row(y);
+            for (x, px) in (x0..x1).zip(row_px.iter()) {
+                let Some(px) = *px else {
+                    continue;
+                };
+                let mut color = px.color;
+                if let Some(s) = &shade {
+                    color = scale(color, s.at(x, y));
+                }
+                let c = &mut row[(x - x0) as usize];
+                let alpha = px.alpha * self.opacity;
+                if alpha >= 1.0 {
+                    *c = color;
+                } else {
+                    blend(c, color, alpha);
+                }
+            }
+            // In one ground, the sand hides what stands behind it.
+            if let (true, Some(d)) = (self.keys, band.depth.as_mut()) {
+                let start = ((y - band.y0) * band.width) as usize;
+                for x in x0..x1 {
+                    if let (Some(px), Some(iz)) = (at(x, y), depths.at(x, y))
+                        && px.alpha * self.opacity >= 0.5
+                    {
+                        d.ground[start + (x - band.x0) as usize] = self.h * self.eye * iz;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl DunesDraw {
+    /// The sand at the pixels of columns `x0..x1` of rows `y0..y1`, row
+    /// after row (`None` where none shows), with the row's length and the
+    /// depths read.
+    fn pixels(
+        &self,
+        (x0, x1): (u32, u32),
+        (y0, y1): (u32, u32),
+    ) -> (u32, std::sync::Arc<Depths>, Vec<Option<Px>>) {
         let mut room = Room::default();
         // The sand is worked out exactly on every fourth column of every
         // fourth row around the band; between, on every second, it is the
@@ -127,14 +190,15 @@ impl Draw for DunesDraw {
             })
             .collect();
         let corner = |i: u32, j: u32| at(i, j).expect("an agreed cell's corners are sand");
-        let mut pixels: Vec<Option<Px>> = Vec::with_capacity((x1 - x0) as usize);
+        let width = x1 - x0;
+        let mut pixels: Vec<Option<Px>> = Vec::with_capacity((width * (y1 - y0)) as usize);
         let (mut missing, mut found) = (Vec::new(), Vec::new());
         for y in y0..y1 {
-            let (j, oy) = ((y - gy) / 2, (y - gy) & 1);
-            pixels.clear();
+            let start = pixels.len();
             missing.clear();
             pixels.extend((x0..x1).map(|x| {
                 let (i, ox) = ((x - gx) / 2, (x - gx) & 1);
+                let (j, oy) = ((y - gy) / 2, (y - gy) & 1);
                 if ox == 0 && oy == 0 {
                     return at(i, j);
                 }
@@ -153,37 +217,56 @@ impl Draw for DunesDraw {
             }));
             self.exact(&depths, &missing, &mut room, &mut found);
             for (&(x, _), &px) in missing.iter().zip(found.iter()) {
-                pixels[(x - x0) as usize] = px;
-            }
-            let row = band.row(y);
-            for (x, px) in (x0..x1).zip(pixels.iter()) {
-                let Some(px) = *px else {
-                    continue;
-                };
-                let mut color = px.color;
-                if let Some(s) = &shade {
-                    color = scale(color, s.at(x, y));
-                }
-                let c = &mut row[(x - x0) as usize];
-                let alpha = px.alpha * self.opacity;
-                if alpha >= 1.0 {
-                    *c = color;
-                } else {
-                    blend(c, color, alpha);
-                }
-            }
-            // In one ground, the sand hides what stands behind it.
-            if let (true, Some(d)) = (self.keys, band.depth.as_mut()) {
-                let start = ((y - band.y0) * band.width) as usize;
-                for (x, px) in (x0..x1).zip(pixels.iter()) {
-                    if let (Some(px), Some(iz)) = (px, depths.at(x, y))
-                        && px.alpha * self.opacity >= 0.5
-                    {
-                        d.ground[start + (x - band.x0) as usize] = self.h * self.eye * iz;
-                    }
-                }
+                pixels[start + (x - x0) as usize] = px;
             }
         }
+        (width, depths, pixels)
+    }
+}
+
+/// How far apart (linear light) two neighbouring pixels' colours are at
+/// an edge that [`smoothed`] draws smooth: a shadow's edge.
+const EDGE: f32 = 0.06;
+
+/// Pixel `px` where it lies beside another face (a brink, or a nearer
+/// crest over farther sand) or a shadow's edge: the mean of the sand around it, weighted by
+/// a tent (the pixel 4, its sides 2, its corners 1), so that the edge is
+/// drawn smooth rather than in steps. `around(dx, dy)` reads the pixel
+/// that far off.
+#[inline]
+fn smoothed(px: Px, around: impl Fn(i32, i32) -> Option<Px>) -> Px {
+    let sides = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+    let edge = sides.iter().any(|&(dx, dy)| {
+        around(dx, dy).is_some_and(|n| {
+            n.face != px.face || (0..3).any(|k| (n.color[k] - px.color[k]).abs() > EDGE)
+        })
+    });
+    if !edge {
+        return px;
+    }
+    let (mut color, mut alpha, mut weight) = ([0.0f32; 3], 0.0, 0.0);
+    for dy in -1..=1i32 {
+        for dx in -1..=1i32 {
+            let n = if (dx, dy) == (0, 0) {
+                Some(px)
+            } else {
+                around(dx, dy)
+            };
+            let Some(n) = n else {
+                continue;
+            };
+            let w = (2 - dx.abs()) as f32 * (2 - dy.abs()) as f32;
+            for (c, v) in color.iter_mut().zip(n.color) {
+                *c += w * v;
+            }
+            alpha += w * n.alpha;
+            weight += w;
+        }
+    }
+    Px {
+        color: color.map(|c| c / weight),
+        alpha: alpha / weight,
+        face: px.face,
     }
 }
 

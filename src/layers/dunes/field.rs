@@ -15,7 +15,7 @@ use crate::base::simd::Build;
 use crate::layers::world::METRE;
 
 /// Sand's angle of repose (about 33°), as a slope.
-const REPOSE: f32 = 0.65;
+pub(super) const REPOSE: f32 = 0.65;
 
 /// The sand's height and its slope at a point of the ground.
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,6 +99,16 @@ pub(super) struct Field {
     pub(super) lattice: Lattice,
     /// Star dunes' arms: directions to pick from.
     arms: [[f32; 2]; 16],
+    /// A ridge's crest height over the tallest: its mean, and how far it
+    /// strays from it along the crest.
+    crest_mean: f32,
+    crest_spread: f32,
+    /// The highest a crest rises, over the tallest (no cap in the first
+    /// look, whose crests keep under it).
+    crest_cap: f32,
+    /// The share of a slip face's height that curves out into its foot,
+    /// the apron (0: the face meets the sand in a crease).
+    apron: f32,
 }
 
 /// Random values at the lattice points of the dunes' noises: a table
@@ -174,7 +184,17 @@ impl Lattice {
 }
 
 impl Field {
-    pub(super) fn new(d: &Dunes, wind: [f32; 2], light: [f32; 3], seed: u32) -> Field {
+    /// The field of dunes `d` under the wind, lit by `light`; `sand_look`
+    /// (from the second look) gives the ridges crests that rise and fall
+    /// along their length and slip faces that curve out into their foot,
+    /// so that a slip face does not read as a band of even width.
+    pub(super) fn new(
+        d: &Dunes,
+        wind: [f32; 2],
+        light: [f32; 3],
+        seed: u32,
+        sand_look: bool,
+    ) -> Field {
         let spacing = d.spacing * METRE;
         let tallest = (d.height * METRE).min(0.1 * spacing);
         // The light's vector is x right, y up, z toward the viewer; on the
@@ -202,6 +222,10 @@ impl Field {
             seed,
             lattice: Lattice::new(seed),
             arms,
+            crest_mean: if sand_look { 0.5 } else { 0.68 },
+            crest_spread: if sand_look { 0.85 } else { 0.32 },
+            crest_cap: if sand_look { 1.0 } else { f32::INFINITY },
+            apron: if sand_look { 0.4 } else { 0.0 },
         }
     }
 
@@ -353,25 +377,44 @@ impl Field {
             let t = phase - k as f32;
             let (hk, dhk) = self.crest(k, v);
             // The slip face's share of a wavelength, and the hollow's
-            // between ridges (none in a sand sea).
-            let slip = hk * s / REPOSE;
+            // between ridges (none in a sand sea). Its lower `apron` of
+            // height curves out to the sand: the face is that much longer.
+            let apron = self.apron;
+            let stretch = 1.0 / (1.0 - 0.5 * apron);
+            let slip = hk * s / REPOSE * stretch;
             let brink = 1.0 - slip;
             let gap = 0.45 * (1.0 - self.sand) * brink;
             let (hollow, on_slip) = (t < gap, t >= brink);
             let w = brink - gap;
             let up = (t - gap) / w;
             let shape = up * up * (3.0 - 2.0 * up);
+            // Down the slip face from its foot (0) to the brink (1): at the
+            // angle of repose above the apron, a parabola within it.
+            let q = ((1.0 - t) / slip.max(1e-6)).clamp(0.0, 1.0);
+            let within = q < apron;
+            let fall = if within {
+                q * q / (2.0 * apron.max(1e-6))
+            } else {
+                q - 0.5 * apron
+            };
+            let steep = if within { q / apron.max(1e-6) } else { 1.0 };
+            // (The first look's face, as it was drawn: its bits kept.)
+            let face_height = if apron > 0.0 {
+                hk * stretch * fall
+            } else {
+                (1.0 - t) * REPOSE * self.spacing
+            };
             let height = if hollow {
                 0.0
             } else if on_slip {
-                (1.0 - t) * REPOSE * self.spacing
+                face_height
             } else {
                 hk * shape
             };
             let dh_dphase = if hollow {
                 0.0
             } else if on_slip {
-                -REPOSE * self.spacing
+                -REPOSE * self.spacing * steep
             } else {
                 hk * 6.0 * up * (1.0 - up) / w
             };
@@ -417,12 +460,17 @@ impl Field {
     /// The height of ridge `k`'s crest at `v` across the wind, and its
     /// slope along `v`.
     #[inline(always)]
-    fn crest(&self, k: i32, v: f32) -> (f32, f32) {
+    pub(super) fn crest(&self, k: i32, v: f32) -> (f32, f32) {
         let s = self.inv_spacing;
         let (n, d) = self.lattice.noise1(v * s * 0.45 + k as f32 * 7.31, 677);
+        let (mean, spread) = (self.crest_mean, self.crest_spread);
         (
-            self.tallest * (0.68 + 0.32 * n),
-            self.tallest * 0.32 * d * s * 0.45,
+            self.tallest * (mean + spread * n).clamp(0.08, self.crest_cap),
+            if mean + spread * n < self.crest_cap && mean + spread * n > 0.08 {
+                self.tallest * spread * d * s * 0.45
+            } else {
+                0.0
+            },
         )
     }
 

@@ -161,6 +161,8 @@ const WHOLE: usize = 4 << 20;
 /// How much plainer the dunes' forms are drawn under the stars (see
 /// [`DunesDraw::relief_gain`]).
 const RELIEF_GAIN: f32 = 1.5;
+/// How much plainer the sun draws the dunes' forms, from the second look.
+const SUN_RELIEF: f32 = 0.6;
 
 impl Dunes {
     /// How much of the ground between the dunes is sand, 0 (the floor
@@ -226,7 +228,13 @@ impl Dunes {
     /// of every pixel kept where they take at most `whole_bytes`.
     fn prepare_with(&self, f: &Frame, build: Build, whole_bytes: usize) -> DunesDraw {
         let p = &f.palette;
-        let field = Field::new(self, f.wind, p.light, sub_seed(f.seed, 0xd0e5));
+        let field = Field::new(
+            self,
+            f.wind,
+            p.light,
+            sub_seed(f.seed, 0xd0e5),
+            p.look >= LOOK_SAND,
+        );
         let eye = self.eye(&field, &f.world);
         let tallest = field.tallest;
         let Reach {
@@ -238,14 +246,16 @@ impl Dunes {
         let flat = std::array::from_fn(|c| {
             1.0 / (p.ambient[c] + p.direct[c] * p.light[1].max(0.0)).max(1e-4)
         });
+        let sand_look = p.look >= LOOK_SAND;
         // The rows and columns to draw, from the fourth one at or before
         // the first to four past the last: a pixel takes its colour from
-        // the fourth ones around it (see `draw`).
+        // the fourth ones around it (see `draw`); from the second look,
+        // from one more before, whose light smooths the edges.
+        let before = if sand_look { 1 } else { 0 };
         let (cols, rows) = (
-            (f.cols.start & !3)..(f.cols.end + 4).min(f.width),
-            (f.rows.start & !3)..(f.rows.end + 4).min(f.height),
+            (f.cols.start.saturating_sub(before) & !3)..(f.cols.end + 4).min(f.width),
+            (f.rows.start.saturating_sub(before) & !3)..(f.rows.end + 4).min(f.height),
         );
-        let sand_look = p.look >= LOOK_SAND;
         // How much the light is the moon's.
         let moonlit = if p.moon { p.stars.clamp(0.0, 1.0) } else { 0.0 };
         let mut draw = DunesDraw {
@@ -277,7 +287,10 @@ impl Dunes {
             light: p.light,
             flat,
             night: 1.0 + 0.8 * p.stars.clamp(0.0, 1.0),
-            relief_gain: 1.0 + RELIEF_GAIN * moonlit,
+            // From the second look the sun's light on a slope is drawn a
+            // little plainer too, as a painter draws a form: the sand's
+            // gentle windward slopes then read as rising to their crests.
+            relief_gain: 1.0 + RELIEF_GAIN * moonlit + if sand_look { SUN_RELIEF } else { 0.0 },
             moonlit_shade: 0.3 * moonlit,
             sheet: self.sheet(),
             far_sand: self.share(),
@@ -293,6 +306,7 @@ impl Dunes {
                 1.0
             },
             shade: f.shade.clone(),
+            antialias: sand_look,
         };
         if cols.is_empty() || rows.is_empty() {
             return draw;

@@ -101,6 +101,10 @@ pub(super) struct DunesDraw {
     /// light to the horizon.
     pub(super) swell: f32,
     pub(super) shade: Option<crate::layers::clouds::CloudShade>,
+    /// Whether a pixel beside another face takes its neighbours' light
+    /// (from the second look): brinks and crests drawn smooth, not in
+    /// steps.
+    pub(super) antialias: bool,
 }
 
 impl DunesDraw {

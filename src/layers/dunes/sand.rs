@@ -8,6 +8,7 @@
 use super::Dunes;
 use super::field::{Field, Samples};
 use crate::base::noise::{smoothstep, sub_seed};
+use crate::base::palette::LOOK_SAND;
 use crate::base::simd::Build;
 use crate::layers::world::{EYE, METRE, World};
 
@@ -77,17 +78,16 @@ impl Dunes {
         }
     }
 
-    /// The sand as a terrain things stand on, seen from `eye` (scene
-    /// units, over the sand's base) in a picture `h` pixels high with the
-    /// horizon at row `horizon` and the middle column at `middle`.
+    /// The sand as a terrain things stand on, under the wind and the light
+    /// of the scene's seed and look, seen from `eye` (scene units, over
+    /// the sand's base) in a picture `h` pixels high with the horizon at
+    /// row `horizon` and the middle column at `middle`.
     pub(crate) fn sand(
         &self,
-        wind: [f32; 2],
-        light: [f32; 3],
-        seed: u64,
+        (wind, light, seed, look): ([f32; 2], [f32; 3], u64, u32),
         (eye, h, horizon, middle): (f32, f32, f32, f32),
     ) -> Sand {
-        let field = Field::new(self, wind, light, sub_seed(seed, 0xd0e5));
+        let field = Field::new(self, wind, light, sub_seed(seed, 0xd0e5), look >= LOOK_SAND);
         let reach = Reach::new(&field, eye, h, horizon);
         Sand {
             field,
