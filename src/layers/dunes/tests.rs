@@ -68,6 +68,15 @@ fn scene(time: TimeOfDay, wind: f32, horizon: f32, seed: u64) -> Scene {
     }
 }
 
+/// [`scene`] in the second look, whose sand is smoothed at its edges
+/// from the pixels around each band.
+fn sand_scene(time: TimeOfDay, wind: f32, horizon: f32, seed: u64) -> Scene {
+    Scene {
+        look: LOOK_SAND,
+        ..scene(time, wind, horizon, seed)
+    }
+}
+
 /// Where the depths of every pixel are not kept, the bands' chunks of
 /// rows, each marched from where its columns' marches start, give the
 /// bits of the whole march: for every form, in pictures and windows
@@ -76,16 +85,28 @@ fn scene(time: TimeOfDay, wind: f32, horizon: f32, seed: u64) -> Scene {
 #[test]
 fn chunks_paint_the_bits_of_the_whole_march() {
     let cases = [
-        (1, 0.95, 14.0, 140.0, TimeOfDay::Dawn, 200.0, 0.42),
-        (1, 0.6, 40.0, 150.0, TimeOfDay::Noon, 90.0, 0.2),
-        (0, 0.25, 10.0, 140.0, TimeOfDay::Morning, 80.0, 0.35),
-        (2, 0.9, 30.0, 200.0, TimeOfDay::GoldenHour, 10.0, 0.5),
+        (1, 0.95, 14.0, 140.0, TimeOfDay::Dawn, 200.0, 0.42, 1),
+        (1, 0.6, 40.0, 150.0, TimeOfDay::Noon, 90.0, 0.2, 1),
+        (0, 0.25, 10.0, 140.0, TimeOfDay::Morning, 80.0, 0.35, 1),
+        (2, 0.9, 30.0, 200.0, TimeOfDay::GoldenHour, 10.0, 0.5, 1),
+        (
+            1,
+            0.95,
+            14.0,
+            140.0,
+            TimeOfDay::GoldenHour,
+            200.0,
+            0.42,
+            LOOK_SAND,
+        ),
+        (2, 0.9, 30.0, 200.0, TimeOfDay::Dawn, 10.0, 0.5, LOOK_SAND),
     ];
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)
         .build()
         .unwrap();
-    for (i, (form, cover, height, spacing, time, wind, horizon)) in cases.into_iter().enumerate() {
+    for (i, case) in cases.into_iter().enumerate() {
+        let (form, cover, height, spacing, time, wind, horizon, look) = case;
         let dunes = Dunes {
             form,
             cover,
@@ -93,7 +114,11 @@ fn chunks_paint_the_bits_of_the_whole_march() {
             spacing,
             ..Dunes::default()
         };
-        let plan = Plan::new(&scene(time, wind, horizon, i as u64)).unwrap();
+        let scene = Scene {
+            look,
+            ..scene(time, wind, horizon, i as u64)
+        };
+        let plan = Plan::new(&scene).unwrap();
         for (w, h) in [(301, 517), (97, 1000)] {
             // The whole picture, drawn from the depths of every pixel.
             let frame = plan.frame(w, h);
@@ -197,7 +222,7 @@ fn the_dunes_hold_a_few_rows_not_the_picture() {
 /// moved from point to point.)
 #[test]
 fn the_sand_has_no_cliffs() {
-    for form in 0..3 {
+    for (form, sand_look) in (0..3).flat_map(|f| [(f, false), (f, true)]) {
         let dunes = Dunes {
             form,
             height: 30.0,
@@ -205,7 +230,7 @@ fn the_sand_has_no_cliffs() {
             cover: 0.6,
             ..Dunes::default()
         };
-        let field = Field::new(&dunes, [0.6, 0.8], [0.5, 0.4, -0.77], 11);
+        let field = Field::new(&dunes, [0.6, 0.8], [0.5, 0.4, -0.77], 11, sand_look);
         let step = 0.01 * METRE;
         let mut mid = 0;
         for line in 0..40 {
@@ -274,4 +299,113 @@ fn every_build_paints_the_bits_of_the_portable_one() {
             );
         }
     }
+}
+
+/// From the second look a ridge's crest rises and falls along its length,
+/// so its slip face is no band of even width (one read as a river), and
+/// the face curves out into its foot rather than meeting the sand in a
+/// crease: the first look's crests keep over a third of the tallest's
+/// height and its faces fall at the angle of repose to the foot.
+#[test]
+fn the_second_look_s_slip_faces_vary_and_curve_into_their_foot() {
+    let dunes = Dunes {
+        form: 1,
+        height: 14.0,
+        spacing: 140.0,
+        cover: 0.95,
+        ..Dunes::default()
+    };
+    for sand_look in [false, true] {
+        let field = Field::new(&dunes, [0.6, 0.8], [0.5, 0.4, -0.77], 11, sand_look);
+        // The crests' heights along a stretch of a hundred spacings.
+        let heights: Vec<f32> = (0..2000)
+            .map(|i| field.crest(3, i as f32 * 0.05 * field.spacing).0)
+            .collect();
+        let (low, high) = heights
+            .iter()
+            .fold((f32::MAX, 0.0f32), |(lo, hi), &h| (lo.min(h), hi.max(h)));
+        if sand_look {
+            assert!(
+                low < 0.25 * high,
+                "the crests keep between {low} and {high}"
+            );
+        } else {
+            assert!(
+                low > 0.35 * high,
+                "the first look's crests: {low} to {high}"
+            );
+        }
+        // Down the wind across ten ridges: the slope of each slip face
+        // at its foot (its lowest fiftieth).
+        let steps = 100_000;
+        let du = 10.0 * field.spacing / steps as f32;
+        let x: Vec<f32> = (0..steps).map(|k| k as f32 * du * 0.6).collect();
+        let z: Vec<f32> = (0..steps).map(|k| k as f32 * du * 0.8).collect();
+        let mut samples = Samples::default();
+        field.samples(Build::Portable, &x, &z, None, &mut samples);
+        let feet: Vec<f32> = (0..steps)
+            .filter(|&k| samples.face[k] & 1 == 1 && samples.h[k] < 0.02 * field.tallest)
+            .map(|k| samples.gx[k].hypot(samples.gz[k]))
+            .collect();
+        assert!(feet.len() > 10, "the line crosses few slip faces");
+        let gentlest = feet.iter().copied().fold(f32::MAX, f32::min);
+        if sand_look {
+            assert!(
+                gentlest < 0.2 * field::REPOSE,
+                "the feet fall at {gentlest}"
+            );
+        } else {
+            assert!(
+                gentlest > 0.5 * field::REPOSE,
+                "the first look's feet: {gentlest}"
+            );
+        }
+    }
+}
+
+/// From the second look a brink, a nearer crest over farther sand and a
+/// shadow's edge are drawn smooth, not in steps: beside them a pixel takes
+/// its neighbours' light, so that few neighbouring pixels differ by much.
+#[test]
+fn the_second_look_draws_edges_smooth() {
+    let dunes = Dunes {
+        form: 1,
+        height: 14.0,
+        spacing: 140.0,
+        cover: 0.95,
+        ..Dunes::default()
+    };
+    let plan = Plan::new(&sand_scene(TimeOfDay::GoldenHour, 200.0, 0.42, 3)).unwrap();
+    let (w, h) = (320, 180);
+    let frame = plan.frame(w, h);
+    let mut draw = dunes.prepare_with(&frame, Build::best(), usize::MAX);
+    assert!(draw.antialias);
+    // Neighbouring pixels of sand (under the horizon) whose luminance
+    // differs by more than a fifth.
+    let steps = |draw: &DunesDraw| {
+        let bits = paint(w, h, draw);
+        let lum = |x: u32, y: u32| {
+            let i = 3 * (y * w + x) as usize;
+            let c = |k: usize| f32::from_bits(bits[i + k]);
+            0.2126 * c(0) + 0.7152 * c(1) + 0.0722 * c(2)
+        };
+        let first = frame.horizon.ceil() as u32 + 2;
+        let mut n = 0;
+        for y in first..h - 1 {
+            for x in 0..w - 1 {
+                let here = lum(x, y);
+                n += usize::from((lum(x + 1, y) - here).abs() > 0.2);
+                n += usize::from((lum(x, y + 1) - here).abs() > 0.2);
+            }
+        }
+        n
+    };
+    let smooth = steps(&draw);
+    draw.antialias = false;
+    let stepped = steps(&draw);
+    assert!(stepped > 100, "the sand has few edges to smooth: {stepped}");
+    assert!(
+        smooth * 4 < stepped,
+        "{smooth} steps between neighbours, against {stepped} unsmoothed"
+    );
 }
