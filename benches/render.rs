@@ -2,7 +2,8 @@
 //!
 //! - `preview`: the preview size (1280×720), for every preset and for
 //!   death-valley packed with stones (density 0.3, 0.4, 0.5 on 560 and 968
-//!   columns): a fresh render (`fresh/…`), and a re-render on a
+//!   columns): a fresh render (`fresh/…`), the same in the newest look
+//!   (`fresh-newest/…`, as New scene draws it), and a re-render on a
 //!   [`Canvas`] after one change, a density step (`density/…`, the rocks
 //!   redrawn) or a tent step (`tent/…`).
 //! - `render`: 1280×720 and 4K, 4K written to a PNG file, 4K death-valley at
@@ -86,6 +87,16 @@ fn preview(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("fresh", name), |b| {
             b.iter(|| black_box(render(scene, w, h).unwrap()))
         });
+        // The same scene in the newest look, as New scene draws it.
+        let newest = Scene {
+            look: playa::scene::LOOK_NEWEST,
+            ..scene.clone()
+        };
+        if newest != *scene {
+            group.bench_function(BenchmarkId::new("fresh-newest", name), |b| {
+                b.iter(|| black_box(render(&newest, w, h).unwrap()))
+            });
+        }
         // Each step alternates between two scenes one change apart.
         let mut stepped = scene.clone();
         stepped.automaton.density = (scene.automaton.density + 0.01).min(1.0);

@@ -307,16 +307,26 @@ const STONES_RULES: &[Rule] = &[
     },
 ];
 
-/// The tent: always at a campsite, never on an open playa, on sand or on a
-/// bajada's slopes; a near rise of ground in front of an open playa more
+/// The tent: always at a campsite, and after sunset on any open ground
+/// but an open playa (it lights the ground around it); never on an open
+/// playa, or by day on sand or a bajada's slopes; a near rise of ground in front of an open playa more
 /// often, never on the flat Racetrack, the sand or a bajada (whose fans
 /// have their own).
 const FOCAL_RULES: &[Rule] = &[
-    // (After sunset an open plain is empty but for a lit tent. An open
-    // playa with a tent would read as a campsite.)
+    // (After sunset an open plain, a fan or the badlands are empty but for
+    // a lit tent. An open playa with a tent would read as a campsite.)
     Rule {
         when: &[
-            (ARCHETYPE, &[a::SALT_PAN, a::DUNE_SEA]),
+            (
+                ARCHETYPE,
+                &[
+                    a::SALT_PAN,
+                    a::DUNE_SEA,
+                    a::BAJADA,
+                    a::BADLANDS,
+                    a::RACETRACK,
+                ],
+            ),
             (TIME, &[t::BLUE_HOUR, t::NIGHT, t::MOONLIGHT]),
         ],
         weights: &[(focal::TENT, 1)],
@@ -356,7 +366,8 @@ const RARE_RULES: &[Rule] = &[
     },
 ];
 
-/// The vantage by composition: a dune field's crests and the badlands'
+/// The vantage by time and composition: after dark, near the ground; a
+/// dune field's crests and the badlands'
 /// ridges read from above, a bajada's from an overlook; a salt pan's
 /// polygons, the Racetrack's stones, a camp, trees and boulders from near
 /// the ground.
@@ -366,6 +377,13 @@ const RARE_RULES: &[Rule] = &[
 /// or an overlook they are too small to see, and the picture would not
 /// show its Stones trait.
 const VANTAGE_RULES: &[Rule] = &[
+    // (After dark the ground reads only near the eye, by the tent's and
+    // the moon's light: from above or through a long lens it is a dim,
+    // empty band.)
+    Rule {
+        when: &[(TIME, &[t::NIGHT, t::MOONLIGHT])],
+        weights: &[(vantage::STANDING, 60), (vantage::LOW, 40)],
+    },
     Rule {
         when: &[(
             STONES,

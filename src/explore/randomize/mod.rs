@@ -551,6 +551,8 @@ fn times_for(scene: &Scene, locks: &Locks) -> &'static [TimeOfDay] {
 /// day; the spiral, a constellation, hidden but at night.
 fn dress_for_the_time(scene: &mut Scene, locks: &Locks, d: &mut Dice) {
     let time = scene.time;
+    let sand_look = scene.look >= crate::base::palette::LOOK_SAND;
+    let scale = crate::layers::world::scale_of(scene.one_ground, scene.eye, &scene.layers);
     for layer in &mut scene.layers {
         if locks.is_locked(layer.name()) {
             continue;
@@ -564,6 +566,15 @@ fn dress_for_the_time(scene: &mut Scene, locks: &Locks, d: &mut Dice) {
                     t if t.is_dark() => d.float(0.6, 1.2),
                     _ => 0.0,
                 };
+                // After dark the lit tent is what the eye finds: near and
+                // large, from the second look.
+                // (Seen from over the dunes things on the ground are drawn
+                // smaller: the tent is made as much larger, within its
+                // range.)
+                if sand_look && time.is_dark() {
+                    t.size = (t.size.max(0.3) / scale).min(1.0);
+                    t.y = t.y.max(0.93);
+                }
             }
             Layer::Spiral(s) if !time.is_dark() => s.visible = false,
             _ => {}
