@@ -79,24 +79,16 @@ impl Draw for DunesDraw {
         let margin = u32::from(self.antialias);
         let (ex0, ex1) = (x0.saturating_sub(margin), x1 + margin);
         let (ey0, ey1) = (y0.saturating_sub(margin), y1 + margin);
-        let (width, depths, pixels) = self.pixels((ex0, ex1), (ey0, ey1));
+        let (width, depths, mut pixels) = self.pixels((ex0, ex1), (ey0, ey1));
+        if self.antialias {
+            pixels = smoothed(&pixels, width as usize);
+        }
         let shade = self.shade.as_ref().map(|s| s.samples((x0, x1), (y0, y1)));
         let at = |x: u32, y: u32| pixels[((y - ey0) * width + (x - ex0)) as usize];
         let mut row_px: Vec<Option<Px>> = Vec::with_capacity((x1 - x0) as usize);
         for y in y0..y1 {
             row_px.clear();
-            row_px.extend((x0..x1).map(|x| {
-                let px = at(x, y)?;
-                if !self.antialias {
-                    return Some(px);
-                }
-                Some(smoothed(px, |dx, dy| {
-                    let (x, y) = (x.checked_add_signed(dx)?, y.checked_add_signed(dy)?);
-                    (ex0..ex1).contains(&x).then_some(())?;
-                    (ey0..ey1).contains(&y).then_some(())?;
-                    at(x, y)
-                }))
-            }));
+            row_px.extend((x0..x1).map(|x| at(x, y)));
             let row = band.row(y);
             for (x, px) in (x0..x1).zip(row_px.iter()) {
                 let Some(px) = *px else {
@@ -228,46 +220,64 @@ impl DunesDraw {
 /// an edge that [`smoothed`] draws smooth: a shadow's edge.
 const EDGE: f32 = 0.06;
 
-/// Pixel `px` where it lies beside another face (a brink, or a nearer
-/// crest over farther sand) or a shadow's edge: the mean of the sand around it, weighted by
-/// a tent (the pixel 4, its sides 2, its corners 1), so that the edge is
-/// drawn smooth rather than in steps. `around(dx, dy)` reads the pixel
-/// that far off.
-#[inline]
-fn smoothed(px: Px, around: impl Fn(i32, i32) -> Option<Px>) -> Px {
-    let sides = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-    let edge = sides.iter().any(|&(dx, dy)| {
-        around(dx, dy).is_some_and(|n| {
-            n.face != px.face || (0..3).any(|k| (n.color[k] - px.color[k]).abs() > EDGE)
-        })
-    });
-    if !edge {
-        return px;
-    }
-    let (mut color, mut alpha, mut weight) = ([0.0f32; 3], 0.0, 0.0);
-    for dy in -1..=1i32 {
-        for dx in -1..=1i32 {
-            let n = if (dx, dy) == (0, 0) {
-                Some(px)
-            } else {
-                around(dx, dy)
-            };
-            let Some(n) = n else {
-                continue;
-            };
-            let w = (2 - dx.abs()) as f32 * (2 - dy.abs()) as f32;
-            for (c, v) in color.iter_mut().zip(n.color) {
-                *c += w * v;
-            }
-            alpha += w * n.alpha;
-            weight += w;
+/// The sand's `pixels` (rows `width` long) where each lies beside another
+/// face (a brink, or a nearer crest over farther sand) or a shadow's
+/// edge: the mean of the sand around it, weighted by a tent (the pixel 4,
+/// its sides 2, its corners 1), so that the edge is drawn smooth rather
+/// than in steps. Elsewhere, and on the first and last rows and columns
+/// (whose neighbours are not all known), the pixels as they are.
+fn smoothed(pixels: &[Option<Px>], width: usize) -> Vec<Option<Px>> {
+    let differ = |a: &Option<Px>, b: &Option<Px>| match (a, b) {
+        (Some(a), Some(b)) => {
+            a.face != b.face || (0..3).any(|k| (a.color[k] - b.color[k]).abs() > EDGE)
+        }
+        _ => false,
+    };
+    // Which pixels lie beside an edge: each pair of neighbours, across
+    // and down, compared once.
+    let mut edge = vec![false; pixels.len()];
+    for (i, pair) in pixels.windows(2).enumerate() {
+        if (i + 1) % width != 0 && differ(&pair[0], &pair[1]) {
+            (edge[i], edge[i + 1]) = (true, true);
         }
     }
-    Px {
-        color: color.map(|c| c / weight),
-        alpha: alpha / weight,
-        face: px.face,
+    for i in 0..pixels.len().saturating_sub(width) {
+        if differ(&pixels[i], &pixels[i + width]) {
+            (edge[i], edge[i + width]) = (true, true);
+        }
     }
+    let rows = pixels.len() / width.max(1);
+    let mut out = pixels.to_vec();
+    for y in 1..rows.saturating_sub(1) {
+        for x in 1..width - 1 {
+            let i = y * width + x;
+            if !edge[i] || pixels[i].is_none() {
+                continue;
+            }
+            let (mut color, mut alpha, mut weight) = ([0.0f32; 3], 0.0, 0.0);
+            for (dy, wy) in [(-1isize, 1.0), (0, 2.0), (1, 1.0)] {
+                for (dx, wx) in [(-1isize, 1.0), (0, 2.0), (1, 1.0)] {
+                    let j = (i as isize + dy * width as isize + dx) as usize;
+                    let Some(n) = pixels[j] else {
+                        continue;
+                    };
+                    let w: f32 = wx * wy;
+                    for (c, v) in color.iter_mut().zip(n.color) {
+                        *c += w * v;
+                    }
+                    alpha += w * n.alpha;
+                    weight += w;
+                }
+            }
+            let face = pixels[i].map_or(0, |p| p.face);
+            out[i] = Some(Px {
+                color: color.map(|c| c / weight),
+                alpha: alpha / weight,
+                face,
+            });
+        }
+    }
+    out
 }
 
 /// The mean of the points of a coarser grid at columns `xs` and rows `ys`
