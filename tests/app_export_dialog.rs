@@ -205,21 +205,69 @@ fn a_result_about_other_settings_is_cleared() {
     assert!(!dialog_says(&h, "Saved"), "a stale line: {:?}", labels(&h));
 }
 
+/// The frame over the preview is the open dialog's, the one in front when
+/// both are open (Ctrl+E brings Export PNG… to the front); with no dialog
+/// open the preview is whole and undimmed (issue 60, items 6 and 7).
 #[test]
-fn the_preview_shows_the_frame_of_the_open_dialog() {
+fn the_preview_shows_the_frame_of_the_dialog_in_front_and_none_when_closed() {
     let mut state = AppState::default();
-    state.export.size = SizePreset::Uhd8k;
+    state.export.size = SizePreset::Custom;
+    state.export.custom = [1920, 720];
     let mut h = harness_with(state);
-    assert!(h.query_by_label("Export frame: 7680 × 4320").is_some());
+    assert!(
+        h.query_by_label_contains("frame:").is_none(),
+        "a frame with no dialog open: {:?}",
+        labels(&h)
+    );
     h.get_by_label("Export animation…").click();
     settle(&mut h);
+    let animation = "Animation frame: 1280 × 720";
+    assert!(h.query_by_label(animation).is_some(), "{:?}", labels(&h));
+    // Ctrl+E opens Export PNG… over it, in front: its frame shows.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    settle(&mut h);
     assert!(
-        h.query_by_label("Animation frame: 1280 × 720").is_some(),
+        h.query_by_label("Export frame: 1920 × 720").is_some(),
         "{:?}",
         labels(&h)
     );
-    assert!(h.query_by_label_contains("Export frame").is_none());
+    assert!(h.query_by_label(animation).is_none());
+    // Close, where both dialogs' buttons lie, closes the one in front:
+    // the one left is Export animation….
+    h.get_all_by_label("Close").next().unwrap().click();
+    settle(&mut h);
+    assert!(h.query_by_label(animation).is_some(), "{:?}", labels(&h));
     h.get_by_label("Close").click();
     settle(&mut h);
-    assert!(h.query_by_label("Export frame: 7680 × 4320").is_some());
+    assert!(
+        h.query_by_label_contains("frame:").is_none(),
+        "a frame after Close: {:?}",
+        labels(&h)
+    );
+}
+
+/// While a dialog is open, single keys are its own: typing after a click
+/// that missed the File field does not roll a new scene or play (issue
+/// 60, item 10). Its Ctrl shortcuts still work, and the keys work again
+/// once it is closed.
+#[test]
+fn single_key_shortcuts_wait_while_a_dialog_is_open() {
+    let mut h = small();
+    let before = common::app::preset_box(&h);
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    for key in [egui::Key::R, egui::Key::D, egui::Key::V] {
+        h.key_press(key);
+        settle(&mut h);
+    }
+    assert_eq!(common::app::preset_box(&h), before, "a key reached the app");
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    h.key_press(egui::Key::R);
+    settle(&mut h);
+    assert_ne!(
+        common::app::preset_box(&h),
+        before,
+        "R rolls a new scene once the dialog is closed"
+    );
 }

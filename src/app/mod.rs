@@ -65,6 +65,9 @@ pub struct PlayaApp {
     export: ExportDialog,
     animation_export: AnimationExportDialog,
     save_scene: SceneFileDialog,
+    /// Which of the two export dialogs was last in front: the one whose
+    /// frame the preview shows while both are open.
+    front: preview::Framed,
     message: Option<Message>,
     /// More about the message, shown on hovering it: the message it
     /// belongs to, and the text (a roll's number).
@@ -97,6 +100,24 @@ pub struct PlayaApp {
 }
 
 impl PlayaApp {
+    /// Which export dialog's frame the preview shows: the open one's, or
+    /// while both are open the one in front (the last one opened or
+    /// clicked); none while neither is.
+    fn framed(&mut self, ctx: &egui::Context) -> Option<preview::Framed> {
+        let top = ctx.memory(|m| m.areas().top_layer_id(egui::Order::Middle));
+        if top == Some(self.export.layer()) {
+            self.front = preview::Framed::Png;
+        } else if top == Some(self.animation_export.layer()) {
+            self.front = preview::Framed::Animation;
+        }
+        match (self.export.is_open(), self.animation_export.is_open()) {
+            (false, false) => None,
+            (true, false) => Some(preview::Framed::Png),
+            (false, true) => Some(preview::Framed::Animation),
+            (true, true) => Some(self.front),
+        }
+    }
+
     /// The scene's traits, in a sentence under the preview ("Dune sea at
     /// dawn, wind from the west, …"); hovering it lists them one per line.
     fn traits_ui(&mut self, ui: &mut egui::Ui) {
@@ -165,6 +186,7 @@ impl PlayaApp {
             export: ExportDialog::default(),
             animation_export: AnimationExportDialog::default(),
             save_scene: SceneFileDialog::default(),
+            front: preview::Framed::Png,
             message: None,
             message_hover: None,
             message_shown: None,
@@ -399,17 +421,14 @@ impl PlayaApp {
                     }
                 });
             egui::CentralPanel::no_frame().show(ui, |ui| {
-                // The frame of the export dialog that is open.
-                let framed = if self.animation_export.is_open() {
-                    (
+                // The frame of the export dialog that is open (of the one in
+                // front, when both are); none when neither is.
+                let framed = match self.framed(ui.ctx()) {
+                    Some(preview::Framed::Animation) => (
                         self.state.animation_export.pixels(&self.state.scene),
-                        preview::Framed::Animation,
-                    )
-                } else {
-                    (
-                        self.state.export.pixels(&self.state.scene),
-                        preview::Framed::Png,
-                    )
+                        Some(preview::Framed::Animation),
+                    ),
+                    framed => (self.state.export.pixels(&self.state.scene), framed),
                 };
                 // A run on view is drawn from a copy; the tent dragged on
                 // it moves in the scene.

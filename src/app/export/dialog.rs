@@ -123,6 +123,9 @@ pub struct Dialog<E: Exporter> {
     /// A file that exists, which Export would replace: the dialog asks
     /// before it does.
     replacing: Option<PathBuf>,
+    /// Whether the dialog comes to the front when next drawn (it was just
+    /// opened: over another dialog, it is the one in use).
+    raise: bool,
     /// The form's height in the last frame, and the tallest it has been
     /// (two frames running) since the dialog opened: the buttons stay
     /// below that, so they never move up under the cursor as the form's
@@ -229,6 +232,7 @@ impl<E: Exporter> Default for Dialog<E> {
             hint: None,
             outcome: None,
             replacing: None,
+            raise: false,
             form_size: (0.0, 0.0),
         }
     }
@@ -240,6 +244,7 @@ impl<E: Exporter> Dialog<E> {
     /// `folder` (else the working directory).
     pub fn open_with(&mut self, folder: Option<&Path>, fresh: impl FnOnce(&mut E) -> String) {
         self.open = true;
+        self.raise = true;
         self.outcome = None;
         self.hint = None;
         self.replacing = None;
@@ -257,6 +262,15 @@ impl<E: Exporter> Dialog<E> {
     /// Whether the dialog is showing.
     pub fn is_open(&self) -> bool {
         self.open
+    }
+
+    /// The dialog's window's layer: which of two dialogs is in front.
+    pub fn layer(&self) -> egui::LayerId {
+        egui::LayerId::new(egui::Order::Middle, Self::window_id())
+    }
+
+    fn window_id() -> egui::Id {
+        egui::Id::unique(E::ID)
     }
 
     /// Whether an export is running.
@@ -403,8 +417,11 @@ impl<E: Exporter> Dialog<E> {
             screen.left() + 12.0_f32.min((screen.width() - width) / 2.0).max(0.0),
             screen.top() + 36.0,
         );
+        if std::mem::take(&mut self.raise) {
+            ctx.move_to_top(self.layer());
+        }
         egui::Window::new(E::TITLE)
-            .id(egui::Id::unique(E::ID))
+            .id(Self::window_id())
             .open(&mut open)
             .collapsible(false)
             .resizable(false)

@@ -423,15 +423,16 @@ impl Preview {
 
     /// Draws the preview into the rest of `ui` and handles zoom, pan and
     /// tent dragging (which edits `scene`). `picture` is the size the
-    /// export `framed` writes: its frame is drawn over the preview, and
-    /// "1:1" shows one of its pixels per pixel of the screen. The
+    /// export `framed` writes: its frame is drawn over the preview (none
+    /// while no export dialog is open), and "1:1" shows one of its pixels
+    /// per pixel of the screen. The
     /// read-out's 100% is the picture fitted to the panel, whatever the
     /// export's size.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         scene: &mut Scene,
-        (picture, framed): ((u32, u32), Framed),
+        (picture, framed): ((u32, u32), Option<Framed>),
     ) {
         let panel = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(panel, Sense::click_and_drag());
@@ -442,7 +443,7 @@ impl Preview {
         // scene's: the preview shows that one.
         let allowed = crate::compose::window::check_aspect(picture.0, picture.1).is_ok();
         let crop = crate::compose::window::Window::crop(scene.aspect, picture.0, picture.1)
-            .filter(|_| allowed);
+            .filter(|_| allowed && framed.is_some());
         let full_w = crop.map_or(picture.0, |w| w.full_w);
         // Screen pixels per exported pixel when the picture fits the panel.
         let fit_zoom = fit.width() * ppp / full_w.max(1) as f32;
@@ -504,7 +505,7 @@ impl Preview {
             self.awaited = None;
         }
         // A size the export refuses has no frame to show.
-        if allowed {
+        if let (true, Some(framed)) = (allowed, framed) {
             frame::frame_ui(ui, panel, image_rect, crop, picture, framed);
         }
         if let Some(new) = self.overlay_ui(ui, panel, fit_zoom) {

@@ -17,19 +17,26 @@ impl PlayaApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        // While a dialog is open its keys are its own: a letter typed
+        // into it after a click that missed its field must not roll a new
+        // scene. Shortcuts with Ctrl still work.
+        let single_keys = !self.dialog_open();
         let save = ctx.input_mut(|i| i.consume_shortcut(&save));
         let (redo, undo, export, dice, new_scene, play, fit, grid) = ctx.input_mut(|i| {
             // Ctrl+Shift+Z also matches Ctrl+Z logically: consume it first.
             let redo = i.consume_shortcut(&redo_shift) | i.consume_shortcut(&redo_y);
+            let mut key = |k| single_keys && i.consume_key(Modifiers::NONE, k);
+            let keys = [Key::D, Key::R, Key::Space, Key::F, Key::V].map(&mut key);
+            let [dice, new_scene, play, fit, grid] = keys;
             (
                 redo,
                 i.consume_shortcut(&undo),
                 i.consume_shortcut(&export),
-                i.consume_key(Modifiers::NONE, Key::D),
-                i.consume_key(Modifiers::NONE, Key::R),
-                i.consume_key(Modifiers::NONE, Key::Space),
-                i.consume_key(Modifiers::NONE, Key::F),
-                i.consume_key(Modifiers::NONE, Key::V),
+                dice,
+                new_scene,
+                play,
+                fit,
+                grid,
             )
         });
         if redo {
@@ -59,6 +66,11 @@ impl PlayaApp {
         if fit {
             self.preview.fit();
         }
+    }
+
+    /// Whether a dialog (an export's or Save scene…) is open.
+    fn dialog_open(&self) -> bool {
+        self.export.is_open() || self.animation_export.is_open() || self.save_scene.is_open()
     }
 
     /// Loads text pasted while no text field has focus.
