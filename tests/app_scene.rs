@@ -163,6 +163,28 @@ fn new_scene_says_what_changed_in_words() {
     assert!(h.query_by_label_contains("Roll 0x").is_some());
 }
 
+/// A rolled scene is a new picture: the Preset box names it for its
+/// composition and roll, not "death-valley (edited)" (issue 60, item 14);
+/// an edit after it is an edit of that.
+#[test]
+fn new_scene_is_named_for_its_composition_and_roll() {
+    let mut h = harness();
+    h.get_by_label("🔀 New scene").click();
+    settle(&mut h);
+    let name = preset_box(&h);
+    let traits = playa::traits::Traits::of(h.state().scene());
+    let composition = traits.name(playa::traits::ARCHETYPE).to_lowercase();
+    let (stem, roll) = name.rsplit_once('-').expect("a name and a roll");
+    assert_eq!(stem, composition.replace(' ', "-"), "{name}");
+    assert!(
+        roll.len() == 4 && roll.chars().all(|c| c.is_ascii_hexdigit()),
+        "{name}"
+    );
+    h.get_by_label("New random seed").click();
+    settle(&mut h);
+    assert_eq!(preset_box(&h), format!("{name} (edited)"));
+}
+
 #[test]
 fn clouds_are_added_into_the_sky_edited_and_shared_in_format_3() {
     let mut h = harness();

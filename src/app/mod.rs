@@ -535,6 +535,10 @@ impl PlayaApp {
                     let roll = self.next_roll();
                     let old = self.state.scene.clone();
                     self.state.scene = randomize::new_scene(&old, &self.state.locks, roll);
+                    // A new picture, named for what it is: its composition
+                    // and its roll ("dune-sea-7f3a"), not "… (edited)".
+                    self.state.preset = rolled_name(&self.state.scene, roll);
+                    self.state.loaded = crate::share::encode(&self.state.scene);
                     self.controls.sync(&self.state.scene);
                     let text = format!(
                         "New scene: {}",
@@ -671,4 +675,13 @@ impl eframe::App for PlayaApp {
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.trace.finish();
     }
+}
+
+/// The name of a scene New scene rolled with `roll`: its composition and
+/// the roll's last four hex digits, as a file's name would have them
+/// ("dune-sea-7f3a"; the whole roll is in the message's hover).
+fn rolled_name(scene: &Scene, roll: u64) -> String {
+    let traits = crate::traits::Traits::of(scene);
+    let composition = traits.name(crate::traits::ARCHETYPE).to_lowercase();
+    format!("{}-{:04x}", composition.replace(' ', "-"), roll & 0xffff)
 }
