@@ -372,3 +372,51 @@ fn a_click_never_changes_a_number_box_and_a_drag_does() {
         assert_ne!(values(h.state().scene()), before, "{rect:?}");
     }
 }
+
+/// At the default 1280×800 window the Seed field shows the largest seed's
+/// 20 digits whole (issue 60, item 2).
+#[test]
+fn the_seed_field_holds_the_largest_seed_at_the_default_size() {
+    let mut h = harness();
+    type_into(&mut h, "Seed", "18446744073709551615");
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    let font = h.ctx.global_style().text_styles[&egui::TextStyle::Monospace].clone();
+    let digits = h.ctx.fonts_mut(|f| {
+        f.layout_no_wrap(u64::MAX.to_string(), font, egui::Color32::WHITE)
+            .size()
+            .x
+    });
+    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Seed");
+    // The text sits inside the field's margins (4 points each side).
+    assert!(
+        field.rect().width() >= digits + 8.0,
+        "the field is {} wide for digits {} wide",
+        field.rect().width(),
+        digits
+    );
+}
+
+/// The side panel keeps the width it had once the window is wide again:
+/// made narrow by a narrow window, it comes back (issue 60, item 11).
+#[test]
+fn the_side_panel_comes_back_after_the_window_was_narrow() {
+    let mut h = harness();
+    let panel = |h: &Harness<'_, PlayaApp>| {
+        h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Seed")
+            .rect()
+            .right()
+    };
+    let wide = panel(&h);
+    for width in [590.0, 800.0] {
+        h.set_size(egui::vec2(width, 800.0));
+        settle(&mut h);
+        h.set_size(egui::vec2(1280.0, 800.0));
+        settle(&mut h);
+        assert!(
+            (panel(&h) - wide).abs() < 1.0,
+            "after {width} wide the Seed field ends at {}, not {wide}",
+            panel(&h)
+        );
+    }
+}

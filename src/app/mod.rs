@@ -65,6 +65,10 @@ pub struct PlayaApp {
     export: ExportDialog,
     animation_export: AnimationExportDialog,
     save_scene: SceneFileDialog,
+    /// The side panel's width: the one the user chose (the default until
+    /// they drag its edge), the one shown in the last frame, and the
+    /// window's width then.
+    panel_width: (f32, f32, f32),
     /// Which of the two export dialogs was last in front: the one whose
     /// frame the preview shows while both are open.
     front: preview::Framed,
@@ -187,6 +191,7 @@ impl PlayaApp {
             animation_export: AnimationExportDialog::default(),
             save_scene: SceneFileDialog::default(),
             front: preview::Framed::Png,
+            panel_width: (PANEL_WIDTH, PANEL_WIDTH, 0.0),
             message: None,
             message_hover: None,
             message_shown: None,
@@ -393,12 +398,33 @@ impl PlayaApp {
             self.preview.margin = preview::MARGIN;
             // The panel may widen to 520 points but always leaves the
             // preview 400: at 800 points wide, from 300 to 400.
-            let widest = (ctx.content_rect().width() - 400.0).clamp(300.0, 520.0);
-            egui::Panel::left("controls")
+            let window = ctx.content_rect().width();
+            let widest = (window - 400.0).clamp(300.0, 520.0);
+            // The width the user chose (or the default) comes back when a
+            // narrow window that squeezed the panel is made wide again.
+            let (chosen, shown, last_window) = self.panel_width;
+            let want = chosen.min(widest);
+            let mut panel = egui::Panel::left("controls")
                 .resizable(true)
-                .default_size(372.0)
-                .size_range(300.0..=widest)
-                .show(ui, |ui| self.controls_ui(ui));
+                .default_size(PANEL_WIDTH)
+                .size_range(300.0..=widest);
+            let restore = shown < want - 0.5;
+            if restore {
+                panel = panel.exact_size(want);
+            }
+            let width = panel
+                .show(ui, |ui| self.controls_ui(ui))
+                .response
+                .rect
+                .width();
+            // A change of width in a window of the same width is the
+            // user's, dragging the panel's edge.
+            let chosen = if !restore && window == last_window && (width - shown).abs() > 0.5 {
+                width
+            } else {
+                chosen
+            };
+            self.panel_width = (chosen, width, window);
         }
         // The preview's background is the clear colour
         // ([`PlayaApp::clear_color`]): not filled again under the picture.
@@ -685,3 +711,6 @@ fn rolled_name(scene: &Scene, roll: u64) -> String {
     let composition = traits.name(crate::traits::ARCHETYPE).to_lowercase();
     format!("{}-{:04x}", composition.replace(' ', "-"), roll & 0xffff)
 }
+
+/// The side panel's width at first, points.
+const PANEL_WIDTH: f32 = 372.0;
