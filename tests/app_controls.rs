@@ -420,3 +420,34 @@ fn the_side_panel_comes_back_after_the_window_was_narrow() {
         );
     }
 }
+
+/// The named hour ("golden hour", "moonlight") never lies over the Sun
+/// position slider, whatever time is picked (issue 60, item 5).
+#[test]
+fn the_named_hour_keeps_off_the_sun_slider() {
+    let mut h = harness();
+    for time in ["Golden", "Night", "Noon"] {
+        h.get_by_label(time).click();
+        settle(&mut h);
+        let hours: Vec<Rect> = h
+            .query_all_by_label("Hour")
+            .filter_map(|n| n.accesskit_node().bounding_box())
+            .map(|b| {
+                Rect::from_min_max(
+                    pos2(b.x0 as f32, b.y0 as f32),
+                    pos2(b.x1 as f32, b.y1 as f32),
+                )
+            })
+            .collect();
+        assert!(!hours.is_empty());
+        for (hour, slider) in hours.iter().flat_map(|&hr| {
+            h.query_all_by_role(Role::Slider)
+                .map(move |s| (hr, s.rect()))
+        }) {
+            assert!(
+                !hour.intersects(slider),
+                "{time}: the hour {hour:?} lies over a slider at {slider:?}"
+            );
+        }
+    }
+}

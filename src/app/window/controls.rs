@@ -544,16 +544,22 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
         form(ui, "light", |ui| {
             let time = ui.label("Time of day");
             // Tight, to fit the narrowest panel; wrapping below that. The
-            // other named times are on the hour's slider.
+            // other named times are on the hour's field.
             ui.horizontal_wrapped(|ui| {
                 ui.spacing_mut().item_spacing.x = 0.0;
                 ui.spacing_mut().button_padding.x = 3.0;
                 for t in TimeOfDay::ALL {
                     ui.selectable_value(&mut scene.time, t, time_label(t));
                 }
-                // Any hour between them (lit between the named times),
-                // showing the name on a named one.
-                ui.add_space(6.0);
+            })
+            .response
+            .labelled_by(time.id);
+            ui.end_row();
+            // Any hour between them (lit between the named times), showing
+            // the name on a named one: on a row of its own, so that a long
+            // name ("golden hour", "moonlight") never wraps onto the next.
+            let hour_label = ui.label("Hour");
+            ui.horizontal(|ui| {
                 let mut hour = scene.time.hour();
                 let field = ui
                     .add(
@@ -577,7 +583,7 @@ fn light_ui(ui: &mut Ui, scene: &mut Scene, locks: &mut Locks) {
                 }
             })
             .response
-            .labelled_by(time.id);
+            .labelled_by(hour_label.id);
             ui.end_row();
             row(ui, "sun_x", scene);
             row(ui, "horizon", scene);
