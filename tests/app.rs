@@ -237,6 +237,9 @@ fn the_share_field_gives_a_link_with_a_web_address_and_loads_pasted_links() {
         ..AppState::default()
     });
     assert_eq!(field(&h, "Share"), format!("{address}#{code}"));
+    // (Into view first: the Share field lies low in the panel.)
+    h.get_by_label("Copy").scroll_to_me();
+    settle(&mut h);
     h.get_by_label("Copy").click();
     h.step();
     assert_eq!(copied(&h), Some(format!("{address}#{code}")));
@@ -278,6 +281,8 @@ fn the_web_address_is_set_under_the_link_button() {
     let mut h = harness();
     let code = playa::share::encode(h.state().scene());
     assert!(h.query_by_label("Web address").is_none());
+    h.get_by_label("🔗").scroll_to_me();
+    settle(&mut h);
     h.get_by_label("🔗").click();
     settle(&mut h);
 

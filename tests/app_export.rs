@@ -39,13 +39,15 @@ fn open_export(h: &mut Harness<'_, PlayaApp>) {
 
 #[test]
 fn the_preview_shows_the_export_frame() {
-    let h = with_export_size(1080, 1080);
+    let mut h = with_export_size(1080, 1080);
+    open_export(&mut h);
     assert!(
         h.query_by_label("Export frame: 1080 × 1080").is_some(),
         "{:?}",
         labels(&h)
     );
-    let h = with_export_size(1920, 1080);
+    let mut h = with_export_size(1920, 1080);
+    open_export(&mut h);
     assert!(h.query_by_label("Export frame: 1920 × 1080").is_some());
 }
 
@@ -248,4 +250,27 @@ fn an_animation_of_a_setting_is_playa_animate_s_sweep() {
         std::fs::read(&out).unwrap() == std::fs::read(&cli).unwrap(),
         "the app's sweep differs from `playa animate`"
     );
+}
+
+/// A new custom size keeps "Crop to the frame" (issue 60, item 12): the
+/// user's choice holds while it applies, and Export stays ready.
+#[test]
+fn a_new_custom_size_keeps_crop_to_the_frame() {
+    let mut h = with_export_size(1920, 720);
+    open_export(&mut h);
+    h.get_by_label("Crop to the frame").click();
+    settle(&mut h);
+    assert!(export_enabled(&h));
+    h.get_by_role_and_label(Role::SpinButton, "Width").click();
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text("1900".into()));
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    assert!(
+        h.query_all_by_label_contains("1900 × 720").next().is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(export_enabled(&h), "the crop was cleared: {:?}", labels(&h));
 }

@@ -320,7 +320,7 @@ fn the_preset_box_says_edited_or_where_the_scene_came_from_and_messages_expire()
     assert!(h.query_by_label("Loaded preset badlands").is_none());
 
     // An edit marks the box; undoing it unmarks it.
-    h.get_by_label("🔀 New scene").click();
+    h.get_by_label("New random seed").click();
     settle(&mut h);
     assert_eq!(preset_box(&h), "badlands (edited)");
     h.get_by_label("Undo").click();

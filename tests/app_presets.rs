@@ -74,7 +74,7 @@ fn a_scene_saved_as_a_preset_is_picked_again_by_its_name() {
     let folder = dir.path().join("presets");
     let mut h = app_in(&folder);
     pick(&mut h, "badlands");
-    h.get_by_label("🔀 New scene").click();
+    h.get_by_label("New random seed").click();
     settle(&mut h);
     let kept = h.state().scene().clone();
     assert_ne!(kept, playa::scene::presets::load("badlands").unwrap());
@@ -267,7 +267,7 @@ fn save_scene_writes_a_ron_that_loads_back_to_the_same_scene() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = app_in(&dir.path().join("presets"));
     pick(&mut h, "night-under-stars");
-    h.get_by_label("🔀 New scene").click();
+    h.get_by_label("New random seed").click();
     settle(&mut h);
     let scene = h.state().scene().clone();
 

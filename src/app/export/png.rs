@@ -211,9 +211,10 @@ pub type ExportDialog = Dialog<PngExport>;
 pub struct PngExport {
     /// Milliseconds the preview took per megapixel, if known.
     ms_per_mpx: Option<f64>,
-    /// The size and scene aspect for which "Crop to the frame" was chosen:
-    /// a size of another aspect exports only once the user chose.
-    crop_chosen: Option<((u32, u32), f32)>,
+    /// Whether "Crop to the frame" was chosen: a size of another aspect
+    /// than the scene's exports only once the user chose. The choice
+    /// holds while the size changes (opening the dialog clears it).
+    crop_chosen: bool,
     /// The aspect "Change the scene's aspect" asked for, until
     /// [`ExportDialog::ui`] sets it on the scene.
     new_aspect: Option<f32>,
@@ -429,13 +430,16 @@ impl Run for PngRun {
 /// The progress bar's words, `written` bytes of the file out after
 /// `elapsed`: the time so far while the encoder holds everything back
 /// (an 8K picture's first bytes come late), then how much is written.
+/// Only real figures: no time before the first second, no size before
+/// the first tenth of a MiB ("0.0 MiB, 0 s" said nothing).
 fn progress_text(written: u64, elapsed: Duration) -> String {
-    let took = format!("{} s", elapsed.as_secs());
-    if written == 0 {
-        format!("Rendering… {took}")
-    } else {
-        let mib = written as f64 / f64::from(1 << 20);
-        format!("Rendering and writing… {mib:.1} MiB, {took}")
+    let secs = elapsed.as_secs();
+    let mib = written as f64 / f64::from(1 << 20);
+    match (mib >= 0.1, secs >= 1) {
+        (true, true) => format!("Rendering and writing… {mib:.1} MiB, {secs} s"),
+        (true, false) => format!("Rendering and writing… {mib:.1} MiB"),
+        (false, true) => format!("Rendering… {secs} s"),
+        (false, false) => "Rendering…".to_string(),
     }
 }
 
@@ -446,7 +450,7 @@ impl PngExport {
     fn fits(&self, settings: &ExportSettings, scene: &Scene) -> Result<(), String> {
         let (w, h) = settings.pixels(scene);
         check_aspect(w, h).map_err(|e| e.to_string())?;
-        if settings.crop(scene).is_some() && self.crop_chosen != Some(((w, h), scene.aspect)) {
+        if settings.crop(scene).is_some() && !self.crop_chosen {
             return Err(format!(
                 "{w} × {h} is not the scene's aspect: choose to crop or to change the scene"
             ));
@@ -467,14 +471,14 @@ impl PngExport {
             return;
         }
         aspect_mismatch_line(ui, (w, h), scene, "the preview shows the frame");
-        let chosen = self.crop_chosen == Some(((w, h), scene.aspect));
+        let chosen = self.crop_chosen;
         ui.horizontal(|ui| {
             if ui
                 .radio(chosen, "Crop to the frame")
                 .on_hover_text("Export the part of the scene's picture inside the frame")
                 .clicked()
             {
-                self.crop_chosen = Some(((w, h), scene.aspect));
+                self.crop_chosen = true;
             }
             if let Some(aspect) = change_aspect_ui(ui, (w, h), true) {
                 self.new_aspect = Some(aspect);
@@ -525,7 +529,7 @@ impl ExportDialog {
     /// Opens the dialog, proposing `{preset}-{seed}.png` in the last folder.
     pub fn open(&mut self, settings: &ExportSettings, preset: &str, scene: &Scene) {
         self.open_with(settings.folder.as_deref(), |exporter| {
-            exporter.crop_chosen = None;
+            exporter.crop_chosen = false;
             default_file_name(preset, scene)
         });
     }
@@ -586,6 +590,21 @@ mod tests {
         assert!(!early.contains("MiB"));
         let later = progress_text(5 << 20, Duration::from_secs(12));
         assert_eq!(later, "Rendering and writing… 5.0 MiB, 12 s");
+    }
+
+    /// No "0.0 MiB, 0 s" (issue 60, item 1): a figure is said once it is
+    /// one.
+    #[test]
+    fn progress_says_no_zero_figures() {
+        assert_eq!(progress_text(0, Duration::from_millis(300)), "Rendering…");
+        assert_eq!(
+            progress_text(20_000, Duration::from_millis(1200)),
+            "Rendering… 1 s"
+        );
+        assert_eq!(
+            progress_text(3 << 20, Duration::from_millis(800)),
+            "Rendering and writing… 3.0 MiB"
+        );
     }
 
     #[test]
