@@ -40,6 +40,8 @@ pub struct View {
     /// How much larger the eye draws things on the ground than at 1.6 m
     /// (a stone's eye draws them larger, an overlook smaller).
     pub scale: f32,
+    /// The look that draws the scene ([`crate::scene::Scene::look`]).
+    pub look: u32,
 }
 
 /// A layer's cost in milliseconds (see the module's comment), split
@@ -84,7 +86,7 @@ impl Layer {
             Layer::Ranges(r) => ranges(r),
             Layer::Floor(f) => floor(f),
             Layer::Relief(r) => relief(r),
-            Layer::Dunes(d) => dunes(d),
+            Layer::Dunes(d) => dunes(d, view.look),
             Layer::Racetrack(r) => (0.0, racetrack(r, view.scale)),
             Layer::Rocks(r) => (0.0, rocks(r, view.live, view.scale)),
             Layer::Plants(p) => (0.0, plants(p, view.live, view.scale)),
@@ -161,9 +163,16 @@ fn relief(r: &Relief) -> (f64, f64) {
     (0.0, 8.0 + 9.0 * forms)
 }
 
-/// `(sky, ground)` ms of the dunes: a march of every column.
-fn dunes(_: &Dunes) -> (f64, f64) {
-    (1.0, 30.0)
+/// `(sky, ground)` ms of the dunes: a march of every column; from the
+/// second look, about 2.6 times that (the ridges' shapes leave more to
+/// work out pixel by pixel, and each band works out the rows around it:
+/// `fresh-newest/dune-sea` against `fresh/dune-sea` in docs/PERFORMANCE.md).
+fn dunes(_: &Dunes, look: u32) -> (f64, f64) {
+    if look >= crate::base::palette::LOOK_SAND {
+        (1.0, 78.0)
+    } else {
+        (1.0, 30.0)
+    }
 }
 
 /// `(sky, ground)` ms of a tent drawn `scale` times as large: its pixels,

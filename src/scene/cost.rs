@@ -93,6 +93,7 @@ fn estimate(scene: &Scene, live: f64) -> Estimate {
         horizon: scene.horizon,
         live,
         scale: scene.eye_scale(),
+        look: scene.look,
     };
     let (cols, rows) = scene.grid_size();
     let automaton =

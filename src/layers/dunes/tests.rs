@@ -301,6 +301,17 @@ fn every_build_paints_the_bits_of_the_portable_one() {
     }
 }
 
+/// The dune-sea preset's dunes: transverse ridges 14 m high, 140 m apart.
+fn dune_sea() -> Dunes {
+    Dunes {
+        form: 1,
+        height: 14.0,
+        spacing: 140.0,
+        cover: 0.95,
+        ..Dunes::default()
+    }
+}
+
 /// From the second look a ridge's crest rises and falls along its length,
 /// so its slip face is no band of even width (one read as a river), and
 /// the face curves out into its foot rather than meeting the sand in a
@@ -308,13 +319,7 @@ fn every_build_paints_the_bits_of_the_portable_one() {
 /// height and its faces fall at the angle of repose to the foot.
 #[test]
 fn the_second_look_s_slip_faces_vary_and_curve_into_their_foot() {
-    let dunes = Dunes {
-        form: 1,
-        height: 14.0,
-        spacing: 140.0,
-        cover: 0.95,
-        ..Dunes::default()
-    };
+    let dunes = dune_sea();
     for sand_look in [false, true] {
         let field = Field::new(&dunes, [0.6, 0.8], [0.5, 0.4, -0.77], 11, sand_look);
         // The crests' heights along a stretch of a hundred spacings.
@@ -368,13 +373,7 @@ fn the_second_look_s_slip_faces_vary_and_curve_into_their_foot() {
 /// its neighbours' light, so that few neighbouring pixels differ by much.
 #[test]
 fn the_second_look_draws_edges_smooth() {
-    let dunes = Dunes {
-        form: 1,
-        height: 14.0,
-        spacing: 140.0,
-        cover: 0.95,
-        ..Dunes::default()
-    };
+    let dunes = dune_sea();
     let plan = Plan::new(&sand_scene(TimeOfDay::GoldenHour, 200.0, 0.42, 3)).unwrap();
     let (w, h) = (320, 180);
     let frame = plan.frame(w, h);
