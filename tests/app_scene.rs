@@ -62,10 +62,39 @@ fn a_preset_s_exact_code_is_named_after_the_preset() {
 
 /// The scene with one more tent, added as "+ Add layer" does.
 fn add_tent(h: &mut Harness<'_, PlayaApp>) {
+    add_layer(h, "Tent");
+}
+
+/// The scene with one more layer of `kind`, added as "+ Add layer" does.
+fn add_layer(h: &mut Harness<'_, PlayaApp>, kind: &str) {
+    h.get_by_label("+ Add layer").scroll_to_me();
+    h.run();
     h.get_by_label("+ Add layer").click();
     h.run();
-    h.get_by_role_and_label(Role::Button, "Tent").click();
+    h.get_by_role_and_label(Role::Button, kind).click();
     settle(h);
+}
+
+#[test]
+fn the_traits_line_reads_the_stones_not_a_racetrack_the_dunes_hide() {
+    use playa::traits::Traits;
+    let mut h = harness();
+    add_layer(&mut h, "Dunes");
+    let stones = Traits::of(h.state().scene()).sentence();
+    assert!(stones.contains("clumps of stones"), "{stones}");
+    // A Racetrack goes on the floor, under the sheet of sand: hidden, its
+    // sailing stones are not read; the clumps standing on the sand are.
+    add_layer(&mut h, "Racetrack");
+    assert!(
+        h.state()
+            .scene()
+            .layers
+            .iter()
+            .any(|l| matches!(l, Layer::Racetrack(_)))
+    );
+    let line = Traits::of(h.state().scene()).sentence();
+    assert_eq!(line, stones);
+    h.get_by_label(&line);
 }
 
 #[test]

@@ -267,3 +267,51 @@ fn the_stones_read_the_same_all_day_and_night() {
         assert!(share > 0.01, "{time:?}: {share}");
     }
 }
+
+/// Death Valley with a Racetrack laid on its floor and a sheet of dunes
+/// over both (issue 60, item 17), the campsite's stones standing on the
+/// sand.
+fn racetrack_under_dunes() -> Scene {
+    let mut s = playa::scene::presets::load("death-valley").unwrap();
+    let floor = s
+        .layers
+        .iter()
+        .position(|l| matches!(l, Layer::Floor(_)))
+        .unwrap();
+    let dunes = Layer::Dunes(playa::layers::Dunes {
+        cover: 1.0,
+        ..Default::default()
+    });
+    s.layers.insert(floor + 1, dunes);
+    s.layers
+        .insert(floor + 1, Layer::Racetrack(Default::default()));
+    s
+}
+
+#[test]
+fn a_racetrack_under_a_sheet_of_dunes_is_not_read_and_the_stones_are() {
+    let s = racetrack_under_dunes();
+    let racetrack = |l: &Layer| matches!(l, Layer::Racetrack(_));
+    // Below the horizon's row, where the Racetrack's pale playa still tints
+    // the edge the floor shares with the ranges.
+    let hidden = changed_in(&picture(&s), &picture(&without(&s, racetrack)), 0.57..1.0);
+    let rocks = changed(
+        &picture(&s),
+        &picture(&without(&s, |l| matches!(l, Layer::Rocks(_)))),
+    );
+    eprintln!(
+        "the Racetrack under the dunes changes {:.2}%, the stones on them {:.1}%",
+        hidden * 100.0,
+        rocks * 100.0
+    );
+    assert!(hidden < 0.001, "{hidden}");
+    assert!(rocks > 0.01, "{rocks}");
+    let campsite = playa::scene::presets::load("death-valley").unwrap();
+    assert_eq!(read(&s, traits::STONES), read(&campsite, traits::STONES));
+    assert_eq!(read(&s, traits::ARCHETYPE), "dune sea");
+    assert!(
+        Traits::of(&s).sentence().contains("stones"),
+        "{}",
+        Traits::of(&s).sentence()
+    );
+}

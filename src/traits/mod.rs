@@ -750,9 +750,10 @@ pub(crate) fn shown(scene: &Scene, is: impl Fn(&Layer) -> bool) -> Vec<Layer> {
 /// horizon is at `horizon` (fraction of the height) and whose eye draws
 /// what stands on the ground `scale` times as large, shows: it is
 /// visible, not transparent, and not hidden whole by an opaque layer
-/// drawn over it. The sky hides everything; the floor hides what lies
-/// flat on the ground below the horizon (the dunes, whose crests never
-/// rise over it, and the Racetrack's playa); a tent shows as
+/// drawn over it. The sky hides everything; the floor, and dunes whose
+/// sand covers all of it, hide what lies flat on the ground below the
+/// horizon (the dunes, whose crests never rise over it, and the
+/// Racetrack's playa); a tent shows as
 /// [`Tent::is_drawn`](crate::layers::Tent::is_drawn) says.
 fn shows(layer: &Layer, above: &[Layer], horizon: f32, scale: f32) -> bool {
     if let Layer::Tent(t) = layer {
@@ -765,6 +766,7 @@ fn shows(layer: &Layer, above: &[Layer], horizon: f32, scale: f32) -> bool {
             && match l {
                 Layer::Sky(_) => true,
                 Layer::Floor(_) => flat,
+                Layer::Dunes(d) => flat && d.sheet_is_whole(),
                 _ => false,
             }
     };

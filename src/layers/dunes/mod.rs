@@ -174,6 +174,12 @@ impl Dunes {
         }
     }
 
+    /// Whether the sand lies over all the ground between the dunes, so
+    /// that nothing flat drawn under them shows.
+    pub(crate) fn sheet_is_whole(&self) -> bool {
+        self.sheet() >= 1.0
+    }
+
     /// How much of the floor of `ground` the dunes cover; nothing of them
     /// rises over the horizon (the viewer stands as high as the tallest).
     pub(crate) fn cover(&self, _ground: &Ground) -> super::Cover {
