@@ -85,12 +85,14 @@ fn a_time_sweep_is_the_scene_at_each_hour() {
             );
         }
     }
-    // Its recipe is the last frame's scene.
+    // Its recipe is the scene it was made from, before the sweep: its
+    // noon, with the wind the command line set.
     playa_ok(
         d,
         &words("render death-valley-1-time-anim.png --out still.png"),
     );
-    assert!(image::open(d.join("still.png")).unwrap().to_rgba8() == frames[3]);
+    let start = rendered(d, &words("death-valley --set wind=0.2 --size 96x54"));
+    assert!(image::open(d.join("still.png")).unwrap().to_rgba8() == start);
     std::fs::remove_file(d.join("still.png")).unwrap();
 
     // Made again from itself: the same bytes, under the same name.
@@ -111,6 +113,31 @@ fn a_time_sweep_is_the_scene_at_each_hour() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("(generations 0..=2)"));
     assert_eq!(apng_frames(&d.join("g.png")).len(), 3);
+}
+
+#[test]
+fn a_sweep_s_file_holds_the_scene_it_started_from() {
+    // Issue 60, item 15: a day from 8.5 h to midnight keeps death-valley's
+    // noon, not the last frame's moonlight.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    animate(
+        d,
+        &words("death-valley --set time=8.5..=24:6 --size 96x54 --out sw.png"),
+    );
+    let code = |what: &str| {
+        let o = playa_ok(d, &["share", what]);
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    };
+    playa_ok(
+        d,
+        &words("render death-valley --size 96x54 --out still.png"),
+    );
+    assert_eq!(code("sw.png"), code("still.png"));
+    // And the sweep with it: the file is made again from itself.
+    let first = std::fs::read(d.join("sw.png")).unwrap();
+    animate(d, &words("sw.png --force --out again.png"));
+    assert!(first == std::fs::read(d.join("again.png")).unwrap());
 }
 
 #[test]

@@ -19,7 +19,12 @@ const PALETTE_SAMPLES: usize = 7;
 pub struct Animation {
     /// The scene of the last frame, quantized: its automaton at the last
     /// frame's generation, or its swept setting at the sweep's last value.
+    /// The frames are drawn from it.
     pub(super) scene: Scene,
+    /// The scene the file records ([`Animation::scene`]): the last
+    /// frame's for the generations, the one the sweep started from for a
+    /// sweep.
+    recipe: Scene,
     /// The options, quantized and checked.
     pub(super) options: Options,
     /// The options' sweep, read ([`Options::sweep`]).
@@ -50,6 +55,7 @@ impl Animation {
             }
         }
         let mut scene = scene.quantized();
+        let start = scene.clone();
         let sweep = options.sweep.as_ref().map(|s| s.tweak()).transpose()?;
         match &sweep {
             // Every frame is checked, so that drawing them cannot fail on
@@ -66,6 +72,11 @@ impl Animation {
             }
         }
         Ok(Animation {
+            recipe: if sweep.is_some() {
+                start
+            } else {
+                scene.clone()
+            },
             scene,
             options,
             sweep,
@@ -74,11 +85,13 @@ impl Animation {
         })
     }
 
-    /// The scene of the last frame: its automaton at the last frame's
-    /// generation, or its swept setting at the sweep's last value (as the
-    /// APNG's recipe records it).
+    /// The scene the animation is made of, as its file records it: for
+    /// the generations, the last frame's (its automaton at the last
+    /// generation); for a sweep, the scene the sweep started from, so that
+    /// the file, its sweep applied again, makes itself again. Either way
+    /// `Animation::new` of it and the options makes the same frames.
     pub fn scene(&self) -> &Scene {
-        &self.scene
+        &self.recipe
     }
 
     /// The options (quantized).

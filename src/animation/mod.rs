@@ -22,9 +22,11 @@
 //!   changed since the frame before (the sky and the ranges never do),
 //!   drawn over it, so any decoder composes the whole frame again. The file
 //!   carries its recipe as a still picture does ([`SCENE_KEY`] and
-//!   [`CODE_KEY`], holding the scene of its last frame), and its
-//!   options in [`ANIMATION_KEY`], so `playa animate anim.png` makes it
-//!   again, byte for byte; `playa render anim.png` renders its last frame.
+//!   [`CODE_KEY`]), and its options in [`ANIMATION_KEY`], so `playa
+//!   animate anim.png` makes it again, byte for byte. The recipe of the
+//!   generations is the scene of the last frame, which `playa render
+//!   anim.png` renders; a sweep's is the scene it started from (opened,
+//!   the file brings back that scene, and its sweep is in the options).
 //! - **GIF** (`gif`, through the `gif` crate): one global palette of 256
 //!   colours, cut from the first and last frames (`colormap`), and
 //!   ordered dithering with a fixed 8×8 pattern: the same file on every

@@ -353,9 +353,9 @@ fn a_sweep_reads_from_ron_and_old_options_still_do() {
 fn a_sweeps_frames_are_the_scene_at_each_value() {
     let animation = small_sweep(Format::Apng);
     assert_eq!(animation.frame_count(), 4);
-    // The recipe is the last frame's scene; the automaton keeps its own
-    // generations.
-    assert_eq!(animation.scene().time.hour(), 18.0);
+    // The recipe is the scene the sweep started from (its own noon); the
+    // automaton keeps its own generations.
+    assert_eq!(animation.scene().time, Scene::default().time);
     assert_eq!(
         animation.scene().automaton.generations,
         Scene::default().automaton.generations

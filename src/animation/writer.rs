@@ -52,7 +52,7 @@ impl Animation {
         let (framer, sink) = match self.options.format {
             Format::Apng => {
                 let texts = crate::output::picture::texts(
-                    &self.scene,
+                    self.scene(),
                     &[(ANIMATION_KEY, self.options.to_ron())],
                     None,
                 )?;
