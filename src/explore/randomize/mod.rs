@@ -659,7 +659,9 @@ fn clear_the_horizon(field: &StoneField, scene: &Scene, rocks: &mut Rocks) {
 
 /// "Vary": a scene near `scene`, `strength` (0 to 1, clamped) away, of the
 /// same composition. The seed moves to a nearby one (unless locked). Each
-/// other unlocked trait is drawn again with chance `strength`; a New
+/// other unlocked trait is drawn again with chance `strength` (what the
+/// eye goes to, the tent or a near rise, not below half strength, and the
+/// stones and plants there are do not all go; see [`redraw_chance`]); a New
 /// scene with those traits is the target, and every setting moves
 /// `strength` of the way toward it: a number toward the target's, a
 /// discrete value (a pick from a list, the time of day, the rule's growth)
@@ -698,12 +700,19 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
     let mut fixed = fixed_traits(scene, locks);
     let mut d = dice(7);
     for (axis, kept) in fixed.iter_mut().enumerate() {
-        if axis == traits::ARCHETYPE || d.unit() >= strength {
+        if axis == traits::ARCHETYPE || d.unit() >= redraw_chance(axis, strength) {
             // (A locked kind's layers keep what they show.)
             *kept = Some(kept.unwrap_or(traits::rolled_as(axis, had[axis])));
         }
     }
-    let traits = traits::roll(&fixed, allowed(scene, locks, &fixed), |_| d.unit());
+    let open = allowed(scene, locks, &fixed);
+    let traits = traits::roll(
+        &fixed,
+        |t: &Traits, axis: usize, value: u8| {
+            open(t, axis, value) && !(strength < HALF && empties(&had, axis, value))
+        },
+        |_| d.unit(),
+    );
     let target = made(&s, locks, &traits, roll_number, 0x200);
     // Bolder each try, the target itself at last.
     let tries = [strength, (1.0 + strength) / 2.0];
@@ -718,11 +727,36 @@ pub fn vary(scene: &Scene, locks: &Locks, roll_number: u64, strength: f32) -> Sc
     target
 }
 
+/// The strength below which Vary keeps what the eye goes to and what
+/// stands on the ground ([`redraw_chance`], [`empties`]).
+const HALF: f32 = 0.5;
+
+/// The chance that Vary at `strength` draws `axis` again: `strength`, but
+/// what the eye goes to (a tent, a near rise) stays below [`HALF`] and is
+/// drawn again more and more often above it, as often as the others at
+/// full strength.
+fn redraw_chance(axis: usize, strength: f32) -> f32 {
+    if axis == traits::FOCAL {
+        (strength - HALF) / (1.0 - HALF)
+    } else {
+        strength
+    }
+}
+
+/// Whether `value` of `axis` would leave the ground without the stones or
+/// the plants that `had` has.
+fn empties(had: &Traits, axis: usize, value: u8) -> bool {
+    (axis == traits::STONES && value == traits::stones::NONE && had[axis] != traits::stones::NONE)
+        || (axis == traits::PLANTS
+            && value == traits::plants::NONE
+            && had[axis] != traits::plants::NONE)
+}
+
 /// `scene` moved `strength` of the way toward `target` (whose traits are
 /// `traits`; `scene`'s were `had`): the light, the automaton and every
 /// setting of the layers both have (the first of a kind with the first,
-/// and so on); layers only `target` has come whole, those only `scene`
-/// has go.
+/// and so on, but relief from the last, where a near rise is); layers
+/// only `target` has come whole, those only `scene` has go.
 fn toward_scene(
     scene: &Scene,
     target: &Scene,
@@ -758,15 +792,16 @@ fn toward_scene(
     s.wind = (s.wind + strength * turn).rem_euclid(360.0);
     let mut layers = Vec::with_capacity(target.layers.len());
     for (i, goal) in target.layers.iter().enumerate() {
-        let nth = target.layers[..i]
-            .iter()
-            .filter(|l| l.kind_index() == goal.kind_index())
-            .count();
-        let from = scene
-            .layers
-            .iter()
-            .filter(|l| l.kind_index() == goal.kind_index())
-            .nth(nth);
+        let same = |l: &&Layer| l.kind_index() == goal.kind_index();
+        // Relief is matched from the last: a near rise is the last relief
+        // (over a wash's), and stays a rise when the wash comes or goes.
+        let from = if matches!(goal, Layer::Relief(_)) {
+            let nth = target.layers[i + 1..].iter().filter(same).count();
+            scene.layers.iter().rev().filter(same).nth(nth)
+        } else {
+            let nth = target.layers[..i].iter().filter(same).count();
+            scene.layers.iter().filter(same).nth(nth)
+        };
         let mut d = dice(16 + i as u64);
         layers.push(match from {
             Some(from) => {

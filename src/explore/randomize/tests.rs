@@ -395,3 +395,43 @@ fn the_tables_are_whole() {
         traits::AXES[traits::PALETTE].choices.len()
     );
 }
+
+#[test]
+fn a_small_vary_keeps_the_focal_things() {
+    // Issue 60, item 16: Vary at 0.25 from badlands with a tent lost the
+    // tent in a quarter of its variations, and left one an empty plain.
+    // Below half strength the tent (or the rise) stays, and the stones and
+    // plants there are do not all go.
+    let locks = Locks::default();
+    let mut scenes: Vec<Scene> = ["badlands", "death-valley", "joshua-tree-flat"]
+        .iter()
+        .map(|n| crate::scene::presets::load(n).unwrap())
+        .collect();
+    // And New scene's rolls that have a tent or a rise.
+    scenes.extend(
+        (0..40)
+            .map(|r| new_scene(&Scene::default(), &locks, 3000 + r))
+            .filter(|s| Traits::of(s)[traits::FOCAL] != traits::focal::NO_TENT)
+            .take(6),
+    );
+    for scene in &scenes {
+        let had = Traits::of(scene);
+        for strength in [0.1, 0.25, 0.4] {
+            for roll in 0..32 {
+                let v = Traits::of(&vary(scene, &locks, roll, strength));
+                let what = format!(
+                    "{} at {strength}, roll {roll}: {}",
+                    had.sentence(),
+                    v.sentence()
+                );
+                let focal = |t: &Traits| traits::rolled_as(traits::FOCAL, t[traits::FOCAL]);
+                assert_eq!(focal(&v), focal(&had), "{what}");
+                for axis in [traits::STONES, traits::PLANTS] {
+                    if had[axis] != 0 {
+                        assert_ne!(v[axis], 0, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
