@@ -32,6 +32,13 @@ fn export_enabled(h: &Harness<'_, PlayaApp>) -> bool {
         .is_disabled()
 }
 
+/// Whether "Crop to the frame" is greyed out (there is nothing to crop).
+fn crop_is_greyed_out(h: &Harness<'_, PlayaApp>) -> bool {
+    h.get_by_label("Crop to the frame")
+        .accesskit_node()
+        .is_disabled()
+}
+
 fn open_export(h: &mut Harness<'_, PlayaApp>) {
     h.get_by_label("Export PNG…").click();
     settle(h);
@@ -109,13 +116,11 @@ fn changing_the_scene_s_aspect_shows_in_the_preview_and_undoes() {
     h.get_by_label("Change the scene's aspect to 1:1").click();
     settle(&mut h);
     assert_eq!(h.state().scene().aspect, 1.0);
-    // The size is the scene's aspect now: nothing to choose.
+    // The size is the scene's aspect now: nothing to choose (the choice
+    // keeps its place, greyed out).
     assert!(export_enabled(&h));
-    assert!(
-        h.query_by_label("Crop to the frame").is_none(),
-        "{:?}",
-        labels(&h)
-    );
+    assert!(crop_is_greyed_out(&h), "{:?}", labels(&h));
+    assert!(h.query_by_label("1:1, the scene's aspect.").is_some());
     assert!(h.state().preview_is_current());
 
     h.get_by_label("Close").click();
@@ -136,7 +141,7 @@ fn sizes_beyond_8_to_1_are_refused_in_one_red_line() {
         labels(&h)
     );
     assert!(!export_enabled(&h));
-    assert!(h.query_by_label("Crop to the frame").is_none());
+    assert!(crop_is_greyed_out(&h));
     // Nor a frame on the preview for a picture that will not be made.
     assert!(
         h.query_by_label_contains("Export frame").is_none(),

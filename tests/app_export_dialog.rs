@@ -141,23 +141,121 @@ fn the_buttons_keep_their_places_as_the_dialog_s_lines_change() {
         export,
         "Export moved as Saved appeared"
     );
-    // The question before replacing: Replace where Export was, Cancel
-    // where Close was.
+    // The question before replacing (issue 60, item 9): Replace stands
+    // with the question, away from Export, which waits greyed out in its
+    // place; so the second click of a double-click on Export replaces
+    // nothing.
+    let before = std::fs::metadata(&path).unwrap().modified().unwrap();
     h.get_by_label("Export").click();
     h.run();
     h.get_by_label_contains("kept.png already exists");
-    assert_eq!(rect_of(&h, "Replace", true), export);
-    assert_eq!(rect_of(&h, "Cancel", true), close);
-    h.get_by_label("Cancel").click();
-    h.run();
+    let replace = rect_of(&h, "Replace", true);
+    assert!(
+        !replace.expand(24.0).intersects(export),
+        "Replace {replace:?} is where Export {export:?} was"
+    );
     assert_eq!(rect_of(&h, "Export", true), export);
-    // The form grows and shrinks again (a custom size's fields go): the
-    // buttons do not move up under the cursor.
-    h.get_by_label("1080p").click();
+    assert_eq!(rect_of(&h, "Close", true), close);
+    h.get_by_label("Export").click();
+    wait_idle(&mut h);
+    h.get_by_label_contains("kept.png already exists");
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+        before,
+        "a second click on Export replaced the file"
+    );
+    h.get_by_role_and_label(Role::Button, "Keep").click();
     h.run();
-    let after = rect_of(&h, "Export", true);
-    assert!(after.min.y >= export.min.y - 0.5, "{export:?} → {after:?}");
-    assert_eq!(after.min.x, export.min.x);
+    assert!(h.query_by_label_contains("already exists").is_none());
+    assert_eq!(rect_of(&h, "Export", true), export);
+    // Replace, asked again, replaces.
+    h.get_by_label("Export").click();
+    h.run();
+    h.get_by_label("Replace").click();
+    wait_idle(&mut h);
+    assert!(dialog_says(&h, "Saved"), "{:?}", labels(&h));
+    assert_eq!(rect_of(&h, "Export", true), export);
+}
+
+/// Sets the Export PNG dialog's custom size to `w × h`.
+fn set_custom_size(h: &mut Harness<'_, PlayaApp>, w: u32, hgt: u32) {
+    for (field, value) in [("Width", w), ("Height", hgt)] {
+        h.get_by_role_and_label(Role::SpinButton, field).click();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.event(egui::Event::Text(value.to_string()));
+        h.key_press(egui::Key::Enter);
+        settle(h);
+    }
+}
+
+/// Issue 60, items 4 and 8: the PNG dialog keeps one height whatever its
+/// lines say, so its buttons never move (not down as a custom size's
+/// lines first appear, nor stay low after they go) and it keeps no room
+/// it does not use.
+#[test]
+fn the_png_dialog_keeps_one_height_whatever_its_lines_say() {
+    let mut h = harness_with(AppState::default());
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    let export = rect_of(&h, "Export", true);
+    h.get_by_label("Custom").click();
+    settle(&mut h);
+    assert_eq!(rect_of(&h, "Export", true), export, "Custom moved Export");
+    set_custom_size(&mut h, 1920, 720);
+    assert!(dialog_says(&h, "the scene is 16:9"), "{:?}", labels(&h));
+    assert_eq!(
+        rect_of(&h, "Export", true),
+        export,
+        "the aspect's lines moved Export"
+    );
+    h.get_by_label("Crop to the frame").click();
+    settle(&mut h);
+    assert_eq!(rect_of(&h, "Export", true), export);
+    h.get_by_label("1080p").click();
+    settle(&mut h);
+    assert_eq!(rect_of(&h, "Export", true), export, "1080p moved Export");
+    // Closed and opened again, it is as high as at first.
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    h.get_by_label("Export PNG…").click();
+    settle(&mut h);
+    assert_eq!(rect_of(&h, "Export", true), export);
+}
+
+/// Issue 60, item 3, and item 8's hidden zoom buttons: where the window
+/// leaves room beside the preview, each dialog stands over the controls,
+/// off the preview, its frame and its zoom buttons.
+#[test]
+fn the_dialogs_stand_beside_the_preview() {
+    for size in [[800.0, 500.0], [1280.0, 800.0], [1920.0, 1080.0]] {
+        for dialog in ["Export PNG…", "Export animation…", "Save scene…"] {
+            let mut h = common::app::harness_sized(PlayaApp::new(AppState::default()), size);
+            h.get_by_label(dialog).click();
+            settle(&mut h);
+            let fit = rect_of(&h, "Fit", true);
+            // The dialog's own widgets: between its title and its buttons.
+            let title = dialog.trim_end_matches('…');
+            let window = rect_of(&h, title, false);
+            let close = rect_of(&h, "Close", true);
+            let file = h.get_by_role_and_label(Role::TextInput, "File").rect();
+            let right = h
+                .query_all_by_role(Role::Button)
+                .map(|n| n.rect())
+                .filter(|r| r.top() >= window.top() && r.bottom() <= close.bottom() + 1.0)
+                .chain([file, window])
+                .map(|r| r.right())
+                .fold(0.0_f32, f32::max);
+            let picture = preview(&h);
+            assert!(
+                right < picture.left() && right < fit.left(),
+                "{size:?} {dialog}: the dialog reaches {right}, the preview starts at {} \
+                 and Fit at {}",
+                picture.left(),
+                fit.left()
+            );
+        }
+    }
 }
 
 #[test]

@@ -317,5 +317,6 @@ fn save_scene_writes_a_ron_that_loads_back_to_the_same_scene() {
     type_path(&mut h, &file);
     h.get_by_label("Save").click();
     h.run();
-    h.get_by_label_contains("kept.ron already exists. Replace it?");
+    h.get_by_label_contains("kept.ron already exists.");
+    h.get_by_label("Replace it?");
 }

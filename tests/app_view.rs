@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use common::app::{
     drop_file, harness, harness_with, labels, pictures, settle, type_path, wait_idle, zoom_label,
 };
+use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use playa::app::{AppState, PlayaApp};
@@ -103,7 +104,7 @@ fn small_export_state() -> AppState {
 
 /// Clicks Export in the open dialog (`dialog`, for the failure message),
 /// whose File field names `path`, a file holding `earlier`: the dialog
-/// asks before replacing it, and Cancel keeps it.
+/// asks before replacing it, and Keep keeps it.
 fn export_asks_and_cancel_keeps(
     h: &mut Harness<'_, PlayaApp>,
     dialog: &str,
@@ -118,7 +119,7 @@ fn export_asks_and_cancel_keeps(
     );
     let name = path.file_name().unwrap().to_str().unwrap();
     h.get_by_label_contains(&format!("{name} already exists"));
-    h.get_by_label("Cancel").click();
+    h.get_by_label("Keep").click();
     h.run();
     assert!(h.query_by_label_contains("already exists").is_none());
     assert!(std::fs::read(path).unwrap() == earlier);
@@ -196,8 +197,11 @@ fn the_8k_option_states_the_memory_the_streamed_export_takes() {
     h.run();
     let mib = playa::output::picture::streamed_bytes(7680) as f64 / f64::from(1 << 20);
     h.get_by_label_contains(&format!(
-        "7680 × 4320 pixels, written strip by strip: at most {mib:.0} MiB while rendering"
+        "Written strip by strip: at most {mib:.0} MiB while rendering"
     ));
+    // The size shows in the greyed-out fields.
+    let width = h.get_by_role_and_label(Role::SpinButton, "Width");
+    assert_eq!(width.value().as_deref(), Some("7680"));
     assert!(h.query_by_label_contains("127 MiB").is_none());
 }
 

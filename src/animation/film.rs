@@ -20,7 +20,7 @@ pub struct Animation {
     /// The scene of the last frame, quantized: its automaton at the last
     /// frame's generation, or its swept setting at the sweep's last value.
     /// The frames are drawn from it.
-    pub(super) scene: Scene,
+    pub(super) last: Scene,
     /// The scene the file records ([`Animation::scene`]): the last
     /// frame's for the generations, the one the sweep started from for a
     /// sweep.
@@ -77,7 +77,7 @@ impl Animation {
             } else {
                 scene.clone()
             },
-            scene,
+            last: scene,
             options,
             sweep,
             width,
@@ -123,7 +123,7 @@ impl Animation {
     /// The scene of frame `k`: with its automaton stopped at the frame's
     /// generation, or its swept setting at the sweep's value `k`.
     pub fn frame_scene(&self, k: usize) -> Scene {
-        let mut scene = self.scene.clone();
+        let mut scene = self.last.clone();
         match &self.sweep {
             Some(tweak) => {
                 // Checked for every value in `new`.
@@ -138,7 +138,7 @@ impl Animation {
     pub fn plans(&self) -> Result<Plans> {
         Ok(match &self.sweep {
             None => Plans::Generations(Plan::generations(
-                &self.scene,
+                &self.last,
                 self.options.first,
                 self.options.last,
             )?),
@@ -193,7 +193,7 @@ impl Animation {
             Some(_) => Plan::new(&self.frame_scene(k))?,
             None => {
                 let g = self.options.first + k as u32;
-                Plan::generations(&self.scene, g, g)?
+                Plan::generations(&self.last, g, g)?
                     .next()
                     .expect("one generation")
             }

@@ -474,6 +474,10 @@ impl PlayaApp {
         let grid_events = self.grid.ui(&ctx, grid_area, &mut self.state.variations);
         self.adopt(grid_events);
         let speed = self.preview.ms_per_mpx();
+        // The dialogs stand beside the preview, where there is room.
+        self.export.keep_off(grid_area.left());
+        self.animation_export.keep_off(grid_area.left());
+        self.save_scene.keep_off(grid_area.left());
         if let Some(msg) =
             self.export
                 .ui(&ctx, &mut self.state.export, &mut self.state.scene, speed)

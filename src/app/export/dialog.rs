@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use egui::RichText;
 use web_time::Instant;
 
 use crate::app::Message;
@@ -126,12 +127,23 @@ pub struct Dialog<E: Exporter> {
     /// Whether the dialog comes to the front when next drawn (it was just
     /// opened: over another dialog, it is the one in use).
     raise: bool,
+    /// The left edge of the preview, set each frame by the app
+    /// ([`Dialog::keep_off`]): the dialog is made narrow enough to stand
+    /// left of it, over the controls, leaving the frame in sight.
+    preview_left: f32,
     /// The form's height in the last frame, and the tallest it has been
     /// (two frames running) since the dialog opened: the buttons stay
     /// below that, so they never move up under the cursor as the form's
     /// lines come and go.
     form_size: (f32, f32),
 }
+
+/// The gap between a dialog and the window's edge, or the preview.
+const MARGIN: f32 = 12.0;
+
+/// The narrowest a dialog's form is made to stand beside the preview
+/// ([`Dialog::keep_off`]).
+const COMPACT_WIDTH: f32 = 300.0;
 
 /// The file to write for `typed`, a path typed or chosen: with
 /// `.{extension}` added when it has no extension (`noext` →
@@ -233,6 +245,7 @@ impl<E: Exporter> Default for Dialog<E> {
             outcome: None,
             replacing: None,
             raise: false,
+            preview_left: 0.0,
             form_size: (0.0, 0.0),
         }
     }
@@ -257,6 +270,13 @@ impl<E: Exporter> Dialog<E> {
             };
             self.path = path.display().to_string();
         }
+    }
+
+    /// Keeps the dialog off the preview, whose left edge is at `left`
+    /// (points): where the controls beside it leave room, the dialog
+    /// stands over them, no wider than they are.
+    pub fn keep_off(&mut self, left: f32) {
+        self.preview_left = left;
     }
 
     /// Whether the dialog is showing.
@@ -411,10 +431,10 @@ impl<E: Exporter> Dialog<E> {
         }
         let mut message = None;
         let mut open = true;
-        let width = Self::width(ctx);
+        let width = self.width(ctx);
         let screen = ctx.content_rect();
         let start = egui::pos2(
-            screen.left() + 12.0_f32.min((screen.width() - width) / 2.0).max(0.0),
+            screen.left() + MARGIN.min((screen.width() - width) / 2.0).max(0.0),
             screen.top() + 36.0,
         );
         if std::mem::take(&mut self.raise) {
@@ -461,9 +481,15 @@ impl<E: Exporter> Dialog<E> {
                 }
                 ui.add_space((self.form_size.1 - height).max(0.0));
                 ui.add_space(6.0);
-                let asking = self.report_ui(ui, E::extension(settings));
+                let (asking, answer) = self.report_ui(ui, E::extension(settings));
+                match answer {
+                    Some(true) => message = self.start_or_report(settings, scene, true),
+                    Some(false) => self.replacing = None,
+                    None => {}
+                }
                 ui.add_space(6.0);
-                message = self.buttons_ui(ui, settings, scene, asking.is_some());
+                let pressed = self.buttons_ui(ui, settings, scene, asking.is_some());
+                message = pressed.or(message.take());
                 if enter && !running && asking.is_none() && self.exporter.ready(settings, scene) {
                     message = self.start_or_report(settings, scene, false);
                 }
@@ -478,22 +504,30 @@ impl<E: Exporter> Dialog<E> {
         message
     }
 
-    /// The dialog's width: [`Exporter::WIDTH`], or less in a narrower
-    /// window (a phone's), which it fits with room around it.
-    fn width(ctx: &egui::Context) -> f32 {
-        E::WIDTH.min(ctx.content_rect().width() - 40.0)
+    /// The dialog's width: [`Exporter::WIDTH`], or as narrow as the
+    /// controls left of the preview, down to [`COMPACT_WIDTH`], so that
+    /// it leaves the preview and its frame in sight; in a window too
+    /// narrow for that (a phone's), as wide as fits with room around it.
+    fn width(&self, ctx: &egui::Context) -> f32 {
+        let screen = ctx.content_rect();
+        // The window's frame and its inner margin take about 2 × 8 points
+        // beyond the width given to the form.
+        let beside = self.preview_left - screen.left() - 2.0 * MARGIN - 16.0;
+        if beside >= COMPACT_WIDTH {
+            E::WIDTH.min(beside)
+        } else {
+            E::WIDTH.min(screen.width() - 40.0)
+        }
     }
 
     /// The file field and Browse… (natively). Returns whether Enter was
     /// pressed in the field: that exports, as in any save dialog.
     fn file_ui(&mut self, ui: &mut egui::Ui, settings: &E::Settings) -> bool {
+        let width = self.width(ui.ctx());
         ui.horizontal(|ui| {
             let label = ui.label("File");
             let field = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.path)
-                        .desired_width(Self::width(ui.ctx()) - 160.0),
-                )
+                .add(egui::TextEdit::singleline(&mut self.path).desired_width(width - 160.0))
                 .labelled_by(label.id);
             // In the browser the file is a download: no folders.
             #[cfg(not(target_arch = "wasm32"))]
@@ -515,10 +549,17 @@ impl<E: Exporter> Dialog<E> {
     }
 
     /// The line that reports, in the place kept for it (two lines high):
-    /// the question before replacing a file, the running export's progress
-    /// bar, the last one's result, or a hint about the file field. Returns
-    /// the file the dialog asks about, if it asks.
-    fn report_ui(&self, ui: &mut egui::Ui, extension: &str) -> Option<PathBuf> {
+    /// the question before replacing a file, with its answers, the running
+    /// export's progress bar, the last one's result, or a hint about the
+    /// file field. Returns the file the dialog asks about, if it asks, and
+    /// the answer given this frame: `Some(true)` replace, `Some(false)`
+    /// keep it.
+    ///
+    /// The answers stand at the right of the question, away from Export
+    /// (which waits greyed out in its place), as Krita's and Blender's
+    /// questions do: the second click of a double-click on Export lands on
+    /// nothing.
+    fn report_ui(&self, ui: &mut egui::Ui, extension: &str) -> (Option<PathBuf>, Option<bool>) {
         let asking = self
             .replacing
             .as_ref()
@@ -531,13 +572,38 @@ impl<E: Exporter> Dialog<E> {
         );
         let mut ui = ui.new_child(egui::UiBuilder::new().max_rect(rect));
         let visuals = ui.visuals().clone();
-        let (text, color) = if let Some(path) = &asking {
+        if let Some(path) = &asking {
             let name = crate::app::files::display_name(path);
-            (
-                format!("⚠ {name} already exists. Replace it?"),
-                visuals.warn_fg_color,
-            )
-        } else if let Some(task) = &self.task {
+            let mut answer = None;
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(format!("⚠ {name} already exists."))
+                            .color(visuals.warn_fg_color),
+                    )
+                    .truncate(),
+                );
+            });
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui
+                    .button("Keep")
+                    .on_hover_text("Leave the file as it is")
+                    .clicked()
+                {
+                    answer = Some(false);
+                }
+                if ui
+                    .button("Replace")
+                    .on_hover_text("Overwrite the file")
+                    .clicked()
+                {
+                    answer = Some(true);
+                }
+                ui.colored_label(visuals.warn_fg_color, "Replace it?");
+            });
+            return (asking, answer);
+        }
+        let (text, color) = if let Some(task) = &self.task {
             let (fraction, text) = task.run.progress(task.started.elapsed());
             let text = if task.run.cancelling() {
                 "Cancelling…".to_string()
@@ -546,7 +612,7 @@ impl<E: Exporter> Dialog<E> {
             };
             ui.add(egui::ProgressBar::new(fraction).text(text).animate(true));
             ui.ctx().request_repaint_after(Duration::from_millis(50));
-            return None;
+            return (None, None);
         } else if let Some(outcome) = &self.outcome {
             let color = if outcome.error {
                 visuals.error_fg_color
@@ -557,7 +623,7 @@ impl<E: Exporter> Dialog<E> {
         } else if let Some(hint) = &self.hint {
             (hint.clone(), visuals.warn_fg_color)
         } else {
-            return None;
+            return (None, None);
         };
         // At most two lines: a long path is cut short (the status bar
         // has the whole message).
@@ -572,13 +638,14 @@ impl<E: Exporter> Dialog<E> {
             overflow_character: Some('…'),
         };
         ui.label(job);
-        asking
+        (None, None)
     }
 
     /// The buttons, each in the same place whatever the dialog's state:
-    /// Replace and Cancel while it asks (`asking`), Cancel and Hide while
-    /// an export runs, else Export and Close. Returns a message to show,
-    /// if any.
+    /// Cancel and Hide while an export runs, else Export and Close (Export
+    /// greyed out while the dialog asks, `asking`, whether to replace a
+    /// file: the question has its own answers). Returns a message to
+    /// show, if any.
     fn buttons_ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -589,17 +656,7 @@ impl<E: Exporter> Dialog<E> {
         let mut message = None;
         let button = |text: &str| egui::Button::new(text).min_size(egui::vec2(80.0, 0.0));
         ui.horizontal(|ui| {
-            if asking {
-                let replace = ui
-                    .add(button("Replace"))
-                    .on_hover_text("Overwrite the file");
-                if replace.clicked() {
-                    message = self.start_or_report(settings, scene, true);
-                }
-                if ui.add(button("Cancel")).clicked() {
-                    self.replacing = None;
-                }
-            } else if let Some(task) = &mut self.task {
+            if let Some(task) = &mut self.task {
                 if ui.add(button("Cancel")).clicked() {
                     task.run.cancel();
                 }
@@ -611,7 +668,7 @@ impl<E: Exporter> Dialog<E> {
                     self.open = false;
                 }
             } else {
-                let ready = self.exporter.ready(settings, scene);
+                let ready = self.exporter.ready(settings, scene) && !asking;
                 if ui.add_enabled(ready, button(E::ACTION)).clicked() {
                     message = self.start_or_report(settings, scene, false);
                 }

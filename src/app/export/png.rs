@@ -277,23 +277,33 @@ impl Exporter for PngExport {
         settings: &mut ExportSettings,
         scene: &Scene,
     ) {
+        // Every line is always there, in a place of its own (fields that
+        // do not apply are greyed out), so that the form keeps one height
+        // and the buttons below it never move.
         ui.horizontal_wrapped(|ui| {
             for preset in SizePreset::ALL {
                 ui.radio_value(&mut settings.size, preset, preset.label());
             }
         });
+        let (w, h) = settings.pixels(scene);
         if settings.size == SizePreset::Custom {
             custom_size_ui(ui, &mut settings.custom, scene);
-        }
-        let (w, h) = settings.pixels(scene);
-        // Written strip by strip: memory follows the width only.
-        let mib = crate::output::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
-        let memory = if cfg!(target_arch = "wasm32") {
-            format!("at most {mib:.0} MiB while rendering, and the file")
         } else {
-            format!("written strip by strip: at most {mib:.0} MiB while rendering")
+            // The preset's size, greyed out: Custom makes it editable.
+            ui.add_enabled_ui(false, |ui| custom_size_ui(ui, &mut [w, h], scene));
+        }
+        // Written strip by strip: memory follows the width only. (The
+        // size is in the fields above.)
+        let memory = |w: u32| {
+            let mib = crate::output::picture::streamed_bytes(w) as f64 / f64::from(1 << 20);
+            if cfg!(target_arch = "wasm32") {
+                format!("At most {mib:.0} MiB while rendering, and the file")
+            } else {
+                format!("Written strip by strip: at most {mib:.0} MiB while rendering")
+            }
         };
-        ui.weak(format!("{w} × {h} pixels, {memory}"));
+        let weak = ui.visuals().weak_text_color();
+        fixed_lines(ui, &memory(w), weak, &memory(crate::compose::MAX_SIDE));
         dialog.exporter.aspect_ui(ui, (w, h), scene);
     }
 
@@ -462,27 +472,47 @@ impl PngExport {
     /// and the choice between cutting the frame out of the scene's
     /// picture and giving the scene the size's aspect (seen in the preview
     /// at once, undone with Undo). Beyond 8:1, one red line.
+    ///
+    /// Both lines are always there, so that the form keeps its height: at
+    /// the scene's aspect the line says so and the choice is greyed out.
     fn aspect_ui(&mut self, ui: &mut egui::Ui, (w, h): (u32, u32), scene: &Scene) {
-        if let Err(e) = check_aspect(w, h) {
-            ui.colored_label(ui.visuals().error_fg_color, e.to_string());
-            return;
-        }
-        if Window::crop(scene.aspect, w, h).is_none() {
-            return;
-        }
-        aspect_mismatch_line(ui, (w, h), scene, "the preview shows the frame");
-        let chosen = self.crop_chosen;
-        ui.horizontal(|ui| {
-            if ui
-                .radio(chosen, "Crop to the frame")
-                .on_hover_text("Export the part of the scene's picture inside the frame")
-                .clicked()
-            {
-                self.crop_chosen = true;
+        let visuals = ui.visuals().clone();
+        let (sw, sh) = size_for_long_side(scene, 1920);
+        let longest = format!(
+            "{0} × {0} is {1}, the scene is {1}: the preview shows the frame.",
+            crate::compose::MAX_SIDE,
+            "1000:1000"
+        );
+        let differs = match check_aspect(w, h) {
+            Err(e) => {
+                fixed_lines(ui, &e.to_string(), visuals.error_fg_color, &longest);
+                false
             }
-            if let Some(aspect) = change_aspect_ui(ui, (w, h), true) {
-                self.new_aspect = Some(aspect);
+            Ok(()) if Window::crop(scene.aspect, w, h).is_none() => {
+                let text = format!("{}, the scene's aspect.", aspect_text(sw, sh));
+                fixed_lines(ui, &text, visuals.weak_text_color(), &longest);
+                false
             }
+            Ok(()) => {
+                let text = mismatch_text((w, h), scene, "the preview shows the frame");
+                fixed_lines(ui, &text, visuals.warn_fg_color, &longest);
+                true
+            }
+        };
+        let chosen = differs && self.crop_chosen;
+        ui.add_enabled_ui(differs, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui
+                    .radio(chosen, "Crop to the frame")
+                    .on_hover_text("Export the part of the scene's picture inside the frame")
+                    .clicked()
+                {
+                    self.crop_chosen = true;
+                }
+                if let Some(aspect) = change_aspect_ui(ui, (w, h), true) {
+                    self.new_aspect = Some(aspect);
+                }
+            })
         });
     }
 }
@@ -495,15 +525,46 @@ pub(crate) fn aspect_mismatch_line(
     scene: &Scene,
     then: &str,
 ) {
-    let (sw, sh) = size_for_long_side(scene, 1920);
     ui.colored_label(
         ui.visuals().warn_fg_color,
-        format!(
-            "{w} × {h} is {}, the scene is {}: {then}.",
-            aspect_text(w, h),
-            aspect_text(sw, sh)
-        ),
+        mismatch_text((w, h), scene, then),
     );
+}
+
+/// The words of [`aspect_mismatch_line`].
+fn mismatch_text((w, h): (u32, u32), scene: &Scene, then: &str) -> String {
+    let (sw, sh) = size_for_long_side(scene, 1920);
+    format!(
+        "{w} × {h} is {}, the scene is {}: {then}.",
+        aspect_text(w, h),
+        aspect_text(sw, sh)
+    )
+}
+
+/// `text` in `color`, wrapped, in a place as many lines high as
+/// `longest`, the longest text the place holds, takes at the form's
+/// width (at most two; a longer text is cut short with "…"): the form
+/// keeps its height whatever the text.
+pub(crate) fn fixed_lines(ui: &mut egui::Ui, text: &str, color: egui::Color32, longest: &str) {
+    let width = ui.available_width();
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let job = |text: &str| {
+        let mut job = egui::text::LayoutJob::single_section(
+            text.to_string(),
+            egui::TextFormat::simple(font.clone(), color),
+        );
+        job.wrap = egui::text::TextWrapping {
+            max_width: width,
+            max_rows: 2,
+            break_anywhere: false,
+            overflow_character: Some('…'),
+        };
+        job
+    };
+    let height = ui.fonts_mut(|f| f.layout_job(job(longest))).size().y;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, height), egui::Sense::hover());
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    child.label(job(text));
 }
 
 /// "Change the scene's aspect to W:H", as a radio button (one choice of
