@@ -320,3 +320,49 @@ fn save_scene_writes_a_ron_that_loads_back_to_the_same_scene() {
     h.get_by_label_contains("kept.ron already exists.");
     h.get_by_label("Replace it?");
 }
+
+/// Clicks the primary button at `pos`.
+fn click_at(h: &mut Harness<'_, PlayaApp>, pos: egui::Pos2) {
+    h.event(egui::Event::PointerMoved(pos));
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run();
+}
+
+/// Issue 60, item 13: the whole row of a preset picks it, its
+/// description and the room beside a short name too.
+#[test]
+fn a_click_anywhere_on_a_preset_s_row_picks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, spot) in [("golden-hour", "description"), ("badlands", "beside")] {
+        let mut h = app_in(&dir.path().join("presets"));
+        open_picker(&mut h);
+        let preset = playa::scene::presets::get(name).unwrap();
+        let label = h.get_by_label(name).rect();
+        let pos = match spot {
+            "description" => {
+                let text = preset.description();
+                let words: String = text.chars().take(12).collect();
+                let d = h.get_by_label_contains(&words).rect();
+                d.center()
+            }
+            _ => egui::pos2(label.right() + 60.0, label.center().y),
+        };
+        click_at(&mut h, pos);
+        settle(&mut h);
+        assert_eq!(
+            h.state().scene(),
+            &preset.scene().unwrap(),
+            "a click {spot} {name} at {pos:?} did not pick it"
+        );
+        assert_eq!(preset_box(&h), name);
+    }
+}

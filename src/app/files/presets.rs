@@ -271,8 +271,6 @@ impl Presets {
         selected: bool,
         yours: bool,
     ) -> (bool, Option<Ask>) {
-        let mut clicked = false;
-        let mut ask = None;
         let description = if yours {
             self.yours
                 .iter()
@@ -286,6 +284,45 @@ impl Presets {
                 .map(|s| s.description.clone())
                 .unwrap_or_default()
         };
+        // The whole row picks the preset (its description, the room beside
+        // a short name), and lights up under the pointer; the buttons in it
+        // take their own clicks.
+        let row = ui.scope_builder(
+            egui::UiBuilder::new()
+                .id_salt(("preset-row", yours, name))
+                .sense(egui::Sense::click()),
+            |ui| {
+                let background = ui.painter().add(egui::Shape::Noop);
+                let inner = self.row_contents(ui, name, code, selected, yours, &description);
+                let response = ui.response();
+                if response.contains_pointer() {
+                    let fill = ui.visuals().widgets.hovered.weak_bg_fill;
+                    let rect = ui.min_rect().expand(2.0);
+                    ui.painter()
+                        .set(background, egui::Shape::rect_filled(rect, 3.0, fill));
+                }
+                (inner, response.clicked())
+            },
+        );
+        let ((clicked, ask), row_clicked) = row.inner;
+        (clicked || row_clicked, ask)
+    }
+
+    /// A preset's row inside its clickable frame ([`Presets::row`]):
+    /// as wide as the list, the thumbnail, the name (with Rename and
+    /// Delete for `yours`) and the description.
+    fn row_contents(
+        &self,
+        ui: &mut Ui,
+        name: &str,
+        code: &str,
+        selected: bool,
+        yours: bool,
+        description: &str,
+    ) -> (bool, Option<Ask>) {
+        let mut clicked = false;
+        let mut ask = None;
+        ui.set_min_width(ui.available_width());
         ui.horizontal(|ui| {
             let thumb = match self.thumbnails.get(code) {
                 Some(texture) => ui.add(
@@ -317,7 +354,7 @@ impl Presets {
                 ui.horizontal(|ui| {
                     let mut item = ui.selectable_label(selected, name);
                     if !description.is_empty() {
-                        item = item.on_hover_text(&description);
+                        item = item.on_hover_text(description);
                     }
                     clicked = item.clicked() || thumb.clicked();
                     if !yours {
@@ -351,7 +388,11 @@ impl Presets {
                     });
                 });
                 if !description.is_empty() {
-                    ui.add(egui::Label::new(RichText::new(&description).weak().small()).truncate());
+                    ui.add(
+                        egui::Label::new(RichText::new(description).weak().small())
+                            .truncate()
+                            .selectable(false),
+                    );
                 }
             });
         });
