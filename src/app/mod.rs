@@ -512,12 +512,13 @@ impl PlayaApp {
             self.controls.sync(&self.state.scene);
             self.last_scene = self.state.scene.clone();
         }
-        let editing = ctx.input(|i| i.pointer.any_down()) || self.controls.editing_text();
+        let pointer_down = ctx.input(|i| i.pointer.any_down());
+        let editing = pointer_down || self.controls.editing_text();
         self.editing = editing;
         self.history.observe(&self.state.scene, editing);
         match self.playback.on_view(&self.state.scene) {
-            Some(on_view) => self.preview.request(&ctx, &on_view),
-            None => self.preview.request(&ctx, &self.state.scene),
+            Some(on_view) => self.preview.request(&ctx, &on_view, pointer_down),
+            None => self.preview.request(&ctx, &self.state.scene, pointer_down),
         }
         self.grid.update(
             &ctx,

@@ -26,6 +26,9 @@ pub struct PreviewJob {
     pub window: Option<[u32; 4]>,
     /// Whether to send a quick half-size frame first.
     pub quick: bool,
+    /// While the pointer moves and a full frame would be slow: only a
+    /// frame this many times smaller each side (no full frame after it).
+    pub coarse: Option<u32>,
     /// Zoomed in: the size of a whole picture to render after the view,
     /// shown scaled around it while the next view is on its way.
     pub backdrop: Option<[u32; 2]>,
@@ -68,7 +71,8 @@ pub struct PreviewFrame {
 }
 
 /// The worker's job: a quick frame if asked (skipped when a newer request
-/// is already waiting), then the full frame, then the backdrop if asked.
+/// is already waiting), then the full frame, then the backdrop if asked;
+/// or, while the pointer moves, only a coarse frame.
 /// Each size has its canvas (`canvases[0]` the quick one, which also draws
 /// backdrops: both are half the fitted size), which re-renders only what
 /// the change since its last render touches ([`Canvas`]).
@@ -78,10 +82,10 @@ pub fn render_job(
     canvases: &mut [Canvas; 2],
     views: &mut Views,
 ) {
-    let sizes: &[(u32, Pass)] = if job.quick {
-        &[(2, Pass::Quick), (1, Pass::Full)]
-    } else {
-        &[(1, Pass::Full)]
+    let sizes: &[(u32, Pass)] = match job.coarse {
+        Some(div) => &[(div, Pass::Quick)],
+        None if job.quick => &[(2, Pass::Quick), (1, Pass::Full)],
+        None => &[(1, Pass::Full)],
     };
     for &(div, pass) in sizes {
         if out.superseded() {

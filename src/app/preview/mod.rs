@@ -32,6 +32,16 @@ use crate::scene::Scene;
 /// reached the screen ~40% later with quick frames than without).
 pub const QUICK_FRAME_MS: f64 = 80.0;
 
+/// A frame drawn while the pointer moves should take no longer than this
+/// (20 a second): where the full frame would take longer (a large
+/// preview, a busy machine), the preview is drawn coarser while it moves
+/// ([`COARSE_DIVISORS`]), and exactly once it is let go.
+pub const COARSE_FRAME_MS: f64 = 50.0;
+
+/// How many times smaller, each side, a frame drawn while the pointer
+/// moves may be: the least that comes within [`COARSE_FRAME_MS`].
+const COARSE_DIVISORS: [u32; 3] = [2, 4, 8];
+
 /// A quick frame that took more than this share of its full frame's time
 /// is not worth sending: the full frame comes that much later, and the
 /// quick one barely sooner. In a packed field most of a render's cost is
@@ -150,6 +160,13 @@ pub struct Preview {
     ms_per_mpx: Option<f64>,
     /// What quick frames cost lately, to decide on them.
     quick: QuickShare,
+    /// What frames smaller than the full one cost lately, per megapixel
+    /// (drawn in a moment of a machine's load), to choose how coarse a
+    /// frame to draw while the pointer moves.
+    coarse_ms_per_mpx: Option<f64>,
+    /// Whether the last request was for a coarse frame only: the exact one
+    /// is still to ask for.
+    sent_coarse: bool,
     last: Option<RenderInfo>,
     cells: Option<u64>,
     error: Option<String>,
@@ -199,6 +216,8 @@ impl Preview {
             want: [0, 0],
             window: None,
             ms_per_mpx: None,
+            coarse_ms_per_mpx: None,
+            sent_coarse: false,
             quick: QuickShare::default(),
             last: None,
             cells: None,
@@ -244,6 +263,12 @@ impl Preview {
         for frame in &frames {
             self.quick
                 .rendered(frame.id, frame.ms, frame.pass == Pass::Full);
+            if frame.pass == Pass::Quick
+                && let Ok(image) = &frame.image
+            {
+                let mpx = (image.size[0] * image.size[1]) as f64 / 1e6;
+                self.coarse_ms_per_mpx = Some(frame.ms / mpx.max(1e-4));
+            }
         }
         let frame = frames.into_iter().reduce(|older, newer| {
             // Two frames in one UI frame: only the newer is shown, but a
@@ -307,8 +332,11 @@ impl Preview {
     }
 
     /// Asks for a render of `scene` if it or the panel size changed since
-    /// the last request.
-    pub fn request(&mut self, ctx: &egui::Context, scene: &Scene) {
+    /// the last request. While the pointer `moving` edits the scene (a
+    /// slider dragged, a tent moved), a full frame that would take longer
+    /// than [`COARSE_FRAME_MS`] is drawn coarser instead, as painting
+    /// programs do; the exact frame is asked for once it stops.
+    pub fn request(&mut self, ctx: &egui::Context, scene: &Scene, moving: bool) {
         let (size, window) = match self.forced_size {
             Some(view) => {
                 self.backdrop_size = [(view[0] / 2).max(1), (view[1] / 2).max(1)];
@@ -319,28 +347,35 @@ impl Preview {
         if size[0] == 0 || size[1] == 0 {
             return;
         }
-        if let Some((_, s, view)) = &self.sent
-            && *view == (size, window)
-            && s == scene
-        {
-            return;
-        }
         // What the request costs follows the pixels it renders: the
         // window's, zoomed in.
         let [w, h] = window.map_or(size, |[_, _, w, h]| [w, h]);
         let mpx = f64::from(w) * f64::from(h) / 1e6;
+        let coarse = if moving {
+            self.coarse_divisor(mpx)
+        } else {
+            None
+        };
+        if let Some((_, s, view)) = &self.sent
+            && *view == (size, window)
+            && s == scene
+            && (coarse.is_some() || !self.sent_coarse)
+        {
+            return;
+        }
         let slow = self
             .ms_per_mpx
             .is_some_and(|ms| ms * mpx > QUICK_FRAME_MS && size[0] >= 256)
             // In the browser the job runs on the UI thread: a quick frame
             // would only delay the full one.
             && !cfg!(target_arch = "wasm32");
-        let quick = self.quick.wanted(slow);
+        let quick = coarse.is_none() && self.quick.wanted(slow);
         let backdrop =
             (window.is_some() && !self.has_backdrop_of(scene)).then_some(self.backdrop_size);
         let id = self.next_id;
         self.next_id += 1;
         self.sent = Some((id, scene.clone(), (size, window)));
+        self.sent_coarse = coarse.is_some();
         let now = Instant::now();
         self.awaited.get_or_insert(now);
         self.worker.set_repaint(ctx);
@@ -351,9 +386,34 @@ impl Preview {
             height: size[1],
             window,
             quick,
+            coarse,
             backdrop,
             sent: now,
         });
+    }
+
+    /// How many times smaller each side of a frame of `mpx` megapixels is
+    /// drawn while the pointer moves: `None` (exact) when the full frame
+    /// comes within [`COARSE_FRAME_MS`], else the least of
+    /// [`COARSE_DIVISORS`] whose frame does, by what frames cost lately
+    /// (the coarse ones', else the full ones'). Not in the browser, where
+    /// the job runs on the UI thread between frames.
+    fn coarse_divisor(&self, mpx: f64) -> Option<u32> {
+        if cfg!(target_arch = "wasm32") {
+            return None;
+        }
+        let full = self.ms_per_mpx? * mpx;
+        if full <= COARSE_FRAME_MS {
+            return None;
+        }
+        let rate = self.coarse_ms_per_mpx.or(self.ms_per_mpx)?;
+        let fits = |d: u32| rate * mpx / f64::from(d * d) <= COARSE_FRAME_MS;
+        Some(
+            COARSE_DIVISORS
+                .into_iter()
+                .find(|&d| fits(d))
+                .unwrap_or(COARSE_DIVISORS[COARSE_DIVISORS.len() - 1]),
+        )
     }
 
     /// Whether a whole picture of `scene` is at hand to show around a
@@ -376,12 +436,14 @@ impl Preview {
         }
     }
 
-    /// Whether a request has not been answered by its full frame yet.
+    /// Whether a request has not been answered by its last frame yet: the
+    /// full one, or the coarse one that is all a request made while the
+    /// pointer moves gets.
     pub fn in_flight(&self) -> bool {
         match (&self.shown, &self.sent) {
             (_, None) => false,
             (None, Some(_)) => true,
-            (Some(shown), Some((id, _, _))) => shown.id != *id || !shown.full,
+            (Some(shown), Some((id, _, _))) => shown.id != *id || !(shown.full || self.sent_coarse),
         }
     }
 

@@ -63,3 +63,60 @@ fn the_default_tent_can_be_grabbed() {
     assert!(tent_hit(&scene, i, vec2(t.x, t.y - 0.02)));
     assert!(!tent_hit(&scene, i, vec2(t.x + 0.4, t.y)));
 }
+
+/// The frames `preview` receives within `wait`, each as (full, size).
+fn frames_within(
+    preview: &mut Preview,
+    ctx: &egui::Context,
+    wait: std::time::Duration,
+) -> Vec<(bool, [u32; 2])> {
+    let deadline = Instant::now() + wait;
+    let mut got = Vec::new();
+    while Instant::now() < deadline {
+        if let Some(d) = preview.receive(ctx) {
+            got.push((d.full, d.size));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    got
+}
+
+/// Issue 60, item 18: while the pointer moves and a full frame would take
+/// longer than a frame's time (a busy machine), the preview is drawn
+/// coarser, small enough to come in time, and no full frame holds up the
+/// next; once the pointer is let go, the exact frame follows.
+#[test]
+fn a_slow_drag_gets_coarse_frames_and_the_exact_one_after() {
+    let ctx = egui::Context::default();
+    let mut preview = Preview::new();
+    preview.forced_size = Some([1280, 720]);
+    let scene = crate::scene::presets::load("golden-hour").unwrap();
+    // As measured on a machine whose cores are taken: about 1.2 s a frame.
+    preview.ms_per_mpx = Some(1300.0);
+    preview.request(&ctx, &scene, true);
+    let during = frames_within(&mut preview, &ctx, std::time::Duration::from_millis(1500));
+    assert!(!during.is_empty(), "no frame while dragging");
+    assert!(
+        during
+            .iter()
+            .all(|&(full, [w, h])| !full && w <= 1280 / 8 && h <= 720 / 8),
+        "{during:?}"
+    );
+    // Another step of the drag: still coarse, at the size that came in time.
+    let mut moved = scene.clone();
+    moved.sun_x = 0.5;
+    preview.request(&ctx, &moved, true);
+    let during = frames_within(&mut preview, &ctx, std::time::Duration::from_millis(1000));
+    assert!(during.iter().all(|&(full, _)| !full), "{during:?}");
+    assert!(!preview.is_current(&moved));
+    // Let go: the exact frame, the same scene.
+    preview.request(&ctx, &moved, false);
+    let after = frames_within(&mut preview, &ctx, std::time::Duration::from_millis(3000));
+    assert_eq!(after.last(), Some(&(true, [1280, 720])), "{after:?}");
+    assert!(preview.is_current(&moved));
+    let exact = crate::render(&moved, 1280, 720).unwrap();
+    assert_eq!(
+        preview.fingerprint(),
+        Some(super::job::fingerprint(exact.as_raw()))
+    );
+}
