@@ -35,7 +35,7 @@ pub const QUICK_FRAME_MS: f64 = 80.0;
 /// A frame drawn while the pointer moves should take no longer than this
 /// (20 a second): where the full frame would take longer (a large
 /// preview, a busy machine), the preview is drawn coarser while it moves
-/// ([`COARSE_DIVISORS`]), and exactly once it is let go.
+/// (2, 4 or 8 times smaller each side), and exactly once it is let go.
 pub const COARSE_FRAME_MS: f64 = 50.0;
 
 /// How many times smaller, each side, a frame drawn while the pointer

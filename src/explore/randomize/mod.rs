@@ -661,7 +661,7 @@ fn clear_the_horizon(field: &StoneField, scene: &Scene, rocks: &mut Rocks) {
 /// same composition. The seed moves to a nearby one (unless locked). Each
 /// other unlocked trait is drawn again with chance `strength` (what the
 /// eye goes to, the tent or a near rise, not below half strength, and the
-/// stones and plants there are do not all go; see [`redraw_chance`]); a New
+/// stones and plants there are do not all go); a New
 /// scene with those traits is the target, and every setting moves
 /// `strength` of the way toward it: a number toward the target's, a
 /// discrete value (a pick from a list, the time of day, the rule's growth)
