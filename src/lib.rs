@@ -28,7 +28,7 @@
 //! # The parts
 //!
 //! The modules are the parts of docs/ARCHITECTURE.md, lowest first; each
-//! uses only those before it (`tests/architecture.rs` holds this).
+//! uses only those before it (`tests/it/architecture.rs` holds this).
 //!
 //! - [`error`]: the one [`Error`] enum.
 //! - [`base`]: colour, the light of each time of day, noise, bit-exact
@@ -71,7 +71,7 @@
 #![warn(missing_docs)]
 
 // The parts, lowest first: each uses only those above it in this list
-// (docs/ARCHITECTURE.md, "Parts and their rules"; tests/architecture.rs
+// (docs/ARCHITECTURE.md, "Parts and their rules"; tests/it/architecture.rs
 // holds it).
 pub mod error;
 

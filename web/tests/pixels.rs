@@ -4,7 +4,7 @@
 //! animations have the native files' hashes.
 //!
 //! `cargo test -p playa-web --target wasm32-unknown-unknown --profile web` with
-//! `wasm-bindgen-test-runner` as the target's runner (`tests/web.rs` runs it).
+//! `wasm-bindgen-test-runner` as the target's runner (`tests/it/web.rs` runs it).
 
 #![cfg(target_arch = "wasm32")]
 
@@ -12,7 +12,7 @@ use playa::{render, scene::presets};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// FNV-1a (64-bit) of the picture's size and RGBA bytes, as in
-/// `tests/render.rs`.
+/// `tests/it/render.rs`.
 fn fnv64(width: u32, height: u32, bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for b in width
@@ -65,7 +65,7 @@ fn share_codes_and_png_recipes_are_the_same() {
     assert_eq!(recipe.scene, scene);
     assert_eq!((recipe.width, recipe.height), (96, 54));
     // FNV-1a of the file written by `playa render night-under-stars --size
-    // 96x54` natively (pinned there too: tests/render.rs).
+    // 96x54` natively (pinned there too: tests/it/render.rs).
     let hash = png.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
@@ -78,7 +78,7 @@ fn share_codes_and_png_recipes_are_the_same() {
 /// The browser's Export animation… makes an animation a frame per UI
 /// frame ([`playa::animation::Animation::steps`]): the same bytes as `playa
 /// animate night-under-stars --frames 0..=3 --size 64x36` natively (pinned
-/// there too: `tests/cli_animate.rs`, `animation_files_are_pinned`).
+/// there too: `tests/it/cli_animate.rs`, `animation_files_are_pinned`).
 #[wasm_bindgen_test]
 fn animations_are_the_same_bytes() {
     use playa::animation::{Animation, Format, Options};
@@ -112,5 +112,5 @@ fn animations_are_the_same_bytes() {
     }
 }
 
-/// See `tests/render.rs`: `night_png_file_is_pinned`.
+/// See `tests/it/render.rs`: `night_png_file_is_pinned`.
 const PNG_FNV: u64 = 0x1d28_8618_0f8a_6f62;

@@ -7,7 +7,7 @@
 //! rocks layer's `place` would place it (a clump's stones gathered around
 //! its centre), on a coarse raster of the floor. New scene and Vary use it to
 //! keep their rolls inside the envelope of the presets, and
-//! `tests/new_scene.rs` measures the real pictures.
+//! `tests/it/new_scene.rs` measures the real pictures.
 
 use super::Rocks;
 use crate::base::palette::TimeOfDay;
@@ -168,7 +168,7 @@ impl StoneField {
         let sampled = raster.iter().filter(|&&c| c).count() as f32 / raster.len() as f32;
         // Cover is 1 − e^(−area), and the sample's area is 1/stride of it.
         let covered = 1.0 - (1.0 - sampled.min(0.999)).powi(stride as i32);
-        // Calibrated on the pictures (`tests/new_scene.rs`): the lower the
+        // Calibrated on the pictures (`tests/it/new_scene.rs`): the lower the
         // sun, the longer the shadows, and dark stones at night change the
         // darker floor less. Cover is 1 − e^(−area): the factors scale the
         // area.
