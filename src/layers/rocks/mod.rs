@@ -328,6 +328,17 @@ impl Rocks {
     /// the picture's height).
     pub const SIZE_LIMITS: (f32, f32) = (0.0005, 0.3);
 
+    /// Resizes the stones for an automaton's grid going from `old` columns
+    /// to `new` (a cell is `old / new` as wide), so that the floor keeps
+    /// the share they covered: more columns give more and smaller clumps,
+    /// fewer larger ones. Sizes stay within [`Rocks::SIZE_LIMITS`].
+    pub fn follow_columns(&mut self, old: u32, new: u32) {
+        let scale = old.max(1) as f32 / new.max(1) as f32;
+        let (lo, hi) = Self::SIZE_LIMITS;
+        self.near_size = (self.near_size * scale).clamp(lo, hi);
+        self.far_size = (self.far_size * scale).clamp(lo, hi);
+    }
+
     /// How much of the floor of `ground` these stones will visibly cover,
     /// and how far above the horizon they reach (see [`cover`]).
     pub fn cover(&self, ground: &super::Ground) -> super::Cover {
