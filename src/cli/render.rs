@@ -217,29 +217,10 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
 /// recording them in the directory's manifest so a rerun resumes.
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     if args.list {
-        let width = console::Term::stdout()
-            .size_checked()
-            .map(|(_, columns)| usize::from(columns));
-        let users = user_preset_list(width)?;
-        return super::write_stdout(format_args!("{}{users}", preset_list(width)));
+        return list();
     }
-    if let Some(out) = &args.out {
-        super::check_not_other_format(
-            "--out",
-            out,
-            &["png"],
-            "playa render writes PNG pictures: give a directory or a file ending in .png",
-        )?;
-    }
-    if let Some(dir) = &args.tiles {
-        super::check_not_other_format("--tiles", dir, &[], "--tiles is the pyramid's directory")?;
-    }
-    let shard = match args.shard.as_deref() {
-        None => Shard::WHOLE,
-        Some("auto") => Shard::from_env(args.shards, |name| std::env::var(name).ok())
-            .map_err(|e| CliError::Usage(e.to_string()))?,
-        Some(text) => Shard::parse(text).map_err(|e| CliError::Usage(format!("--shard: {e}")))?,
-    };
+    check_outputs(&args)?;
+    let shard = shard_of(&args)?;
     // Streamed into a file (fast compression, or tiles) a picture may be
     // far bigger than one held in memory.
     // A picture input that records another compression is held, and a
@@ -253,30 +234,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         .map(parse_window)
         .transpose()
         .map_err(CliError::Usage)?;
-    let size = match args.size {
-        Some((w, h)) => {
-            let (w, h) = (
-                u32::try_from(w).unwrap_or(u32::MAX),
-                u32::try_from(h).unwrap_or(u32::MAX),
-            );
-            compose::check_picture_size(w, h, streamed)
-                .map_err(|e| match compose::check_size(w, h) {
-                    // Too large to hold: say how to make it.
-                    Err(_) if !streamed => playa::Error::out_of_range(
-                        "--size",
-                        format!("{w}x{h}"),
-                        format!(
-                            "{e}; with --compression fast up to {} a side",
-                            compose::MAX_STREAMED_SIDE
-                        ),
-                    ),
-                    _ => e,
-                })
-                .map_err(|e| CliError::Usage(format!("--size: {e}")))?;
-            Some((w, h))
-        }
-        None => None,
-    };
+    let size = size_of(&args, streamed)?;
     let seeds = args
         .seeds
         .as_deref()
@@ -289,51 +247,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             "--set seed and --seed or --seeds both give the seed: give one".into(),
         ));
     }
-    let inputs = if args.inputs.is_empty() && args.codes.is_empty() {
-        vec![presets::DEFAULT.to_string()]
-    } else {
-        args.inputs.clone()
-    };
-
-    let mut failures: Vec<String> = Vec::new();
-    let mut loaded = Vec::new();
-    let sources = inputs
-        .iter()
-        .map(|input| (input, Source::from_arg(input)))
-        .chain(
-            args.codes
-                .iter()
-                .map(|code| (code, Ok(Source::Code(code.clone())))),
-        );
-    for (input, source) in sources {
-        let loaded_input = source
-            .and_then(|source| load(&source))
-            .map_err(|e| e.to_string())
-            .and_then(|(name, l)| {
-                let frame_of = frame_of(input, &l)?;
-                let variants = tweaks
-                    .variants(&l.scene)
-                    .map_err(|e| format!("{}: --set {e}", clip(input)))?;
-                Ok((name, l, frame_of, variants))
-            });
-        match loaded_input {
-            // A sweep's pictures are filed under the name and the value.
-            Ok((name, l, frame_of, variants)) => loaded.extend(variants.into_iter().map(|v| {
-                batch::Input {
-                    input: input.clone(),
-                    name: v
-                        .file_suffix()
-                        .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
-                    frame_of: frame_of.clone().filter(|_| v.scene == l.scene),
-                    scene: v.scene,
-                    size: l.size,
-                    window: l.window,
-                    compression: l.compression,
-                }
-            })),
-            Err(e) => failures.push(e),
-        }
-    }
+    let (loaded, mut failures) = load_inputs(&args, &tweaks);
     let batch = Batch {
         inputs: loaded,
         seeds: seeds.or(args.seed.map(|s| (s, s))),
@@ -341,45 +255,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         compression: args.compression,
         crop: args.crop,
     };
-    let count = batch.count();
-    if count > MAX_BATCH {
-        return Err(CliError::Usage(format!(
-            "the batch has {count} images, more than the limit of {MAX_BATCH}"
-        )));
-    }
-    let mut all_jobs = batch.jobs().map_err(|e| CliError::Usage(e.to_string()))?;
-    if let Some(rect) = rect {
-        let several = batch.inputs.len() > 1;
-        for job in &mut all_jobs {
-            apply_window(job, rect).map_err(|e| {
-                CliError::Usage(match several {
-                    true => format!("{}: --window {e}", clip(&job.input)),
-                    false => format!("--window {e}"),
-                })
-            })?;
-        }
-    }
-    let single_file = args
-        .out
-        .as_ref()
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
-    if let Some(file) = single_file {
-        if all_jobs.len() > 1 {
-            return Err(CliError::Usage(format!(
-                "--out {} names one file, but the batch has {} images; give a directory",
-                file.display(),
-                all_jobs.len()
-            )));
-        }
-        if !shard.is_whole() {
-            return Err(CliError::Usage(format!(
-                "--shard {shard} needs a directory to share, not --out {}",
-                file.display()
-            )));
-        }
-        // What a killed render of this file left.
-        atomic::remove_stale_of(file);
-    }
+    let all_jobs = jobs_of(&batch, rect)?;
+    let single_file = single_file(&args, &all_jobs, shard)?;
     if let Some(dir) = &args.tiles {
         let [job] = &all_jobs[..] else {
             return Err(CliError::Usage(format!(
@@ -410,69 +287,300 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         (None, None) => unreachable!("a file or a directory"),
     };
     // Every render into a directory records its pictures in the shard's
-    // manifest there; a rerun resumes from it.
-    let mut manifest = None;
-    let mut done = HashMap::new();
-    // A batch of which every input failed has nothing to record (and must
-    // not replace what the directory's manifest records).
-    if let Some(dir) = dir.as_ref().filter(|_| !batch.inputs.is_empty()) {
-        // A folder that cannot be made fails the run once, before any job
-        // (not as the manifest's failure and every picture's).
-        std::fs::create_dir_all(dir).map_err(|e| {
-            for line in &failures {
-                errln!("playa: {line}");
-            }
-            CliError::Failed(anyhow::anyhow!(
-                "--out {}: the folder cannot be made: {e}",
-                clip(&dir.display().to_string())
-            ))
-        })?;
-        let header = Header {
-            batch: batch.record(),
-            shard: shard.to_string(),
-            window: rect,
-            tiles: None,
-            frames: None,
-        };
-        // A whole batch rendered into a directory that holds another
-        // batch's manifest starts it anew (batches rendered one after
-        // another); a shard meeting another batch's manifest is a task of a
-        // job array started with other arguments, a mistake to refuse; so
-        // is a batch short of an input that failed, which would record
-        // less than the batch asked for.
-        let other = if shard.is_whole() && failures.is_empty() {
-            OtherBatch::Replace
-        } else {
-            OtherBatch::Refuse
-        };
-        match manifest::Writer::open(dir, shard, &header, args.force, other) {
-            Ok((writer, entries)) => {
-                for line in writer.repaired() {
-                    errln!("playa: warning: {line}");
-                }
-                manifest = Some(writer);
-                done = entries;
-            }
-            Err(e @ playa::Error::Manifest { .. }) if failures.is_empty() => {
-                return Err(CliError::Failed(e.into()));
-            }
-            Err(e) => failures.push(format!("the manifest: {e}")),
+    // manifest there; a rerun resumes from it. A batch of which every
+    // input failed has nothing to record (and must not replace what the
+    // directory's manifest records).
+    let (manifest, done) = match dir.as_ref().filter(|_| !batch.inputs.is_empty()) {
+        Some(dir) => {
+            let header = Header {
+                batch: batch.record(),
+                shard: shard.to_string(),
+                window: rect,
+                tiles: None,
+                frames: None,
+            };
+            open_manifest(dir, &header, shard, &args, &jobs, &mut failures)?
         }
-        let files: HashSet<String> = jobs.iter().map(|j| j.file_name()).collect();
-        atomic::remove_stale(dir, &files);
-    }
+        None => (None, HashMap::new()),
+    };
 
+    let start = Instant::now();
+    let (outcomes, errors) = make_all(
+        &args,
+        &jobs,
+        path_of,
+        dir.as_deref(),
+        &done,
+        manifest.as_ref(),
+    )?;
+    let took = start.elapsed();
+    failures.extend(errors);
+    for line in &failures {
+        errln!("playa: {line}");
+    }
+    let n = |o: Outcome| outcomes.get(&o).copied().unwrap_or(0);
+    let made = n(Outcome::Made) + n(Outcome::Repaired);
+    let mut notes = String::new();
+    if !shard.is_whole() {
+        notes += &format!(", shard {shard}: {} of {} jobs", jobs.len(), all_jobs.len());
+    }
+    notes += &outcome_notes(&outcomes, failures.len());
+    // Failures fail the run even when no one reads the summary.
+    let printed = outln!(
+        "{made} {} in {} ({:.1} images/s){notes}",
+        if made == 1 { "image" } else { "images" },
+        picture::duration_text(took),
+        made as f64 / took.as_secs_f64().max(1e-9),
+    );
+    if failures.is_empty() {
+        printed
+    } else {
+        Err(CliError::Failed(anyhow::anyhow!(
+            "{} of the inputs or images failed",
+            failures.len()
+        )))
+    }
+}
+
+/// `--list`: the shipped presets and the user's, fitted to the terminal.
+fn list() -> Result<(), CliError> {
+    let width = console::Term::stdout()
+        .size_checked()
+        .map(|(_, columns)| usize::from(columns));
+    let users = user_preset_list(width)?;
+    super::write_stdout(format_args!("{}{users}", preset_list(width)))
+}
+
+/// Refuses an `--out` or `--tiles` that names a file of another format.
+fn check_outputs(args: &RenderArgs) -> Result<(), CliError> {
+    if let Some(out) = &args.out {
+        super::check_not_other_format(
+            "--out",
+            out,
+            &["png"],
+            "playa render writes PNG pictures: give a directory or a file ending in .png",
+        )?;
+    }
+    if let Some(dir) = &args.tiles {
+        super::check_not_other_format("--tiles", dir, &[], "--tiles is the pyramid's directory")?;
+    }
+    Ok(())
+}
+
+/// The share of the batch this run makes (`--shard`, `auto` from a job
+/// array's environment).
+fn shard_of(args: &RenderArgs) -> Result<Shard, CliError> {
+    Ok(match args.shard.as_deref() {
+        None => Shard::WHOLE,
+        Some("auto") => Shard::from_env(args.shards, |name| std::env::var(name).ok())
+            .map_err(|e| CliError::Usage(e.to_string()))?,
+        Some(text) => Shard::parse(text).map_err(|e| CliError::Usage(format!("--shard: {e}")))?,
+    })
+}
+
+/// `--size`, checked for a picture `streamed` into its file or held.
+fn size_of(args: &RenderArgs, streamed: bool) -> Result<Option<(u32, u32)>, CliError> {
+    let Some((w, h)) = args.size else {
+        return Ok(None);
+    };
+    let (w, h) = (
+        u32::try_from(w).unwrap_or(u32::MAX),
+        u32::try_from(h).unwrap_or(u32::MAX),
+    );
+    compose::check_picture_size(w, h, streamed)
+        .map_err(|e| match compose::check_size(w, h) {
+            // Too large to hold: say how to make it.
+            Err(_) if !streamed => playa::Error::out_of_range(
+                "--size",
+                format!("{w}x{h}"),
+                format!(
+                    "{e}; with --compression fast up to {} a side",
+                    compose::MAX_STREAMED_SIDE
+                ),
+            ),
+            _ => e,
+        })
+        .map_err(|e| CliError::Usage(format!("--size: {e}")))?;
+    Ok(Some((w, h)))
+}
+
+/// The batch's inputs, each with the `--set`s applied (a sweep's pictures
+/// filed under the name and the value), and the lines of those that
+/// failed to load.
+fn load_inputs(args: &RenderArgs, tweaks: &Tweaks) -> (Vec<batch::Input>, Vec<String>) {
+    let inputs = if args.inputs.is_empty() && args.codes.is_empty() {
+        vec![presets::DEFAULT.to_string()]
+    } else {
+        args.inputs.clone()
+    };
+    let mut failures: Vec<String> = Vec::new();
+    let mut loaded = Vec::new();
+    let sources = inputs
+        .iter()
+        .map(|input| (input, Source::from_arg(input)))
+        .chain(
+            args.codes
+                .iter()
+                .map(|code| (code, Ok(Source::Code(code.clone())))),
+        );
+    for (input, source) in sources {
+        let loaded_input = source
+            .and_then(|source| load(&source))
+            .map_err(|e| e.to_string())
+            .and_then(|(name, l)| {
+                let frame_of = frame_of(input, &l)?;
+                let variants = tweaks
+                    .variants(&l.scene)
+                    .map_err(|e| format!("{}: --set {e}", clip(input)))?;
+                Ok((name, l, frame_of, variants))
+            });
+        match loaded_input {
+            Ok((name, l, frame_of, variants)) => loaded.extend(variants.into_iter().map(|v| {
+                batch::Input {
+                    input: input.clone(),
+                    name: v
+                        .file_suffix()
+                        .map_or_else(|| name.clone(), |s| format!("{name}_{s}")),
+                    frame_of: frame_of.clone().filter(|_| v.scene == l.scene),
+                    scene: v.scene,
+                    size: l.size,
+                    window: l.window,
+                    compression: l.compression,
+                }
+            })),
+            Err(e) => failures.push(e),
+        }
+    }
+    (loaded, failures)
+}
+
+/// The batch's jobs, at most [`MAX_BATCH`], each cut to the `--window`
+/// `rect` when one is given.
+fn jobs_of(batch: &Batch, rect: Option<[u32; 4]>) -> Result<Vec<Job>, CliError> {
+    let count = batch.count();
+    if count > MAX_BATCH {
+        return Err(CliError::Usage(format!(
+            "the batch has {count} images, more than the limit of {MAX_BATCH}"
+        )));
+    }
+    let mut all_jobs = batch.jobs().map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some(rect) = rect {
+        let several = batch.inputs.len() > 1;
+        for job in &mut all_jobs {
+            apply_window(job, rect).map_err(|e| {
+                CliError::Usage(match several {
+                    true => format!("{}: --window {e}", clip(&job.input)),
+                    false => format!("--window {e}"),
+                })
+            })?;
+        }
+    }
+    Ok(all_jobs)
+}
+
+/// The one file `--out` names (a `.png`), if it names one: refused for
+/// more than one picture or a shard; what a killed render of it left is
+/// removed.
+fn single_file<'a>(
+    args: &'a RenderArgs,
+    all_jobs: &[Job],
+    shard: Shard,
+) -> Result<Option<&'a PathBuf>, CliError> {
+    let single_file = args
+        .out
+        .as_ref()
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+    if let Some(file) = single_file {
+        if all_jobs.len() > 1 {
+            return Err(CliError::Usage(format!(
+                "--out {} names one file, but the batch has {} images; give a directory",
+                file.display(),
+                all_jobs.len()
+            )));
+        }
+        if !shard.is_whole() {
+            return Err(CliError::Usage(format!(
+                "--shard {shard} needs a directory to share, not --out {}",
+                file.display()
+            )));
+        }
+        // What a killed render of this file left.
+        atomic::remove_stale_of(file);
+    }
+    Ok(single_file)
+}
+
+/// The shard's manifest in `dir` (made if need be), opened for `header`,
+/// and what it records as done; what a killed render there left is
+/// removed. A folder that cannot be made fails the run once, before any
+/// job; a manifest that cannot be used is one more of the `failures`.
+fn open_manifest(
+    dir: &Path,
+    header: &Header,
+    shard: Shard,
+    args: &RenderArgs,
+    jobs: &[&Job],
+    failures: &mut Vec<String>,
+) -> Result<(Option<manifest::Writer>, HashMap<String, Entry>), CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        for line in failures.iter() {
+            errln!("playa: {line}");
+        }
+        CliError::Failed(anyhow::anyhow!(
+            "--out {}: the folder cannot be made: {e}",
+            clip(&dir.display().to_string())
+        ))
+    })?;
+    // A whole batch rendered into a directory that holds another batch's
+    // manifest starts it anew (batches rendered one after another); a
+    // shard meeting another batch's manifest is a task of a job array
+    // started with other arguments, a mistake to refuse; so is a batch
+    // short of an input that failed, which would record less than the
+    // batch asked for.
+    let other = if shard.is_whole() && failures.is_empty() {
+        OtherBatch::Replace
+    } else {
+        OtherBatch::Refuse
+    };
+    let opened = match manifest::Writer::open(dir, shard, header, args.force, other) {
+        Ok((writer, entries)) => {
+            for line in writer.repaired() {
+                errln!("playa: warning: {line}");
+            }
+            (Some(writer), entries)
+        }
+        Err(e @ playa::Error::Manifest { .. }) if failures.is_empty() => {
+            return Err(CliError::Failed(e.into()));
+        }
+        Err(e) => {
+            failures.push(format!("the manifest: {e}"));
+            (None, HashMap::new())
+        }
+    };
+    let files: HashSet<String> = jobs.iter().map(|j| j.file_name()).collect();
+    atomic::remove_stale(dir, &files);
+    Ok(opened)
+}
+
+/// Makes `jobs` on `--jobs` threads, with a progress bar: how many came to
+/// each outcome, and the lines of those that failed, in the jobs' order.
+fn make_all(
+    args: &RenderArgs,
+    jobs: &[&Job],
+    path_of: impl Fn(&Job) -> PathBuf + Sync,
+    dir: Option<&Path>,
+    done: &HashMap<String, Entry>,
+    manifest: Option<&manifest::Writer>,
+) -> Result<(HashMap<Outcome, u64>, Vec<String>), CliError> {
     let pool = super::thread_pool(args.jobs)?;
     let bar = crate::cli::progress_bar(jobs.len() as u64, "images");
-    let start = Instant::now();
     let errors = Mutex::new(Vec::new());
     let outcomes = Mutex::new(HashMap::<Outcome, u64>::new());
     pool.install(|| {
         jobs.par_iter().enumerate().for_each(|(i, job)| {
             let path = path_of(job);
-            let dir = dir.as_deref();
             let done = done.get(&job.key);
-            match make(job, &path, dir, done, manifest.as_ref(), &args) {
+            match make(job, &path, dir, done, manifest, args) {
                 Ok(outcome) => {
                     *outcomes
                         .lock()
@@ -489,21 +597,18 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         });
     });
     bar.finish_and_clear();
-    let took = start.elapsed();
-    let seconds = took.as_secs_f64();
     let mut errors = errors.into_inner().expect("no panics while held");
     errors.sort();
-    failures.extend(errors.into_iter().map(|(_, e)| e));
-    let outcomes = outcomes.into_inner().expect("no panics while held");
+    Ok((
+        outcomes.into_inner().expect("no panics while held"),
+        errors.into_iter().map(|(_, e)| e).collect(),
+    ))
+}
+
+/// The summary's notes on the jobs not made afresh and on `failed` ones.
+fn outcome_notes(outcomes: &HashMap<Outcome, u64>, failed: usize) -> String {
     let n = |o: Outcome| outcomes.get(&o).copied().unwrap_or(0);
-    let made = n(Outcome::Made) + n(Outcome::Repaired);
-    for line in &failures {
-        errln!("playa: {line}");
-    }
     let mut notes = String::new();
-    if !shard.is_whole() {
-        notes += &format!(", shard {shard}: {} of {} jobs", jobs.len(), all_jobs.len());
-    }
     if n(Outcome::Recorded) > 0 {
         notes += &format!(", {} already done (in the manifest)", n(Outcome::Recorded));
     }
@@ -519,24 +624,10 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             n(Outcome::Existing)
         );
     }
-    if !failures.is_empty() {
-        notes += &format!(", {} failed", failures.len());
+    if failed > 0 {
+        notes += &format!(", {failed} failed");
     }
-    // Failures fail the run even when no one reads the summary.
-    let printed = outln!(
-        "{made} {} in {} ({:.1} images/s){notes}",
-        if made == 1 { "image" } else { "images" },
-        picture::duration_text(took),
-        made as f64 / seconds.max(1e-9),
-    );
-    if failures.is_empty() {
-        printed
-    } else {
-        Err(CliError::Failed(anyhow::anyhow!(
-            "{} of the inputs or images failed",
-            failures.len()
-        )))
-    }
+    notes
 }
 
 /// What became of one job.
