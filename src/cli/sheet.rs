@@ -99,18 +99,7 @@ enum Axis {
 pub fn run(args: SheetArgs) -> Result<(), CliError> {
     let usage = CliError::Usage;
     let tweaks = Tweaks::parse(&args.set).map_err(|e| usage(format!("--set {e}")))?;
-    let axis = match (&args.seeds, &args.rolls) {
-        (Some(text), _) => {
-            let (a, b) = parse_range("--seeds", text).map_err(usage)?;
-            Axis::Seeds(a, b)
-        }
-        (None, Some(text)) => {
-            let (a, b) = parse_range("--rolls", text).map_err(usage)?;
-            let strength = args.vary.as_deref().map(parse_strength).transpose();
-            Axis::Rolls(a, b, strength.map_err(usage)?)
-        }
-        (None, None) => Axis::Once,
-    };
+    let axis = axis_of(&args)?;
     if let (Some(sweep), false) = (tweaks.sweep(), matches!(axis, Axis::Once)) {
         return Err(usage(format!(
             "--set {} is a sweep, and so is --{}: a sheet shows one at a time",
@@ -128,37 +117,8 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
         ));
     }
     let locks = locks(&args.lock, &args.unlock).map_err(usage)?;
-    let cols = match &args.cols {
-        None => sheet::DEFAULT_COLS,
-        Some(text) => text
-            .trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|c| (1..=MAX_COLS).contains(c))
-            .ok_or_else(|| {
-                usage(format!(
-                    "--cols {} must be a whole number from 1 to {MAX_COLS}",
-                    quote(text)
-                ))
-            })?,
-    };
-    let thumb = match &args.size {
-        None => sheet::DEFAULT_THUMB,
-        Some(text) => {
-            let (w, h) = parse_size(text).map_err(|e| usage(format!("--size: {e}")))?;
-            let max = sheet::MAX_THUMB_SIDE as usize;
-            if w > max || h > max {
-                return Err(usage(format!(
-                    "--size {}: a thumbnail is at most {max} a side",
-                    quote(text)
-                )));
-            }
-            let (w, h) = (w as u32, h as u32);
-            playa::compose::window::check_aspect(w, h)
-                .map_err(|e| usage(format!("--size: {e}")))?;
-            (w, h)
-        }
-    };
+    let cols = cols_of(&args)?;
+    let thumb = thumb_of(&args)?;
     if !args
         .out
         .extension()
@@ -186,6 +146,107 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
     let layout = Layout { cols, thumb };
     sheet::check(count as usize, &layout).map_err(|e| usage(e.to_string()))?;
 
+    let cells = cells_of(&args, axis, &tweaks, &locks)?;
+
+    if let Some(kind) = super::render::not_a_picture_file(&args.out) {
+        return Err(CliError::Usage(format!(
+            "--out {}: {kind} is there, not a picture",
+            args.out.display()
+        )));
+    }
+    if args.out.exists() && !args.force {
+        outln!(
+            "{} exists, left alone (--force overwrites)",
+            args.out.display()
+        )?;
+        return Ok(());
+    }
+    // What a killed run writing this sheet left.
+    playa::base::atomic::remove_stale_of(&args.out);
+    let pool = super::thread_pool(args.jobs)?;
+    let start = Instant::now();
+    pool.install(|| sheet::write_file(&args.out, &cells, &layout))?;
+    outln!(
+        "{} thumbnails of {}x{} in {} columns in {}: {}",
+        cells.len(),
+        thumb.0,
+        thumb.1,
+        cols.min(cells.len() as u32),
+        playa::output::picture::duration_text(start.elapsed()),
+        args.out.display()
+    )?;
+    Ok(())
+}
+
+/// What the sheet's thumbnails run through: `--seeds`, `--rolls` (with
+/// `--vary`'s strength), or neither (the scenes as they are, or a sweep).
+fn axis_of(args: &SheetArgs) -> Result<Axis, CliError> {
+    let usage = CliError::Usage;
+    Ok(match (&args.seeds, &args.rolls) {
+        (Some(text), _) => {
+            let (a, b) = parse_range("--seeds", text).map_err(usage)?;
+            Axis::Seeds(a, b)
+        }
+        (None, Some(text)) => {
+            let (a, b) = parse_range("--rolls", text).map_err(usage)?;
+            let strength = args.vary.as_deref().map(parse_strength).transpose();
+            Axis::Rolls(a, b, strength.map_err(usage)?)
+        }
+        (None, None) => Axis::Once,
+    })
+}
+
+/// `--cols`, checked.
+fn cols_of(args: &SheetArgs) -> Result<u32, CliError> {
+    let usage = CliError::Usage;
+    Ok(match &args.cols {
+        None => sheet::DEFAULT_COLS,
+        Some(text) => text
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|c| (1..=MAX_COLS).contains(c))
+            .ok_or_else(|| {
+                usage(format!(
+                    "--cols {} must be a whole number from 1 to {MAX_COLS}",
+                    quote(text)
+                ))
+            })?,
+    })
+}
+
+/// `--size`, a thumbnail's, checked.
+fn thumb_of(args: &SheetArgs) -> Result<(u32, u32), CliError> {
+    let usage = CliError::Usage;
+    Ok(match &args.size {
+        None => sheet::DEFAULT_THUMB,
+        Some(text) => {
+            let (w, h) = parse_size(text).map_err(|e| usage(format!("--size: {e}")))?;
+            let max = sheet::MAX_THUMB_SIDE as usize;
+            if w > max || h > max {
+                return Err(usage(format!(
+                    "--size {}: a thumbnail is at most {max} a side",
+                    quote(text)
+                )));
+            }
+            let (w, h) = (w as u32, h as u32);
+            playa::compose::window::check_aspect(w, h)
+                .map_err(|e| usage(format!("--size: {e}")))?;
+            (w, h)
+        }
+    })
+}
+
+/// The sheet's cells, input by input: each scene along `axis`, `tweaks`
+/// applied, rolls keeping `locks`, labelled (with the input's name when
+/// there are several).
+fn cells_of(
+    args: &SheetArgs,
+    axis: Axis,
+    tweaks: &Tweaks,
+    locks: &randomize::Locks,
+) -> Result<Vec<Cell>, CliError> {
+    let usage = CliError::Usage;
     let inputs = if args.inputs.is_empty() {
         vec![presets::DEFAULT.to_string()]
     } else {
@@ -232,13 +293,13 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
                 }
             }
             Axis::Rolls(a, b, strength) => {
-                if let Some(why) = randomize::cannot_roll(&loaded.scene, &locks) {
+                if let Some(why) = randomize::cannot_roll(&loaded.scene, locks) {
                     return Err(usage(format!("{}: {why}", clip(input))));
                 }
                 for roll in a..=b {
                     let rolled = match strength {
-                        Some(s) => randomize::vary(&loaded.scene, &locks, roll, s),
-                        None => randomize::new_scene(&loaded.scene, &locks, roll),
+                        Some(s) => randomize::vary(&loaded.scene, locks, roll, s),
+                        None => randomize::new_scene(&loaded.scene, locks, roll),
                     };
                     // (Only a --set is to blame: a roll keeps the scene's limits.)
                     let scene = tweaks.apply(&rolled).map_err(|e| {
@@ -256,33 +317,5 @@ pub fn run(args: SheetArgs) -> Result<(), CliError> {
             }
         }
     }
-
-    if let Some(kind) = super::render::not_a_picture_file(&args.out) {
-        return Err(CliError::Usage(format!(
-            "--out {}: {kind} is there, not a picture",
-            args.out.display()
-        )));
-    }
-    if args.out.exists() && !args.force {
-        outln!(
-            "{} exists, left alone (--force overwrites)",
-            args.out.display()
-        )?;
-        return Ok(());
-    }
-    // What a killed run writing this sheet left.
-    playa::base::atomic::remove_stale_of(&args.out);
-    let pool = super::thread_pool(args.jobs)?;
-    let start = Instant::now();
-    pool.install(|| sheet::write_file(&args.out, &cells, &layout))?;
-    outln!(
-        "{} thumbnails of {}x{} in {} columns in {}: {}",
-        cells.len(),
-        thumb.0,
-        thumb.1,
-        cols.min(cells.len() as u32),
-        playa::output::picture::duration_text(start.elapsed()),
-        args.out.display()
-    )?;
-    Ok(())
+    Ok(cells)
 }
