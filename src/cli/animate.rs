@@ -192,16 +192,7 @@ pub fn run(args: AnimateArgs) -> Result<(), CliError> {
 /// error naming it, an input that does not load a failure.
 fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     let usage = |e: String| CliError::Usage(e);
-    let source = match (&args.input, &args.code) {
-        (Some(_), Some(_)) => {
-            return Err(usage(
-                "give a scene or --code, not both: an animation has one scene".into(),
-            ));
-        }
-        (None, Some(code)) => Source::Code(code.clone()),
-        (Some(input), None) => Source::from_arg(input)?,
-        (None, None) => Source::from_arg(presets::DEFAULT)?,
-    };
+    let source = source_of(args)?;
     let (name, loaded) = load(&source)?;
     let stored = animation::read_options(&source)?;
     let tweaks = Tweaks::parse(&args.set).map_err(|e| usage(format!("--set {e}")))?;
@@ -212,26 +203,7 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     }
     let sweep = tweaks.sweep().map(|t| Sweep::new(t.key(), t.text()));
     if let Some(sweep) = &sweep {
-        sweep.tweak().map_err(|e| usage(format!("--set {e}")))?;
-        let given = format!("--set {}={}", sweep.key, sweep.values);
-        if args.frames.is_some() {
-            return Err(usage(format!(
-                "--frames gives generations, {given} a sweep: an animation's frames are one \
-                 or the other"
-            )));
-        }
-        if args.cells || args.scale.is_some() {
-            return Err(usage(format!(
-                "--cells shows the automaton's generations, {given} a sweep of the landscape: \
-                 give one"
-            )));
-        }
-        if args.frames_dir.is_some() {
-            return Err(usage(format!(
-                "--frames-dir holds the automaton's generations: {given} is made into the \
-                 animation's file at once (leave out --frames-dir)"
-            )));
-        }
+        check_sweep(args, sweep)?;
     }
     let mut scene = tweaks
         .apply_fixed(&loaded.scene)
@@ -241,6 +213,74 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     }
     let mut options = stored.clone().unwrap_or_else(|| Options::for_scene(&scene));
 
+    set_options(args, &mut options, sweep, &tweaks, stored.as_ref())?;
+
+    let size = size_and_cells(args, &mut options, &scene, loaded.size)?;
+    let animation = Animation::new(&scene, &options, size).map_err(|e| usage(e.to_string()))?;
+
+    let file = || file_name(&name, stored.as_ref(), &options, &scene);
+    let path = match &args.out {
+        Some(dir) if dir.is_dir() => dir.join(file()),
+        Some(out) => out.clone(),
+        None => PathBuf::from(file()),
+    };
+    Ok(Request { animation, path })
+}
+
+/// The scene the animation is made of: the input, `--code`, or the
+/// default preset.
+fn source_of(args: &AnimateArgs) -> Result<Source, CliError> {
+    let usage = |e: String| CliError::Usage(e);
+    Ok(match (&args.input, &args.code) {
+        (Some(_), Some(_)) => {
+            return Err(usage(
+                "give a scene or --code, not both: an animation has one scene".into(),
+            ));
+        }
+        (None, Some(code)) => Source::Code(code.clone()),
+        (Some(input), None) => Source::from_arg(input)?,
+        (None, None) => Source::from_arg(presets::DEFAULT)?,
+    })
+}
+
+/// Refuses what a sweep's animation cannot be: generations (`--frames`,
+/// `--cells`, `--frames-dir`) as well.
+fn check_sweep(args: &AnimateArgs, sweep: &Sweep) -> Result<(), CliError> {
+    let usage = |e: String| CliError::Usage(e);
+    sweep.tweak().map_err(|e| usage(format!("--set {e}")))?;
+    let given = format!("--set {}={}", sweep.key, sweep.values);
+    if args.frames.is_some() {
+        return Err(usage(format!(
+            "--frames gives generations, {given} a sweep: an animation's frames are one \
+             or the other"
+        )));
+    }
+    if args.cells || args.scale.is_some() {
+        return Err(usage(format!(
+            "--cells shows the automaton's generations, {given} a sweep of the landscape: \
+             give one"
+        )));
+    }
+    if args.frames_dir.is_some() {
+        return Err(usage(format!(
+            "--frames-dir holds the automaton's generations: {given} is made into the \
+             animation's file at once (leave out --frames-dir)"
+        )));
+    }
+    Ok(())
+}
+
+/// Sets `options` (stored in the input's file, if it is an animation) from
+/// the command line: the generations or the `sweep`, the speed, the holds,
+/// the plays and the format.
+fn set_options(
+    args: &AnimateArgs,
+    options: &mut Options,
+    sweep: Option<Sweep>,
+    tweaks: &Tweaks,
+    stored: Option<&Options>,
+) -> Result<(), CliError> {
+    let usage = |e: String| CliError::Usage(e);
     if let Some(text) = &args.frames {
         (options.first, options.last) = parse_range("--frames", text).map_err(usage)?;
         options.sweep = None;
@@ -283,7 +323,19 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
     }
     options.format =
         chosen_format(args)?.unwrap_or_else(|| stored.as_ref().map_or(Format::Apng, |o| o.format));
+    Ok(())
+}
 
+/// The frames' size: `--size`, or the cells' at `--scale` (or the largest
+/// that fits), or the input's own, else the default width; sets
+/// `options`'s cells.
+fn size_and_cells(
+    args: &AnimateArgs,
+    options: &mut Options,
+    scene: &playa::Scene,
+    own: Option<(u32, u32)>,
+) -> Result<(u32, u32), CliError> {
+    let usage = |e: String| CliError::Usage(e);
     let size = match &args.size {
         Some(text) => {
             let (w, h) = parse_size(text).map_err(|e| usage(format!("--size: {e}")))?;
@@ -319,51 +371,52 @@ fn request(args: &AnimateArgs) -> Result<Request, CliError> {
         let scale = match (size, options.cells) {
             (None, Some(stored)) => stored,
             (room, _) => animation::cells_scale_to_fit(
-                &scene,
-                room.unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH)),
+                scene,
+                room.unwrap_or_else(|| compose::size_for_width(scene, DEFAULT_WIDTH)),
             ),
         };
         options.cells = Some(scale);
     }
-    let size = match options.cells {
-        Some(scale) => animation::cells_size(&scene, scale),
+    Ok(match options.cells {
+        Some(scale) => animation::cells_size(scene, scale),
         None => size
-            .or(loaded.size)
-            .unwrap_or_else(|| compose::size_for_width(&scene, DEFAULT_WIDTH)),
-    };
-    let animation = Animation::new(&scene, &options, size).map_err(|e| usage(e.to_string()))?;
+            .or(own)
+            .unwrap_or_else(|| compose::size_for_width(scene, DEFAULT_WIDTH)),
+    })
+}
 
-    let file = || {
-        let mut stem = name.strip_suffix("-anim").unwrap_or(&name);
-        // An animation made again is named as it was, once.
-        for sweep in [
-            stored.as_ref().and_then(|o| o.sweep.as_ref()),
-            options.sweep.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            stem = stem
-                .strip_suffix(&format!("-{}", sweep_file_key(sweep)))
-                .unwrap_or(stem);
-        }
-        let stem = picture_stem(stem, scene.seed);
-        let swept = options
-            .sweep
-            .as_ref()
-            .map_or(String::new(), |s| format!("-{}", sweep_file_key(s)));
-        format!(
-            "{}{swept}-anim.{}",
-            playa::Scene::file_stem(&stem, scene.seed),
-            options.format.extension()
-        )
-    };
-    let path = match &args.out {
-        Some(dir) if dir.is_dir() => dir.join(file()),
-        Some(out) => out.clone(),
-        None => PathBuf::from(file()),
-    };
-    Ok(Request { animation, path })
+/// The animation's file name: the input's name (an animation made again
+/// is named as it was, once), the seed, the swept key, `-anim` and the
+/// format's extension.
+fn file_name(
+    name: &str,
+    stored: Option<&Options>,
+    options: &Options,
+    scene: &playa::Scene,
+) -> String {
+    let mut stem = name.strip_suffix("-anim").unwrap_or(name);
+    // An animation made again is named as it was, once.
+    for sweep in [
+        stored.as_ref().and_then(|o| o.sweep.as_ref()),
+        options.sweep.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        stem = stem
+            .strip_suffix(&format!("-{}", sweep_file_key(sweep)))
+            .unwrap_or(stem);
+    }
+    let stem = picture_stem(stem, scene.seed);
+    let swept = options
+        .sweep
+        .as_ref()
+        .map_or(String::new(), |s| format!("-{}", sweep_file_key(s)));
+    format!(
+        "{}{swept}-anim.{}",
+        playa::Scene::file_stem(&stem, scene.seed),
+        options.format.extension()
+    )
 }
 
 /// The format `--format` and `--out`'s extension ask for (checked to agree),
