@@ -316,173 +316,225 @@ impl Palette {
     /// The palette of a named time ([`TimeOfDay::Hour`] is lit as the
     /// night).
     fn named(time: TimeOfDay, sun_x: f32, horizon: f32) -> Palette {
-        let rgb = |r, g, b| Rgb(r, g, b).linear();
         // Light comes from the sun's side, from behind the scene (the sun is
         // in view), so stones are lit on top and on the sun's flank.
         let side = ((sun_x - 0.5) * 2.0).clamp(-1.0, 1.0);
-        let light = |elevation_deg: f32| {
-            let e = elevation_deg.to_radians();
-            let (x, y, z) = (
-                side * 0.8 * math::cos(e),
-                math::sin(e),
-                -0.45 * math::cos(e),
-            );
-            let n = (x * x + y * y + z * z).sqrt();
-            [x / n, y / n, z / n]
-        };
+        let (mut palette, elevation_deg) = Palette::table(time, horizon);
+        let e = f32::to_radians(elevation_deg);
+        let (x, y, z) = (
+            side * 0.8 * math::cos(e),
+            math::sin(e),
+            -0.45 * math::cos(e),
+        );
+        let n = (x * x + y * y + z * z).sqrt();
+        palette.light = [x / n, y / n, z / n];
+        palette
+    }
+
+    /// The named times' palettes, as the table writes them (the light's
+    /// direction left to [`Palette::named`]), and the light's elevation in
+    /// degrees.
+    /// The named times' palettes, as the table writes them (the light's
+    /// direction left to [`Palette::named`]), and the light's elevation in
+    /// degrees: the day's, then the dark's.
+    fn table(time: TimeOfDay, horizon: f32) -> (Palette, f32) {
         match time {
-            TimeOfDay::Noon => Palette {
-                zenith: rgb(30, 78, 162),
-                mid: rgb(84, 140, 206),
-                mid_at: 0.6,
-                horizon: rgb(178, 206, 228),
-                sky_curve: 1.4,
-                sun_y: 0.1,
-                disc: [6.0, 5.8, 5.2],
-                glow: rgb(120, 120, 110),
-                glow_radius: 0.35,
-                ground: [1.0, 0.98, 0.94],
-                direct: [1.05, 1.0, 0.92],
-                ambient: scale(rgb(150, 175, 215), 0.55),
-                light: light(58.0),
-                stars: 0.0,
-                moon: false,
-                shadow: 0.55,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::GoldenHour => Palette {
-                zenith: rgb(52, 96, 170),
-                mid: rgb(176, 194, 204),
-                mid_at: 0.62,
-                horizon: rgb(252, 196, 128),
-                sky_curve: 1.6,
-                sun_y: horizon - 0.12,
-                disc: [6.0, 4.6, 2.6],
-                glow: rgb(250, 170, 90),
-                glow_radius: 0.45,
-                ground: scale(rgb(255, 214, 170), 0.92),
-                direct: [1.35, 0.98, 0.62],
-                ambient: scale(rgb(130, 140, 190), 0.45),
-                light: light(12.0),
-                stars: 0.0,
-                moon: false,
-                shadow: 0.65,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::Dusk => Palette {
-                zenith: rgb(20, 26, 68),
-                mid: rgb(112, 84, 132),
-                mid_at: 0.62,
-                horizon: rgb(242, 136, 84),
-                sky_curve: 1.5,
-                sun_y: horizon + 0.04,
-                disc: [0.0, 0.0, 0.0],
-                glow: rgb(220, 110, 70),
-                glow_radius: 0.5,
-                ground: scale(rgb(150, 120, 140), 0.5),
-                direct: [0.45, 0.24, 0.16],
-                ambient: scale(rgb(120, 100, 150), 0.5),
-                light: light(3.0),
-                stars: 0.25,
-                moon: false,
-                shadow: 0.35,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::Night => Palette {
-                zenith: rgb(3, 6, 18),
-                mid: rgb(9, 16, 38),
-                mid_at: 0.6,
-                horizon: rgb(30, 42, 70),
-                sky_curve: 1.2,
-                sun_y: 0.16,
-                disc: rgb(240, 236, 222),
-                glow: rgb(36, 44, 66),
-                glow_radius: 0.22,
-                ground: scale(rgb(100, 120, 160), 0.2),
-                direct: [0.1, 0.12, 0.16],
-                ambient: scale(rgb(70, 90, 140), 0.1),
-                light: light(40.0),
-                stars: 1.0,
-                moon: true,
-                shadow: 0.5,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::Dawn => Palette {
-                zenith: rgb(58, 84, 148),
-                mid: rgb(186, 168, 196),
-                mid_at: 0.64,
-                horizon: rgb(255, 184, 150),
-                sky_curve: 1.7,
-                sun_y: horizon - 0.05,
-                disc: [6.0, 4.4, 3.2],
-                glow: rgb(250, 160, 130),
-                glow_radius: 0.5,
-                ground: scale(rgb(236, 196, 186), 0.8),
-                direct: [1.2, 0.86, 0.72],
-                ambient: scale(rgb(140, 146, 206), 0.45),
-                light: light(5.0),
-                stars: 0.05,
-                moon: false,
-                shadow: 0.62,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::Morning => Palette {
-                zenith: rgb(38, 88, 170),
-                mid: rgb(112, 160, 214),
-                mid_at: 0.6,
-                horizon: rgb(196, 214, 228),
-                sky_curve: 1.45,
-                sun_y: (horizon - 0.32).max(0.08),
-                disc: [6.0, 5.6, 4.8],
-                glow: rgb(150, 140, 118),
-                glow_radius: 0.4,
-                ground: [0.98, 0.94, 0.88],
-                direct: [1.15, 1.02, 0.86],
-                ambient: scale(rgb(150, 175, 215), 0.5),
-                light: light(30.0),
-                stars: 0.0,
-                moon: false,
-                shadow: 0.6,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::BlueHour => Palette {
-                zenith: rgb(14, 26, 72),
-                mid: rgb(46, 66, 128),
-                mid_at: 0.6,
-                horizon: rgb(118, 120, 170),
-                sky_curve: 1.3,
-                sun_y: horizon + 0.1,
-                disc: [0.0, 0.0, 0.0],
-                glow: rgb(92, 80, 132),
-                glow_radius: 0.5,
-                ground: scale(rgb(120, 130, 182), 0.36),
-                direct: [0.06, 0.06, 0.1],
-                ambient: scale(rgb(110, 130, 190), 0.36),
-                light: light(4.0),
-                stars: 0.45,
-                moon: false,
-                shadow: 0.25,
-                look: LOOK_FIRST,
-            },
-            TimeOfDay::Moonlight | TimeOfDay::Hour(_) => Palette {
-                zenith: rgb(8, 14, 38),
-                mid: rgb(18, 30, 64),
-                mid_at: 0.6,
-                horizon: rgb(50, 64, 100),
-                sky_curve: 1.2,
-                sun_y: 0.14,
-                disc: rgb(246, 243, 232),
-                glow: rgb(54, 64, 96),
-                glow_radius: 0.3,
-                ground: scale(rgb(120, 140, 190), 0.4),
-                direct: [0.32, 0.36, 0.46],
-                ambient: scale(rgb(80, 100, 150), 0.22),
-                light: light(45.0),
-                stars: 0.8,
-                moon: true,
-                shadow: 0.55,
-                look: LOOK_FIRST,
-            },
+            TimeOfDay::Noon | TimeOfDay::GoldenHour | TimeOfDay::Dawn | TimeOfDay::Morning => {
+                Palette::day_table(time, horizon)
+            }
+            _ => Palette::dark_table(time, horizon),
+        }
+    }
+
+    /// The day's palettes: noon, the golden hour, dawn and the morning (`_`).
+    fn day_table(time: TimeOfDay, horizon: f32) -> (Palette, f32) {
+        let rgb = |r, g, b| Rgb(r, g, b).linear();
+        match time {
+            TimeOfDay::Noon => (
+                Palette {
+                    zenith: rgb(30, 78, 162),
+                    mid: rgb(84, 140, 206),
+                    mid_at: 0.6,
+                    horizon: rgb(178, 206, 228),
+                    sky_curve: 1.4,
+                    sun_y: 0.1,
+                    disc: [6.0, 5.8, 5.2],
+                    glow: rgb(120, 120, 110),
+                    glow_radius: 0.35,
+                    ground: [1.0, 0.98, 0.94],
+                    direct: [1.05, 1.0, 0.92],
+                    ambient: scale(rgb(150, 175, 215), 0.55),
+                    light: [0.0; 3],
+                    stars: 0.0,
+                    moon: false,
+                    shadow: 0.55,
+                    look: LOOK_FIRST,
+                },
+                58.0,
+            ),
+            TimeOfDay::GoldenHour => (
+                Palette {
+                    zenith: rgb(52, 96, 170),
+                    mid: rgb(176, 194, 204),
+                    mid_at: 0.62,
+                    horizon: rgb(252, 196, 128),
+                    sky_curve: 1.6,
+                    sun_y: horizon - 0.12,
+                    disc: [6.0, 4.6, 2.6],
+                    glow: rgb(250, 170, 90),
+                    glow_radius: 0.45,
+                    ground: scale(rgb(255, 214, 170), 0.92),
+                    direct: [1.35, 0.98, 0.62],
+                    ambient: scale(rgb(130, 140, 190), 0.45),
+                    light: [0.0; 3],
+                    stars: 0.0,
+                    moon: false,
+                    shadow: 0.65,
+                    look: LOOK_FIRST,
+                },
+                12.0,
+            ),
+            TimeOfDay::Dawn => (
+                Palette {
+                    zenith: rgb(58, 84, 148),
+                    mid: rgb(186, 168, 196),
+                    mid_at: 0.64,
+                    horizon: rgb(255, 184, 150),
+                    sky_curve: 1.7,
+                    sun_y: horizon - 0.05,
+                    disc: [6.0, 4.4, 3.2],
+                    glow: rgb(250, 160, 130),
+                    glow_radius: 0.5,
+                    ground: scale(rgb(236, 196, 186), 0.8),
+                    direct: [1.2, 0.86, 0.72],
+                    ambient: scale(rgb(140, 146, 206), 0.45),
+                    light: [0.0; 3],
+                    stars: 0.05,
+                    moon: false,
+                    shadow: 0.62,
+                    look: LOOK_FIRST,
+                },
+                5.0,
+            ),
+            // The morning.
+            _ => (
+                Palette {
+                    zenith: rgb(38, 88, 170),
+                    mid: rgb(112, 160, 214),
+                    mid_at: 0.6,
+                    horizon: rgb(196, 214, 228),
+                    sky_curve: 1.45,
+                    sun_y: (horizon - 0.32).max(0.08),
+                    disc: [6.0, 5.6, 4.8],
+                    glow: rgb(150, 140, 118),
+                    glow_radius: 0.4,
+                    ground: [0.98, 0.94, 0.88],
+                    direct: [1.15, 1.02, 0.86],
+                    ambient: scale(rgb(150, 175, 215), 0.5),
+                    light: [0.0; 3],
+                    stars: 0.0,
+                    moon: false,
+                    shadow: 0.6,
+                    look: LOOK_FIRST,
+                },
+                30.0,
+            ),
+        }
+    }
+
+    /// The dark's palettes: dusk, night, the blue hour, and moonlight with any other hour (`_`; an hour between named times is lit between them before it comes here).
+    fn dark_table(time: TimeOfDay, horizon: f32) -> (Palette, f32) {
+        let rgb = |r, g, b| Rgb(r, g, b).linear();
+        match time {
+            TimeOfDay::Dusk => (
+                Palette {
+                    zenith: rgb(20, 26, 68),
+                    mid: rgb(112, 84, 132),
+                    mid_at: 0.62,
+                    horizon: rgb(242, 136, 84),
+                    sky_curve: 1.5,
+                    sun_y: horizon + 0.04,
+                    disc: [0.0, 0.0, 0.0],
+                    glow: rgb(220, 110, 70),
+                    glow_radius: 0.5,
+                    ground: scale(rgb(150, 120, 140), 0.5),
+                    direct: [0.45, 0.24, 0.16],
+                    ambient: scale(rgb(120, 100, 150), 0.5),
+                    light: [0.0; 3],
+                    stars: 0.25,
+                    moon: false,
+                    shadow: 0.35,
+                    look: LOOK_FIRST,
+                },
+                3.0,
+            ),
+            TimeOfDay::Night => (
+                Palette {
+                    zenith: rgb(3, 6, 18),
+                    mid: rgb(9, 16, 38),
+                    mid_at: 0.6,
+                    horizon: rgb(30, 42, 70),
+                    sky_curve: 1.2,
+                    sun_y: 0.16,
+                    disc: rgb(240, 236, 222),
+                    glow: rgb(36, 44, 66),
+                    glow_radius: 0.22,
+                    ground: scale(rgb(100, 120, 160), 0.2),
+                    direct: [0.1, 0.12, 0.16],
+                    ambient: scale(rgb(70, 90, 140), 0.1),
+                    light: [0.0; 3],
+                    stars: 1.0,
+                    moon: true,
+                    shadow: 0.5,
+                    look: LOOK_FIRST,
+                },
+                40.0,
+            ),
+            TimeOfDay::BlueHour => (
+                Palette {
+                    zenith: rgb(14, 26, 72),
+                    mid: rgb(46, 66, 128),
+                    mid_at: 0.6,
+                    horizon: rgb(118, 120, 170),
+                    sky_curve: 1.3,
+                    sun_y: horizon + 0.1,
+                    disc: [0.0, 0.0, 0.0],
+                    glow: rgb(92, 80, 132),
+                    glow_radius: 0.5,
+                    ground: scale(rgb(120, 130, 182), 0.36),
+                    direct: [0.06, 0.06, 0.1],
+                    ambient: scale(rgb(110, 130, 190), 0.36),
+                    light: [0.0; 3],
+                    stars: 0.45,
+                    moon: false,
+                    shadow: 0.25,
+                    look: LOOK_FIRST,
+                },
+                4.0,
+            ),
+            // Moonlight, and any hour between named times.
+            _ => (
+                Palette {
+                    zenith: rgb(8, 14, 38),
+                    mid: rgb(18, 30, 64),
+                    mid_at: 0.6,
+                    horizon: rgb(50, 64, 100),
+                    sky_curve: 1.2,
+                    sun_y: 0.14,
+                    disc: rgb(246, 243, 232),
+                    glow: rgb(54, 64, 96),
+                    glow_radius: 0.3,
+                    ground: scale(rgb(120, 140, 190), 0.4),
+                    direct: [0.32, 0.36, 0.46],
+                    ambient: scale(rgb(80, 100, 150), 0.22),
+                    light: [0.0; 3],
+                    stars: 0.8,
+                    moon: true,
+                    shadow: 0.55,
+                    look: LOOK_FIRST,
+                },
+                45.0,
+            ),
         }
     }
 }
