@@ -129,6 +129,56 @@ impl Canvas {
         self.kept.as_ref().map(|k| &k.plan)
     }
 
+    /// Where a render of `scene` starts from: what the last render kept,
+    /// its plan reused, when the picture keeps its size, or a new plan;
+    /// whether the layers under the split are drawn again (`full`); and
+    /// what changed of each layer. `None` when nothing changed: the
+    /// picture stands as it is.
+    fn resume(
+        &mut self,
+        scene: &Scene,
+        same_size: bool,
+    ) -> Result<Option<(Kept, bool, Vec<Change>)>> {
+        match self.kept.take() {
+            Some(kept) if same_size => {
+                let before = (kept.plan.drawn().clone(), Shared::of(&kept.plan));
+                let old_grid = kept.plan.grid().clone();
+                let plan = Plan::reuse(scene, kept.plan)?;
+                let changes = changes(&before.0, &before.1, &old_grid, &plan);
+                Ok(match changes.iter().position(|&c| c != Change::Same) {
+                    None => {
+                        self.kept = Some(Kept { plan, ..kept });
+                        None
+                    }
+                    Some(c) if c >= kept.split => Some((Kept { plan, ..kept }, false, changes)),
+                    Some(c) => {
+                        let split = if c == 0 { first_rocks(plan.drawn()) } else { c };
+                        let kept = Kept {
+                            plan,
+                            split,
+                            plain: Vec::new(),
+                            ..kept
+                        };
+                        Some((kept, true, changes))
+                    }
+                })
+            }
+            _ => {
+                let plan = Plan::new(scene)?;
+                let split = first_rocks(plan.drawn());
+                let kept = Kept {
+                    plan,
+                    split,
+                    under: Vec::new(),
+                    depths: Vec::new(),
+                    plain: Vec::new(),
+                    layers: Vec::new(),
+                };
+                Ok(Some((kept, true, Vec::new())))
+            }
+        }
+    }
+
     /// Renders `scene` at `width × height`, reusing what the last render
     /// left where the scene did not change, and gives the very bytes of
     /// [`crate::render`]. Refuses what `render` refuses; the canvas then
@@ -137,62 +187,18 @@ impl Canvas {
         check_size(width, height)?;
         let bands = height.div_ceil(BAND_ROWS) as usize;
         let same_size = self.image.dimensions() == (width, height);
-        let (plan, split, full, mut under, mut depths, mut plain, changes, kept_layers) =
-            match self.kept.take() {
-                Some(kept) if same_size => {
-                    let before = (kept.plan.drawn().clone(), Shared::of(&kept.plan));
-                    let old_grid = kept.plan.grid().clone();
-                    let plan = Plan::reuse(scene, kept.plan)?;
-                    let changes = changes(&before.0, &before.1, &old_grid, &plan);
-                    match changes.iter().position(|&c| c != Change::Same) {
-                        None => {
-                            self.kept = Some(Kept { plan, ..kept });
-                            return Ok(&self.image);
-                        }
-                        Some(c) if c >= kept.split => {
-                            let (under, plain) = (kept.under, kept.plain);
-                            let depths = kept.depths;
-                            (
-                                plan,
-                                kept.split,
-                                false,
-                                under,
-                                depths,
-                                plain,
-                                changes,
-                                kept.layers,
-                            )
-                        }
-                        Some(c) => {
-                            let split = if c == 0 { first_rocks(plan.drawn()) } else { c };
-                            (
-                                plan,
-                                split,
-                                true,
-                                kept.under,
-                                kept.depths,
-                                Vec::new(),
-                                changes,
-                                kept.layers,
-                            )
-                        }
-                    }
-                }
-                _ => {
-                    let plan = Plan::new(scene)?;
-                    let split = first_rocks(plan.drawn());
-                    (
-                        plan,
-                        split,
-                        true,
-                        Vec::new(),
-                        Vec::new(),
-                        Vec::new(),
-                        Vec::new(),
-                        Vec::new(),
-                    )
-                }
-            };
+        let Some((start, full, changes)) = self.resume(scene, same_size)? else {
+            // Nothing changed: the picture stands.
+            return Ok(&self.image);
+        };
+        let Kept {
+            plan,
+            split,
+            mut under,
+            mut depths,
+            mut plain,
+            layers: kept_layers,
+        } = start;
         if !same_size {
             self.image = RgbaImage::new(width, height);
         }
@@ -283,53 +289,14 @@ impl Canvas {
             .for_each_init(
                 || vec![[0.0; 3]; band_px],
                 |scratch, (index, (((out, under), plain), kept))| {
-                    let y0 = index as u32 * BAND_ROWS;
-                    let rows = (out.len() / (width as usize * 4)) as u32;
-                    let n = under.len();
-                    if full {
-                        *plain = false;
-                        let mut band = band_at(y0, rows, width, index, under);
-                        if depth_on {
-                            kept.fill(FAR);
-                            let (ground, things) = kept.split_at_mut(n);
-                            band.depth = Some(Depth { ground, things });
-                        }
-                        draw_from_cover(below, &mut band);
-                    }
-                    let y1 = y0 + rows;
-                    let drawn = if above.iter().any(|l| l.covers(y0, y1)) {
-                        // A layer above covers the band: nothing under shows.
-                        with_depth(depth_on, n, |depth| {
-                            let mut band = band_at(y0, rows, width, index, &mut scratch[..n]);
-                            band.depth = depth;
-                            draw_from_cover(above, &mut band);
-                        });
-                        true
-                    } else if above.iter().any(|l| l.touches(y0, y1)) {
-                        let px = &mut scratch[..n];
-                        px.copy_from_slice(under);
-                        with_depth(depth_on, n, |mut depth| {
-                            if let Some(d) = &mut depth {
-                                d.ground.copy_from_slice(&kept[..n]);
-                                d.things.copy_from_slice(&kept[n..]);
-                            }
-                            let mut band = band_at(y0, rows, width, index, px);
-                            band.depth = depth;
-                            for layer in above {
-                                layer.draw(&mut band);
-                            }
-                        });
-                        true
-                    } else {
-                        false
+                    let passes = Passes {
+                        width,
+                        full,
+                        depth_on,
+                        below,
+                        above,
                     };
-                    if drawn {
-                        encode(&scratch[..n], out, width, y0);
-                        *plain = false;
-                    } else if !*plain {
-                        encode(under, out, width, y0);
-                        *plain = true;
-                    }
+                    draw_band(&passes, index, out, under, plain, kept, scratch);
                 },
             );
         drop(depth_bands);
@@ -345,6 +312,89 @@ impl Canvas {
                 .collect(),
         });
         Ok(&self.image)
+    }
+}
+
+/// What a render draws into each band ([`draw_band`]).
+struct Passes<'a> {
+    /// The picture's width in pixels.
+    width: u32,
+    /// Whether the layers under the split are drawn again.
+    full: bool,
+    /// Whether the bands keep depths (one ground).
+    depth_on: bool,
+    /// The layers under the split, drawn into `under` when `full`.
+    below: &'a [Box<dyn Draw>],
+    /// The layers over the split, drawn over `under` into the picture.
+    above: &'a [Box<dyn Draw>],
+}
+
+/// Band `index` of a render: the layers under the split into `under`
+/// (when the render is `full`), then those over it, into `out`'s bytes;
+/// `plain` says whether `out` holds `under` as it is, `kept` the band's
+/// depths (one ground), `scratch` room for a band's pixels.
+fn draw_band(
+    passes: &Passes,
+    index: usize,
+    out: &mut [u8],
+    under: &mut [Linear],
+    plain: &mut bool,
+    kept: &mut &mut [f32],
+    scratch: &mut [Linear],
+) {
+    let Passes {
+        width,
+        full,
+        depth_on,
+        below,
+        above,
+    } = *passes;
+    let y0 = index as u32 * BAND_ROWS;
+    let rows = (out.len() / (width as usize * 4)) as u32;
+    let n = under.len();
+    if full {
+        *plain = false;
+        let mut band = band_at(y0, rows, width, index, under);
+        if depth_on {
+            kept.fill(FAR);
+            let (ground, things) = kept.split_at_mut(n);
+            band.depth = Some(Depth { ground, things });
+        }
+        draw_from_cover(below, &mut band);
+    }
+    let y1 = y0 + rows;
+    let drawn = if above.iter().any(|l| l.covers(y0, y1)) {
+        // A layer above covers the band: nothing under shows.
+        with_depth(depth_on, n, |depth| {
+            let mut band = band_at(y0, rows, width, index, &mut scratch[..n]);
+            band.depth = depth;
+            draw_from_cover(above, &mut band);
+        });
+        true
+    } else if above.iter().any(|l| l.touches(y0, y1)) {
+        let px = &mut scratch[..n];
+        px.copy_from_slice(under);
+        with_depth(depth_on, n, |mut depth| {
+            if let Some(d) = &mut depth {
+                d.ground.copy_from_slice(&kept[..n]);
+                d.things.copy_from_slice(&kept[n..]);
+            }
+            let mut band = band_at(y0, rows, width, index, px);
+            band.depth = depth;
+            for layer in above {
+                layer.draw(&mut band);
+            }
+        });
+        true
+    } else {
+        false
+    };
+    if drawn {
+        encode(&scratch[..n], out, width, y0);
+        *plain = false;
+    } else if !*plain {
+        encode(under, out, width, y0);
+        *plain = true;
     }
 }
 
