@@ -21,10 +21,9 @@ pub struct Animation {
     /// frame's generation, or its swept setting at the sweep's last value.
     /// The frames are drawn from it.
     pub(super) last: Scene,
-    /// The scene the file records ([`Animation::scene`]): the last
-    /// frame's for the generations, the one the sweep started from for a
-    /// sweep.
-    recipe: Scene,
+    /// A sweep's: the scene it started from, which the file records
+    /// ([`Animation::scene`]); the generations' file records `last`.
+    start: Option<Scene>,
     /// The options, quantized and checked.
     pub(super) options: Options,
     /// The options' sweep, read ([`Options::sweep`]).
@@ -72,11 +71,7 @@ impl Animation {
             }
         }
         Ok(Animation {
-            recipe: if sweep.is_some() {
-                start
-            } else {
-                scene.clone()
-            },
+            start: sweep.is_some().then_some(start),
             last: scene,
             options,
             sweep,
@@ -91,7 +86,7 @@ impl Animation {
     /// the file, its sweep applied again, makes itself again. Either way
     /// `Animation::new` of it and the options makes the same frames.
     pub fn scene(&self) -> &Scene {
-        &self.recipe
+        self.start.as_ref().unwrap_or(&self.last)
     }
 
     /// The options (quantized).

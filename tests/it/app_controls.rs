@@ -122,16 +122,8 @@ fn the_density_slider_travels_what_leaves_clumps_for_the_rule() {
     // The hover text says why it ends there.
     // (A tooltip shows after a short delay: on a busy machine, a few
     // frames more.)
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     h.get_by_role_and_label(Role::Slider, "Density").hover();
-    loop {
-        h.step();
-        if h.query_by_label_contains("one mass").is_some() {
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "no hover text");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    crate::common::app::await_label(&mut h, "one mass");
 
     // A rule typed by hand: the whole range, the density as it was.
     type_into(&mut h, "Rule", "B2/S");

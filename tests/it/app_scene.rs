@@ -186,16 +186,8 @@ fn new_scene_says_what_changed_in_words() {
 
     // The roll, for whoever wants to make it again, is in the hover (a
     // tooltip shows after a short delay: on a busy machine, a few frames).
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     h.get_by_label(&said).hover();
-    loop {
-        h.run();
-        if h.query_by_label_contains("Roll 0x").is_some() {
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "no roll in the hover");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    crate::common::app::await_label(&mut h, "Roll 0x");
 }
 
 /// A rolled scene is a new picture: the Preset box names it for its

@@ -209,3 +209,18 @@ pub fn pictures(h: &Harness<'_, PlayaApp>) -> Vec<Picture> {
         })
         .collect()
 }
+
+/// Waits, up to 10 s of frames, until a label containing `text` shows:
+/// a tooltip shows after a short delay, on a busy machine a few frames
+/// later. Hover once before: hovering again restarts the delay.
+pub fn await_label(h: &mut Harness<'_, PlayaApp>, text: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        h.step();
+        if h.query_by_label_contains(text).is_some() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no {text:?} within 10 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
